@@ -1,0 +1,125 @@
+"""Command line: python3 -m generator {generate, testsuite, list}.
+
+Every user error ends in one line on stderr and exit code 2; nothing is written then.
+"""
+
+import argparse
+import sys
+
+from . import VERSION, kernels, render, targets, variants, vectors
+from .errors import UsageError
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def keccak_variant(args, target):
+    default = targets.default_keccak(target, args.cc_id)
+    v = variants.KeccakVariant(
+        unroll=variants.parse_unroll(args.unroll) if args.unroll else default.unroll,
+        lane_complement=(variants.parse_on_off(args.lane_complement, "--lane-complement")
+                         if args.lane_complement else default.lane_complement),
+        rotate=args.rotate or default.rotate)
+    if v.rotate not in target.rotations:
+        raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
+                         f"accepted: {', '.join(target.rotations)}")
+    return v
+
+
+def check_prefix(prefix):
+    if prefix and not (prefix.replace("_", "a").isalnum() and not prefix[0].isdigit()
+                       and prefix.isascii()):
+        raise UsageError(f"--prefix must be a C identifier prefix, not '{prefix}'")
+    return prefix
+
+
+def cmd_generate(args):
+    target = targets.get(args.target)
+    v = keccak_variant(args, target)
+    env = render.environment()
+    files = kernels.keccak_scalar(env, v, check_prefix(args.prefix), render.command_line(),
+                                  target)
+    changed = render.write_tree(args.out, files)
+    print(f"generated {args.out}: {v.name} for {target.name}"
+          + (f", prefix {args.prefix}" if args.prefix else "")
+          + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
+
+
+def cmd_testsuite(args):
+    """Every variant one compiler can build, each under its own symbol prefix, plus the test
+    data, so a single Check binary per compiler links the whole matrix."""
+    target = targets.get(args.target)
+    caps = set(filter(None, args.caps.split(",")))
+    space = variants.keccak_scalar_space(target, caps)
+    env = render.environment()
+    command = render.command_line()
+    files = {}
+    for v in space:
+        for name, text in kernels.keccak_scalar(env, v, v.ident + "_", command, target).items():
+            files[f"{v.ident}.{name.rsplit('.', 1)[1]}"] = text.replace(
+                '#include "keccak_p1600.h"', f'#include "{v.ident}.h"')
+    params = (("target", target.name), ("compiler caps", ",".join(sorted(caps)) or "(none)"),
+              ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+    files["keccak_variants.h"] = render.render(
+        env, "tests/keccak_variants.h.j2", variants=space,
+        header=render.provenance(params, command, "Test registry: every scalar Keccak variant."))
+    files["keccak_vectors.h"] = render.render(
+        env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(args.vectors),
+        header=render.provenance(params, command, "Test vectors for Keccak-p[1600]."))
+    render.write_tree(args.out, files)
+
+
+def cmd_list(args):
+    target = targets.get(args.target)
+    if args.what == "targets":
+        for t in targets.TARGETS.values():
+            print(f"{t.name:10} {t.description}")
+    else:
+        for v in variants.keccak_scalar_space(target, set(args.caps.split(","))):
+            print(v.name)
+
+
+def parser():
+    p = Parser(prog="python3 -m generator", description="roundsmith kernel generator")
+    p.add_argument("--version", action="version", version=f"roundsmith {VERSION}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    g = sub.add_parser("generate", help="generate the kernel sources of one target")
+    g.add_argument("--target", default="host")
+    g.add_argument("--cc-id", default="gcc", help="compiler whose defaults apply")
+    g.add_argument("--unroll")
+    g.add_argument("--lane-complement")
+    g.add_argument("--rotate")
+    g.add_argument("--prefix", default="")
+    g.add_argument("--out", required=True)
+    g.set_defaults(run=cmd_generate)
+
+    t = sub.add_parser("testsuite", help="generate every variant and the vectors for the tests")
+    t.add_argument("--target", default="host")
+    t.add_argument("--caps", default="", help="compiler capabilities, comma separated")
+    t.add_argument("--vectors", default=vectors.default_dir())
+    t.add_argument("--out", required=True)
+    t.set_defaults(run=cmd_testsuite)
+
+    ls = sub.add_parser("list", help="list targets or variants")
+    ls.add_argument("what", choices=("targets", "variants"))
+    ls.add_argument("--target", default="host")
+    ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2")
+    ls.set_defaults(run=cmd_list)
+    return p
+
+
+def main(argv=None):
+    try:
+        args = parser().parse_args(argv)
+        args.run(args)
+    except UsageError as e:
+        print(f"generator: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,244 @@
+"""Keccak-p[1600] as data: the maths the templates print, derived from FIPS 202.
+
+Nothing here renders C. Every table is computed from its definition (the LFSR for the round
+constants, the (x, y) -> (y, 2x + 3y) walk for rho, the pi map), and the round schedule is a
+list of ready operations: which lane is read, which rotation it takes, which chi form writes it.
+"""
+
+from dataclasses import dataclass
+
+LANES = 25
+WIDTH = 64
+MAX_ROUNDS = 24          # 12 + 2 * log2(64)
+COLUMN_LETTERS = "aeiou"  # x = 0..4, XKCP's lane naming
+ROW_LETTERS = "bgkms"     # y = 0..4
+IOTA_LANE = 0             # iota adds the round constant to lane (0, 0) only
+
+# Lane complementing pattern of the Keccak team ("bebigokimisa"): the lanes stored inverted so
+# that chi needs one NOT per row instead of five. The NOT count is derived below, not assumed.
+BEBIGOKIMISA = frozenset(x + 5 * y for x, y in ((1, 0), (2, 0), (3, 1), (2, 2), (2, 3), (0, 4)))
+
+
+def index(x, y):
+    return (x % 5) + 5 * (y % 5)
+
+
+def lane_name(x, y):
+    return ROW_LETTERS[y % 5] + COLUMN_LETTERS[x % 5]
+
+
+def rc_bit(t):
+    """rc(t) of FIPS 202 algorithm 5: the LFSR x^8 + x^6 + x^5 + x^4 + 1."""
+    if t % 255 == 0:
+        return 1
+    r = 0x01
+    for _ in range(t % 255):
+        r <<= 1
+        if r & 0x100:
+            r ^= 0x171
+    return r & 1
+
+
+def round_constants(rounds=MAX_ROUNDS):
+    """RC[ir] for ir = 0..rounds-1: bit 2^j - 1 is rc(j + 7 ir)."""
+    out = []
+    for ir in range(rounds):
+        value = 0
+        for j in range(7):
+            if rc_bit(j + 7 * ir):
+                value |= 1 << ((1 << j) - 1)
+        out.append(value)
+    return out
+
+
+def rho_offsets():
+    """offset[index(x, y)] from the walk (x, y) <- (y, 2x + 3y) starting at (1, 0)."""
+    offsets = [0] * LANES
+    x, y = 1, 0
+    for t in range(24):
+        offsets[index(x, y)] = ((t + 1) * (t + 2) // 2) % WIDTH
+        x, y = y, (2 * x + 3 * y) % 5
+    return offsets
+
+
+def pi_source(x, y):
+    """pi: output lane (x, y) takes input lane (x + 3y, x)."""
+    return index(x + 3 * y, x)
+
+
+def theta_masks(pattern):
+    """Complement mask of each lane after theta, for a state stored with `pattern` inverted."""
+    column = [sum(1 for y in range(5) if index(x, y) in pattern) & 1 for x in range(5)]
+    d = [column[(x - 1) % 5] ^ column[(x + 1) % 5] for x in range(5)]
+    return [(1 if i in pattern else 0) ^ d[i % 5] for i in range(LANES)]
+
+
+@dataclass(frozen=True)
+class ChiForm:
+    """out = [~]a ^ ([~]b OP [~]c) on stored operands; OP is '&' or '|'."""
+    op: str
+    not_b: bool
+    not_c: bool
+    not_out: bool
+
+    @property
+    def nots(self):
+        return int(self.not_b) + int(self.not_c) + int(self.not_out)
+
+
+def chi_forms(ma, mb, mc, mo):
+    """Both ways to compute chi's a ^ (~b & c) from operands stored with masks ma, mb, mc into
+    an output stored with mask mo.
+
+    With '&' the operands must read as ~b and c; with '|' (De Morgan) as b and ~c, which gives
+    the complement of the chi term and so flips the output once more.
+    """
+    return (ChiForm("&", not_b=(mb == 0), not_c=(mc == 1), not_out=bool(ma ^ mo)),
+            ChiForm("|", not_b=(mb == 1), not_c=(mc == 0), not_out=not (ma ^ mo)))
+
+
+@dataclass(frozen=True)
+class LaneIn:
+    """B lane of a row: rotate(src lane ^ D[column], rot)."""
+    b: str
+    src: int
+    d: int
+    rot: int
+
+
+@dataclass(frozen=True)
+class ChiOut:
+    """dst = [~]a ^ ([~]b OP [~]c); a, b, c name B lanes or their negated copies."""
+    dst: int
+    a: str
+    b: str
+    c: str
+    form: ChiForm
+
+
+@dataclass(frozen=True)
+class Row:
+    inputs: tuple      # LaneIn x 5
+    negated: tuple     # (copy name, B name): copies computed once as ~B and shared
+    outputs: tuple     # ChiOut x 5
+
+
+def _row_outputs(names, masks, out_masks, copies, y):
+    """Outputs of one chi row given which B lanes also exist negated; returns (nots, outs)."""
+    total = len(copies)
+    outs = []
+    for x in range(5):
+        a, b, c = x, (x + 1) % 5, (x + 2) % 5
+        best = None
+        for form in chi_forms(masks[a], masks[b], masks[c], out_masks[x]):
+            # A NOT on an operand that has a negated copy is free: read the copy instead.
+            use_b = form.not_b and b in copies
+            use_c = form.not_c and c in copies
+            use_a = form.not_out and a in copies
+            f = ChiForm(form.op, form.not_b and not use_b, form.not_c and not use_c,
+                        form.not_out and not use_a)
+            pick = (f.nots, f.op != "&", f,
+                    ("n" if use_a else "") + names[a], ("n" if use_b else "") + names[b],
+                    ("n" if use_c else "") + names[c])
+            if best is None or pick[:2] < best[:2]:
+                best = pick
+        total += best[0]
+        outs.append(ChiOut(dst=index(x, y), a=best[3], b=best[4], c=best[5], form=best[2]))
+    return total, tuple(outs)
+
+
+def round_rows(pattern):
+    """The rho-pi-chi part of one round, one Row per output plane y, with the fewest NOTs.
+
+    The state keeps `pattern` lanes inverted at every round boundary. Per row, every subset of
+    the five B lanes is tried as 'also kept negated' (one NOT each, shared by the outputs that
+    want it), the way the Keccak team's hand-written code reads ~Bko twice for one NOT.
+    """
+    masks = theta_masks(pattern)
+    rho = rho_offsets()
+    rows = []
+    for y in range(5):
+        inputs = []
+        for x in range(5):
+            src = pi_source(x, y)
+            inputs.append(LaneIn(b="B" + COLUMN_LETTERS[x], src=src, d=src % 5, rot=rho[src]))
+        names = [i.b for i in inputs]
+        b_masks = [masks[i.src] for i in inputs]
+        out_masks = [1 if index(x, y) in pattern else 0 for x in range(5)]
+        best = None
+        # Without complementing, the textbook a ^ (~b & c) is one ANDN where the ISA has it;
+        # sharing negated copies would only pay on machines without it.
+        for subset in (range(32) if pattern else (0,)):
+            copies = {x for x in range(5) if subset >> x & 1}
+            nots, outs = _row_outputs(names, b_masks, out_masks, copies, y)
+            used = {o for out in outs for o in (out.a, out.b, out.c) if o.startswith("n")}
+            negated = tuple(("n" + names[x], names[x]) for x in sorted(copies)
+                            if "n" + names[x] in used)
+            nots = nots - len(copies) + len(negated)
+            if best is None or nots < best[0]:
+                best = (nots, negated, outs)
+        rows.append(Row(tuple(inputs), best[1], best[2]))
+    return tuple(rows)
+
+
+def nots_per_round(pattern):
+    return sum(len(row.negated) + sum(o.form.nots for o in row.outputs)
+               for row in round_rows(pattern))
+
+
+def set_sequence(unroll):
+    """Lane sets s_0 .. s_unroll for one pass of the unrolled loop body.
+
+    Round k reads s_k and writes s_{k+1}; s_0 = s_unroll = 'A' so the loop needs no copies.
+    Even unroll: ping-pong A/E. Odd unroll >= 3: the last round before closing goes through a
+    third set I. Unroll 1 is the one body that must read and write the same set: it writes E
+    and renames back, which compilers resolve into register moves.
+    """
+    if unroll == 1:
+        return ["A", "E"]
+    seq = ["A" if k % 2 == 0 else "E" for k in range(unroll)] + ["A"]
+    if unroll % 2:
+        seq[unroll - 1] = "I"
+    return seq
+
+
+def divisors(n):
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Everything a scalar Keccak-p[1600] kernel needs to be printed."""
+    unroll: int
+    pattern: frozenset
+    sets: tuple           # lane-set names used, in order of first use
+    steps: tuple          # (position, src set, dst set) per round of the loop body
+    closing_copy: bool    # unroll 1: dst set renamed back to A at the end of the body
+    rows: tuple
+    round_constants: tuple
+    lane_names: tuple
+    entry_sets: tuple     # entry_sets[p]: set holding the state when entering at position p
+
+    @property
+    def complemented(self):
+        return sorted(self.pattern)
+
+
+def schedule(unroll, lane_complement, rounds=MAX_ROUNDS):
+    if rounds % unroll:
+        raise ValueError(f"unroll {unroll} does not divide {rounds} rounds")
+    pattern = BEBIGOKIMISA if lane_complement else frozenset()
+    seq = set_sequence(unroll)
+    steps = tuple((k, seq[k], seq[k + 1]) for k in range(unroll))
+    used = tuple(dict.fromkeys(seq))
+    return Schedule(
+        unroll=unroll,
+        pattern=pattern,
+        sets=used,
+        steps=steps,
+        closing_copy=(unroll == 1),
+        rows=round_rows(pattern),
+        round_constants=tuple(round_constants(MAX_ROUNDS)),
+        lane_names=tuple(lane_name(i % 5, i // 5) for i in range(LANES)),
+        entry_sets=tuple(seq[:unroll]),
+    )

@@ -1,0 +1,95 @@
+"""The parameter space: what may be asked for, validated, with one canonical name per variant."""
+
+from dataclasses import dataclass, field
+
+from . import keccak
+from .errors import UsageError
+
+KECCAK_UNROLLS = tuple(keccak.divisors(keccak.MAX_ROUNDS))
+
+# Rotation strategies and what each needs from the compiler (probed by configure.py) and,
+# at run time, from the CPU.
+ROTATIONS = {
+    "shift": {"compiler": (), "cpu": ()},
+    "builtin": {"compiler": (), "cpu": ()},
+    "rol": {"compiler": ("gnu-asm-x86-64",), "cpu": ()},
+    "rorx": {"compiler": ("gnu-asm-x86-64", "asm-bmi2"), "cpu": ("bmi2",)},
+}
+ON_OFF = {"on": True, "off": False, "1": True, "0": False, "yes": True, "no": False}
+
+
+@dataclass(frozen=True)
+class KeccakVariant:
+    unroll: int = 24
+    lane_complement: bool = False
+    rotate: str = "builtin"
+    isa: str = field(default="scalar")
+
+    def __post_init__(self):
+        if self.unroll not in KECCAK_UNROLLS:
+            raise UsageError(f"unroll {self.unroll} does not divide {keccak.MAX_ROUNDS} rounds; "
+                             f"accepted: {', '.join(map(str, KECCAK_UNROLLS))}")
+        if self.rotate not in ROTATIONS:
+            raise UsageError(f"unknown rotation '{self.rotate}'; accepted: "
+                             f"{', '.join(ROTATIONS)}")
+
+    @property
+    def name(self):
+        lc = "lc" if self.lane_complement else "nolc"
+        return f"keccakp1600-u{self.unroll}-{lc}-{self.rotate}-{self.isa}"
+
+    @property
+    def ident(self):
+        return self.name.replace("-", "_")
+
+    @property
+    def params(self):
+        """The full parameter set, in the order the provenance header prints it."""
+        return (("kernel", "keccak-p1600"), ("isa", self.isa), ("unroll", self.unroll),
+                ("lane_complement", "on" if self.lane_complement else "off"),
+                ("rotate", self.rotate))
+
+    def compiler_needs(self):
+        return ROTATIONS[self.rotate]["compiler"]
+
+    def cpu_needs(self):
+        return ROTATIONS[self.rotate]["cpu"]
+
+
+def parse_unroll(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"unroll must be a number; accepted: "
+                         f"{', '.join(map(str, KECCAK_UNROLLS))}") from None
+    KeccakVariant(unroll=value)
+    return value
+
+
+def parse_on_off(text, what):
+    try:
+        return ON_OFF[text.lower()]
+    except KeyError:
+        raise UsageError(f"{what} takes on or off, not '{text}'") from None
+
+
+def parse_rounds(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= keccak.MAX_ROUNDS:
+        raise UsageError(f"rounds must be 0..{keccak.MAX_ROUNDS}, not '{text}'")
+    return value
+
+
+def keccak_scalar_space(target, compiler_caps):
+    """Every scalar Keccak variant the target allows and the compiler can build."""
+    out = []
+    for unroll in KECCAK_UNROLLS:
+        for lc in (False, True):
+            for rotate in target.rotations:
+                v = KeccakVariant(unroll=unroll, lane_complement=lc, rotate=rotate)
+                if all(need in compiler_caps for need in v.compiler_needs()):
+                    out.append(v)
+    return out
