@@ -6,7 +6,7 @@ Every user error ends in one line on stderr and exit code 2; nothing is written 
 import argparse
 import sys
 
-from . import VERSION, kernels, render, targets, variants, vectors
+from . import VERSION, kernels, reference, render, targets, variants, vectors
 from .errors import UsageError
 
 
@@ -82,6 +82,19 @@ def cmd_describe(args):
         print(f"  {name}: " + ", ".join(p.replace(" = ", "=") for p in params))
 
 
+def cmd_permute(args):
+    """Keccak-p[1600, rounds] by the Python reference: a hand check for any target's output."""
+    rounds = variants.parse_rounds(args.rounds)
+    try:
+        data = bytes.fromhex(args.state) if args.state else bytes(200)
+    except ValueError:
+        data = b""
+    if len(data) != 200:
+        raise UsageError("--state takes 200 bytes in hex (400 digits), the FIPS 202 byte order")
+    print(reference.state_to_bytes(reference.keccak_p1600(reference.state_from_bytes(data),
+                                                          rounds)).hex())
+
+
 def cmd_list(args):
     target = targets.get(args.target)
     if args.what == "targets":
@@ -118,6 +131,11 @@ def parser():
     d = sub.add_parser("describe", help="print what a generated folder holds")
     d.add_argument("folder")
     d.set_defaults(run=cmd_describe)
+
+    pm = sub.add_parser("permute", help="apply the reference Keccak-p[1600, rounds] to a state")
+    pm.add_argument("--rounds", default="24")
+    pm.add_argument("--state", default="", help="200 bytes in hex (default: zeros)")
+    pm.set_defaults(run=cmd_permute)
 
     ls = sub.add_parser("list", help="list targets or variants")
     ls.add_argument("what", choices=("targets", "variants"))
