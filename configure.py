@@ -17,7 +17,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
-from generator import targets, variants, vectors  # noqa: E402
+from generator import kernels, targets, variants, vectors  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
 
 KNOWN_COMPILERS = ("gcc", "clang", "tcc")
@@ -191,61 +191,117 @@ def main(argv):
     w.build(["build.ninja"], "configure", implicit=configure_inputs)
     w.blank()
 
-    # The vendorable output folder and a check of exactly that code.
+    # The vendorable output folder.
     genargs = [f"--target {target.name}", f"--cc-id {main_cc['id']}",
                f"--unroll {keccak.unroll}",
                f"--lane-complement {'on' if keccak.lane_complement else 'off'}",
-               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}"] + ([f"--prefix {args.prefix}"] if args.prefix else [])
-    out_files = [os.path.join(out_dir, "keccak_p1600.h"), os.path.join(out_dir, "keccak_p1600.c")]
+               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}"]
+    if args.prefix:
+        genargs.append(f"--prefix {args.prefix}")
+    out_files = [os.path.join(out_dir, n) for n in kernels.KECCAK_FILES + kernels.SPONGE_FILES]
+    out_headers = [f for f in out_files if f.endswith(".h")]
+    out_sources = [f for f in out_files if f.endswith(".c")]
     w.build(out_files, "generate", implicit=gen_inputs,
             variables=[("genargs", " ".join(genargs)), ("outdir", out_dir)])
+    # Harnesses use the plain API names; with --prefix a forced include maps them.
+    api_flags = f"-I{out_dir}"
+    if args.prefix:
+        w.build(["build/prefix_map.h"], "prefix_map", out_headers,
+                implicit=["tests/prefix_map.py"], variables=[("prefix", args.prefix)])
+        api_flags += " -include build/prefix_map.h"
+        out_headers = out_headers + ["build/prefix_map.h"]
+    w.blank()
 
-    logs, benches = [], []
-    main_opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(main_cc["id"], "-O2")
-    for cc in test_ccs:
-        logs_cc, bench = matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs)
+    logs, benches = [], {"keccak": [], "sponge": []}
+    same = [c for c in test_ccs
+            if os.path.realpath(c["path"]) == os.path.realpath(main_cc["path"])]
+    if same:
+        main_cc = dict(same[0], cc=main_cc["cc"], name=same[0]["cc"])
+    else:
+        main_cc = dict(main_cc, name=main_cc["cc"])
+    peers = peer_libraries()
+    for cc in test_ccs + ([] if same else [main_cc]):
+        name = cc["cc"]
+        run_matrix = any(cc is t for t in test_ccs)
+        logs_cc, bench = matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs,
+                                run_tests=run_matrix)
         logs += logs_cc
         if bench:
-            benches.append(bench)
+            benches["keccak"].append(bench)
+        gen = os.path.join("build", name, "gen")
+        # out/ itself, compiled by this compiler, warning-free, under every sponge test.
+        opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
+        objs = []
+        for src in out_sources:
+            o = os.path.join("build", name, "out", os.path.basename(src)[:-2] + ".o")
+            w.build([o], "cc", [src], order_only=out_files,
+                    variables=[("cc", cc["cc"]),
+                               ("cflags", f"{opt} {WARNINGS.get(cc['id'], '')}")])
+            objs.append(o)
+        vectors_h = os.path.join(gen, "sponge_vectors.h")
+        flags = f"-O1 {api_flags} -I{gen} -Itests {check_cflags} -DRS_COMPILER='\"{name}\"'"
+        if run_matrix:
+            o = os.path.join("build", name, "obj", "check_sponge.o")
+            w.build([o], "cc", ["tests/check_sponge.c"], order_only=out_headers + [vectors_h],
+                    variables=[("cc", cc["cc"]), ("cflags", flags)])
+            exe = os.path.join("build", name, "check_sponge")
+            w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"]),
+                                                           ("ldflags", check_libs)])
+            w.build([exe + ".log"], "run_check", [exe])
+            logs.append(exe + ".log")
+            o = os.path.join("build", name, "obj", "bench_sponge.o")
+            w.build([o], "cc", ["tests/bench_sponge.c"], order_only=out_headers,
+                    variables=[("cc", cc["cc"]),
+                               ("cflags", f"-O2 {api_flags} -Itests {peers['cflags']} "
+                                          f"-DRS_COMPILER='\"{name}\"'")])
+            exe = os.path.join("build", name, "bench_sponge")
+            w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"]),
+                                                           ("ldflags", peers["libs"])])
+            benches["sponge"].append(exe)
+        if name == main_cc["name"]:
+            main_objs, main_gen = objs, gen
+        w.blank()
 
-    # The out/ kernel compiled by the main compiler and checked against the same vectors.
-    same = [c for c in test_ccs if os.path.realpath(c["path"]) == os.path.realpath(main_cc["path"])]
-    if same:
-        main_cc = dict(same[0], cc=main_cc["cc"])
-        gen_main = os.path.join("build", same[0]["cc"], "gen")
-    else:
-        gen_main = os.path.join("build", main_cc["cc"], "gen")
-        matrix(w, main_cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=False)
-    obj = os.path.join("build", "out", main_cc["cc"])
-    out_obj = os.path.join(obj, "keccak_p1600.o")
-    w.build([out_obj], "cc", [out_files[1]], order_only=out_files,
-            variables=[("cc", main_cc["cc"]),
-                       ("cflags", f"{main_opt} {WARNINGS.get(main_cc['id'], '')}")])
+    # The out/ permutation against the permutation vectors, by the main compiler.
+    obj = os.path.join("build", "out-check", main_cc["name"])
     harness = os.path.join(obj, "check_out.o")
     pfx = args.prefix
     w.build([harness], "cc", ["tests/check_keccak.c"],
-            order_only=out_files + [os.path.join(gen_main, "keccak_vectors.h")],
+            order_only=out_headers + [os.path.join(main_gen, "keccak_vectors.h")],
             variables=[("cc", main_cc["cc"]),
-                       ("cflags", f"-O1 -I{out_dir} -I{gen_main} -Itests {check_cflags} "
+                       ("cflags", f"-O1 {api_flags} -I{main_gen} -Itests {check_cflags} "
                                   f"-DRS_COMPILER='\"{main_cc['cc']} (out/)\"' "
                                   f"-DRS_OUT_F={pfx}keccak_f1600 -DRS_OUT_P={pfx}keccak_p1600 "
+                                  f"-DRS_OUT_A={pfx}keccak_p1600_absorb "
                                   f"-DRS_OUT_NAME='\"{keccak.name}\"' "
                                   f"-DRS_OUT_CPU='\"{' '.join(keccak.cpu_needs())}\"'")])
     exe = os.path.join(obj, "check_out")
-    w.build([exe], "link", [harness, out_obj], variables=[("cc", main_cc["cc"]),
-                                                            ("ldflags", check_libs)])
+    w.build([exe], "link", [harness] + main_objs, variables=[("cc", main_cc["cc"]),
+                                                              ("ldflags", check_libs)])
     w.build([exe + ".log"], "run_check", [exe])
+    out_log = exe + ".log"
+
+    # rsum, the command-line tool, on the out/ sources; tested end to end against openssl.
+    rsum_o = os.path.join("build", "rsum.o")
+    w.build([rsum_o], "cc", ["tools/rsum.c"], order_only=out_headers,
+            variables=[("cc", main_cc["cc"]),
+                       ("cflags", f"-O2 {api_flags} {WARNINGS.get(main_cc['id'], '')}")])
+    w.build(["build/rsum"], "link", [rsum_o] + main_objs,
+            variables=[("cc", main_cc["cc"]), ("ldflags", "")])
+    w.build(["build/rsum_e2e.log"], "e2e", ["build/rsum"], implicit=["tests/e2e_rsum.py"])
     w.blank()
 
     unit_log = os.path.join("build", "unittest.log")
     w.build([unit_log], "unittest", implicit=gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
-    w.build(["test"], "summarize", [unit_log] + logs + [exe + ".log"],
-            implicit=["tests/summarize.py"])
-    w.build(["generated"], "describe", order_only=[exe + ".log"],
+    all_logs = [unit_log] + logs + [out_log, "build/rsum_e2e.log"]
+    w.build(["test"], "summarize", all_logs, implicit=["tests/summarize.py"])
+    w.build(["generated"], "describe", order_only=[out_log],
             variables=[("outdir", out_dir)])
-    w.build(["check-out"], "phony", [exe + ".log", "generated"])
-    w.build(["bench"], "bench", benches, implicit=["tests/bench_table.py"])
+    w.build(["check-out"], "phony", [out_log, "build/rsum", "generated"])
+    w.build(["bench-keccak"], "bench", benches["keccak"], implicit=["tests/bench_table.py"])
+    w.build(["bench-sponge"], "bench_each", benches["sponge"])
+    w.build(["bench"], "phony", ["bench-keccak", "bench-sponge"])
     w.lines.append("default check-out")
 
     configure_command = "./configure.py " + shlex.join(argv) if argv else "./configure.py"
@@ -272,6 +328,18 @@ def main(argv):
           + (", ".join(f"{c['id']} {c['version']}" for c in test_ccs) or "none"))
 
 
+def peer_libraries():
+    """OpenSSL's libcrypto and libgcrypt, when installed, for the benches' side-by-side."""
+    cflags, libs = [], []
+    for package, macro in (("libcrypto", "RS_HAVE_OPENSSL"), ("libgcrypt", "RS_HAVE_GCRYPT")):
+        if run(["pkg-config", "--exists", package]).returncode == 0:
+            cflags += [f"-D{macro}", run(["pkg-config", "--cflags", package]).stdout.strip()]
+            libs.append(run(["pkg-config", "--libs", package]).stdout.strip())
+        else:
+            print(f"configure.py: {package} not found; the benches leave it out")
+    return {"cflags": " ".join(filter(None, cflags)), "libs": " ".join(libs)}
+
+
 def pick_keccak(args, target, cc):
     v = variants.keccak_from_options(target, targets.default_keccak(target, cc["id"]),
                                      args.unroll, args.lane_complement, args.rotate,
@@ -292,7 +360,8 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     space = variants.keccak_scalar_space(target, set(cc["caps"]))
     sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
     headers = [os.path.join(gen, f"{v.ident}.h") for v in space]
-    generated = sources + headers + [os.path.join(gen, "keccak_variants.h"),
+    generated = sources + headers + [os.path.join(gen, "sponge_vectors.h"),
+                                     os.path.join(gen, "keccak_variants.h"),
                                      os.path.join(gen, "keccak_vectors.h")]
     w.build(generated, "testsuite", implicit=gen_inputs,
             variables=[("target", target.name), ("caps", ",".join(cc["caps"])),

@@ -32,8 +32,9 @@ def cmd_generate(args):
     target = targets.get(args.target)
     v = keccak_variant(args, target)
     env = render.environment()
-    files = kernels.keccak_scalar(env, v, check_prefix(args.prefix), render.command_line(),
-                                  target)
+    command = render.command_line()
+    files = kernels.keccak_scalar(env, v, check_prefix(args.prefix), command, target)
+    files.update(kernels.keccak_sponge(env, v, args.prefix, command, target))
     changed = render.write_tree(args.out, files)
     print(f"generated {args.out}: {v.name} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
@@ -58,6 +59,9 @@ def cmd_testsuite(args):
     files["keccak_variants.h"] = render.render(
         env, "tests/keccak_variants.h.j2", variants=space,
         header=render.provenance(params, command, "Test registry: every scalar Keccak variant."))
+    files["sponge_vectors.h"] = kernels.sponge_test_vectors(
+        env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
+        render.provenance(params, command, "Test vectors for the sponge functions."))
     files["keccak_vectors.h"] = render.render(
         env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(args.vectors),
         header=render.provenance(params, command, "Test vectors for Keccak-p[1600]."))

@@ -18,6 +18,7 @@
 #ifndef RS_KECCAK_P1600_H
 #define RS_KECCAK_P1600_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -40,6 +41,15 @@ void keccak_f1600(uint64_t state[25]);
  * (12 for TurboSHAKE and KangarooTwelve). rounds = 0, or above 24, leaves the state unchanged.
  */
 void keccak_p1600(uint64_t state[25], unsigned rounds);
+
+/*
+ * The sponge's fast loop: while at least 8 * lanes bytes remain, xor the next block of
+ * `lanes` little-endian lanes (1..25) into the state and apply Keccak-p[1600, rounds].
+ * Returns the bytes absorbed (a multiple of 8 * lanes); `data` needs no alignment. For 24 and
+ * 12 rounds the state stays in registers from one block to the next.
+ */
+size_t keccak_p1600_absorb(uint64_t state[25], unsigned rounds, unsigned lanes,
+                                  const uint8_t *data, size_t len);
 
 #ifdef __cplusplus
 }
