@@ -47,27 +47,61 @@ def cmd_generate(args):
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
 
 
+def suite_files(env, variants_, kernel, command, target):
+    """Each variant under its own symbol prefix, its files named after it."""
+    files = {}
+    for v in variants_:
+        for name, text in kernel(env, v, v.ident + "_", command, target).items():
+            stem, ext = name.rsplit(".", 1)
+            if ext == "c":
+                text = text.replace(f'#include "{stem}.h"', f'#include "{v.ident}.h"')
+            files[f"{v.ident}.{ext}"] = text
+    return files
+
+
 def cmd_testsuite(args):
     """Every variant one compiler can build, each under its own symbol prefix, plus the test
     data, so a single Check binary per compiler links the whole matrix."""
     target = targets.get(args.target)
     caps = set(filter(None, args.caps.split(",")))
-    space = variants.keccak_scalar_space(target, caps)
     env = render.environment()
     command = render.command_line()
     files = {}
-    for v in space:
-        for name, text in kernels.keccak_scalar(env, v, v.ident + "_", command, target).items():
-            files[f"{v.ident}.{name.rsplit('.', 1)[1]}"] = text.replace(
-                '#include "keccak_p1600.h"', f'#include "{v.ident}.h"')
-    params = (("target", target.name), ("compiler caps", ",".join(sorted(caps)) or "(none)"),
-              ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
-    files["keccak_variants.h"] = render.render(
-        env, "tests/keccak_variants.h.j2", variants=space,
-        header=render.provenance(params, command, "Test registry: every scalar Keccak variant."))
+    if args.only in ("all", "scalar"):
+        space = variants.keccak_scalar_space(target, caps)
+        files.update(suite_files(env, space, kernels.keccak_scalar, command, target))
+        params = (("target", target.name),
+                  ("compiler caps", ",".join(sorted(caps)) or "(none)"),
+                  ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+        files["keccak_variants.h"] = render.render(
+            env, "tests/keccak_variants.h.j2", variants=space,
+            header=render.provenance(params, command,
+                                     "Test registry: every scalar Keccak variant."))
+    # The single-state vector kernels run the scalar vector table too.
     files["keccak_vectors.h"] = render.render(
         env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(args.vectors),
-        header=render.provenance(params, command, "Test vectors for Keccak-p[1600]."))
+        header=render.provenance((("target", target.name), ("vector seed", hex(vectors.SEED))),
+                                 command, "Test vectors for Keccak-p[1600]."))
+    if args.only in ("all", "simd"):
+        space = [v for v in variants.keccak_simd_space(target, caps)
+                 if not args.select or any(s in v.name for s in args.select.split(","))]
+        yardstick = targets.FALLBACK_KECCAK
+        files.update(suite_files(env, space + [yardstick], kernels.keccak_any, command, target))
+        multis = [v for v in space if not v.single]
+        params = (("target", target.name),
+                  ("compiler caps", ",".join(sorted(caps)) or "(none)"),
+                  ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+        most = max([v.instances for v in multis] or [1])
+        files["keccak_simd_variants.h"] = render.render(
+            env, "tests/keccak_simd_variants.h.j2", yardstick=yardstick, multis=multis,
+            singles=[v for v in space if v.single], max_instances=most,
+            header=render.provenance(params, command,
+                                     "Test registry: every vector Keccak variant."))
+        files["keccak_simd_vectors.h"] = render.render(
+            env, "tests/keccak_simd_vectors.h.j2", instances=8,
+            cases=vectors.keccak_multi_cases(8),
+            header=render.provenance(params, command,
+                                     "Test vectors for the x-N Keccak-p[1600] kernels."))
     render.write_tree(args.out, files)
 
 
@@ -100,6 +134,11 @@ def parser():
     t.add_argument("--target", default="host")
     t.add_argument("--caps", default="", help="compiler capabilities, comma separated")
     t.add_argument("--vectors", default=vectors.default_dir())
+    t.add_argument("--only", choices=("all", "scalar", "simd"), default="all",
+                   help="which kernel families to emit (default all)")
+    t.add_argument("--select", default="",
+                   help="vector variants: keep only names containing one of these, comma "
+                        "separated (to build a part of the matrix)")
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
 

@@ -5,7 +5,7 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from . import keccak, render
+from . import keccak, render, simd, variants
 
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 
@@ -28,3 +28,48 @@ def keccak_scalar(env, variant, prefix, command, target):
                       s=s, negated=negated, nots=keccak.nots_per_round(s.pattern),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
     return {"keccak_p1600.h": h, "keccak_p1600.c": c}
+
+
+def keccak_simd(env, variant, prefix, command, target):
+    """A vector Keccak kernel: the single-state AVX-512 kernel behind the scalar API
+    (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_xN.h/.c)."""
+    isa = variant.vector_isa
+    params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
+    common = dict(prefix=prefix, variant=variant, variant_name=variant.name, isa=isa)
+    if variant.single:
+        h = render.render(env, "keccak_p1600.h.j2", **common,
+                          header=render.provenance(params, command, "keccak_p1600.h: the API."),
+                          guard=guard(prefix, "keccak_p1600.h"))
+        c = render.render(env, "keccak_p1600_avx512.c.j2", **common,
+                          header=render.provenance(params, command,
+                                                   f"keccak_p1600.c: {variant.name}."),
+                          unroll=variant.unroll, rc=keccak.round_constants(),
+                          xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
+                          shift_m1=simd.shift_index(4), shift_p1=simd.shift_index(1),
+                          rho=simd.rho_counts(), gathers=simd.pi_gathers(),
+                          iota_lane=keccak.IOTA_LANE)
+        return {"keccak_p1600.h": h, "keccak_p1600.c": c}
+    s = keccak.schedule(variant.unroll, lane_complement=False)
+    for row in s.rows:
+        for o in row.outputs:
+            # The vector ops print chi as RS_VCHI(a, b, c) = a ^ (~b & c): textbook form only.
+            assert o.form == keccak.ChiForm("&", True, False, False), o
+    n = variant.instances
+    base = f"keccak_p1600_x{n}"
+    h = render.render(env, "keccak_p1600_xN.h.j2", **common, n=n, cpu=isa.cpu,
+                      header=render.provenance(params, command, f"{base}.h: the x{n} API."),
+                      guard=guard(prefix, f"{base}.h"))
+    c = render.render(env, "keccak_p1600_xN.c.j2", **common, n=n, s=s,
+                      header=render.provenance(params, command, f"{base}.c: {variant.name}."),
+                      xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
+                      rotations=simd.rotations_used(s),
+                      ops_per_round=simd.multi_ops_per_round(isa, s),
+                      columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
+    return {f"{base}.h": h, f"{base}.c": c}
+
+
+def keccak_any(env, variant, prefix, command, target):
+    """Whichever kernel family `variant` belongs to."""
+    if isinstance(variant, variants.SimdKeccakVariant):
+        return keccak_simd(env, variant, prefix, command, target)
+    return keccak_scalar(env, variant, prefix, command, target)

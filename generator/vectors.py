@@ -90,3 +90,14 @@ def keccak_cases(vectors_dir, random_count=64):
         cases.append((f"random state {i}, {rounds} rounds", rounds, state,
                       reference.keccak_p1600(state, rounds)))
     return cases
+
+
+def keccak_multi_cases(instances=8):
+    """(rounds, inputs, outputs) for every round count 0..24: `instances` independent random
+    states each, so every lane of every x-N kernel sees different data."""
+    rng = random.Random(SEED ^ instances)
+    cases = []
+    for rounds in range(keccak.MAX_ROUNDS, -1, -1):
+        ins = random_states(instances, rng)
+        cases.append((rounds, ins, [reference.keccak_p1600(s, rounds) for s in ins]))
+    return cases

@@ -1,0 +1,157 @@
+"""Vector instruction sets for Keccak-p[1600], as data.
+
+What each x86 vector ISA offers a 64-bit-lane kernel (width, three-input logic, native
+rotates, byte shuffles), the vpternlogq immediates computed from the boolean functions they
+stand for, and the tables of the single-state row layout (rho counts per row, the pi gathers,
+the in-row shifts of theta and chi), all derived from keccak.py. Nothing here prints C.
+"""
+
+from dataclasses import dataclass
+
+from . import keccak
+
+
+def ternlog_imm(f):
+    """vpternlogq immediate for f(a, b, c): bit (a << 2 | b << 1 | c) of it is f of those bits.
+
+    a is the first (destination) operand of the instruction, as in _mm*_ternarylogic_epi64.
+    """
+    return sum(1 << (a << 2 | b << 1 | c)
+               for a in (0, 1) for b in (0, 1) for c in (0, 1) if f(a, b, c) & 1)
+
+
+XOR3_IMM = ternlog_imm(lambda a, b, c: a ^ b ^ c)
+CHI_IMM = ternlog_imm(lambda a, b, c: a ^ ((b ^ 1) & c))
+
+
+@dataclass(frozen=True)
+class VectorIsa:
+    """One x86 vector ISA seen as `bits // 64` parallel 64-bit lanes."""
+    name: str
+    bits: int
+    ctype: str
+    intrin: str          # intrinsic prefix: _mm, _mm256, _mm512
+    si: str              # suffix of the whole-register logic intrinsics: si128, si256, si512
+    target: str          # gcc/clang target attribute that enables it in one function
+    cpu: tuple           # run-time CPU features (tests/cpu_features.h names)
+    compiler_cap: str    # what configure.py must have probed the compiler for
+    ternlog: bool        # vpternlogq: any three-input logic in one instruction
+    rotate: bool         # vprolq
+    byte_shuffle: bool   # pshufb within 128-bit lanes: a rotation by 8k bits in one shuffle
+
+    @property
+    def lanes(self):
+        return self.bits // 64
+
+    def rotation(self, n):
+        """How this ISA rotates each 64-bit lane left by n (1..63): 'rol', 'shuffle', 'add'
+        (n = 1 as x + x for the left shift, one more port than shifts on most cores), 'shift'."""
+        if self.rotate:
+            return "rol"
+        if self.byte_shuffle and n % 8 == 0:
+            return "shuffle"
+        return "add" if n == 1 else "shift"
+
+    def shuffle_bytes(self, n):
+        """pshufb indices rotating every 64-bit lane left by n bits (n a multiple of 8),
+        repeated over every 128-bit lane (the shuffle never crosses one)."""
+        k = n // 8
+        lane = [8 * (j // 8) + (j % 8 - k) % 8 for j in range(16)]
+        return lane * (self.bits // 128)
+
+
+ISAS = {
+    "sse2": VectorIsa("sse2", 128, "__m128i", "_mm", "si128", "sse2", ("sse2",),
+                      "intrin-sse2", ternlog=False, rotate=False, byte_shuffle=False),
+    "avx2": VectorIsa("avx2", 256, "__m256i", "_mm256", "si256", "avx2", ("avx2",),
+                      "intrin-avx2", ternlog=False, rotate=False, byte_shuffle=True),
+    # AVX-512VL on 128/256-bit registers: ternlog and vprolq without the 512-bit width.
+    "avx512vl128": VectorIsa("avx512vl", 128, "__m128i", "_mm", "si128", "avx512f,avx512vl",
+                             ("avx512f", "avx512vl"), "intrin-avx512", ternlog=True,
+                             rotate=True, byte_shuffle=True),
+    "avx512vl256": VectorIsa("avx512vl", 256, "__m256i", "_mm256", "si256", "avx512f,avx512vl",
+                             ("avx512f", "avx512vl"), "intrin-avx512", ternlog=True,
+                             rotate=True, byte_shuffle=True),
+    "avx512": VectorIsa("avx512", 512, "__m512i", "_mm512", "si512", "avx512f", ("avx512f",),
+                        "intrin-avx512", ternlog=True, rotate=True, byte_shuffle=False),
+}
+
+
+def isa_for(name, instances):
+    """The ISA entry that runs `instances` states at once with instruction set `name`."""
+    for isa in ISAS.values():
+        if isa.name == name and isa.lanes == instances:
+            return isa
+    return None
+
+
+# --- Single-state layout: row y of the state in one 512-bit register, lane x in slot x. ---
+
+ROW_SLOTS = 8   # a zmm holds 8 lanes; slots 5..7 are kept zero so parity and rotations ignore them
+
+
+def shift_index(k):
+    """vpermq indices so that slot x receives slot (x + k) mod 5 of the same row."""
+    return [(x + k) % 5 for x in range(5)] + [5, 6, 7]
+
+
+def rho_counts():
+    """vprolvq counts per row y: slot x rotates by rho's offset of lane (x, y)."""
+    off = keccak.rho_offsets()
+    return [[off[keccak.index(x, y)] for x in range(5)] + [0, 0, 0] for y in range(5)]
+
+
+@dataclass(frozen=True)
+class Gather:
+    """dst = vpermt2q(lo, index, hi): slot s takes lo[i] for i < 8, hi[i - 8] otherwise."""
+    dst: str
+    lo: str
+    hi: str
+    index: tuple
+
+
+def pi_gathers():
+    """rho-pi-chi gathers for every output row y, from rotated rows R0..R4.
+
+    Output lane (x, y) of pi reads input (x + 3y, x): one lane of every input row, so each
+    output row is a tree of two-source permutes, R0/R1 and R2/R3 first (slots 0..3 of T_y),
+    then T_y with R4. The last level is done three times, once per shift chi needs (b[x],
+    b[x + 1], b[x + 2]), which saves a dependent permute per row on the critical path.
+    Returns one list of Gather per row, in order.
+    """
+    rows = []
+    for y in range(5):
+        col = [(x + 3 * y) % 5 for x in range(5)]   # input slot read from input row x
+        ops = []
+        # Zero index entries for slots 5..7 would read real data: point them at a zero slot.
+        idx01 = [col[0], 8 + col[1], 7, 7, 5, 5, 5, 5]
+        idx23 = [7, 7, col[2], 8 + col[3], 5, 5, 5, 5]
+        ops.append(Gather(f"T{y}a", "R0", "R1", tuple(idx01)))
+        ops.append(Gather(f"T{y}b", "R2", "R3", tuple(idx23)))
+        ops.append(Gather(f"T{y}", f"T{y}a", f"T{y}b", (0, 1, 8 + 2, 8 + 3, 5, 5, 5, 5)))
+        for shift, name in ((0, f"B{y}"), (1, f"B{y}1"), (2, f"B{y}2")):
+            # slot x of the shifted row holds b[(x + shift) mod 5]; b[4] lives in R4.
+            idx = []
+            for x in range(5):
+                src = (x + shift) % 5
+                idx.append(8 + col[4] if src == 4 else src)
+            ops.append(Gather(name, f"T{y}", "R4", tuple(idx + [5, 5, 5])))
+        rows.append(ops)
+    return rows
+
+
+def rotations_used(sched):
+    """Every rotation amount a multi-state round performs (theta's 1 and rho's offsets)."""
+    return sorted({1} | {b.rot for row in sched.rows for b in row.inputs if b.rot})
+
+
+def multi_ops_per_round(isa, sched):
+    """Vector instructions in one multi-state round, as printed (before the compiler)."""
+    rot_cost = {"rol": 1, "shuffle": 1, "add": 3, "shift": 3}
+    xor3 = 1 if isa.ternlog else 2
+    chi = 1 if isa.ternlog else 2
+    parity = 5 * 2 * xor3
+    d = 5 * (rot_cost[isa.rotation(1)] + 1)
+    rho = sum(1 + (rot_cost[isa.rotation(b.rot)] if b.rot else 0)
+              for row in sched.rows for b in row.inputs)
+    return parity + d + rho + 25 * chi + 1
