@@ -62,7 +62,8 @@ def keccak_simd(env, variant, prefix, command, target):
     c = render.render(env, "keccak_p1600_xN.c.j2", **common, n=n, s=s,
                       header=render.provenance(params, command, f"{base}.c: {variant.name}."),
                       xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
-                      rotations=simd.rotations_used(s),
+                      rotations=simd.rotations_used(s), fused=simd.theta_fused(isa),
+                      chi=[simd.chi_ops(row) for row in s.rows],
                       ops_per_round=simd.multi_ops_per_round(isa, s),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
     return {f"{base}.h": h, f"{base}.c": c}

@@ -198,7 +198,7 @@ int main(void)
     int failed;
     SRunner *sr;
 
-    for (k = 0; k < NSINGLES; k++) {
+    for (k = 0; all_singles[k].name; k++) {
         const char *missing = "";
         if (rs_cpu_has_all(all_singles[k].cpu, &missing))
             singles[nsingles++] = &all_singles[k];
@@ -207,7 +207,7 @@ int main(void)
             skipped++;
         }
     }
-    for (k = 0; k < NMULTIS; k++) {
+    for (k = 0; all_multis[k].name; k++) {
         const char *missing = "";
         if (rs_cpu_has_all(all_multis[k].cpu, &missing))
             multis[nmultis++] = &all_multis[k];
