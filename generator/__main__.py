@@ -4,6 +4,7 @@ Every user error ends in one line on stderr and exit code 2; nothing is written 
 """
 
 import argparse
+import re
 import sys
 
 from . import VERSION, kernels, render, targets, variants, vectors
@@ -28,6 +29,21 @@ def keccak_variant(args, target):
     return v
 
 
+def multi_variant(spec, target):
+    """--multi x8-avx512 or x8-u24-avx512: one multi-state kernel to add."""
+    m = re.fullmatch(r"x(\d+)(?:-u(\d+))?-([a-z0-9]+)", spec)
+    if not m:
+        raise UsageError(f"--multi takes xN-ISA or xN-uU-ISA (for example x8-avx512), "
+                         f"not '{spec}'")
+    n, unroll, isa = int(m.group(1)), m.group(2), m.group(3)
+    if n < 2:
+        raise UsageError(f"--multi needs at least two instances, not '{spec}'")
+    v = variants.SimdKeccakVariant(
+        instances=n, isa=isa,
+        unroll=variants.parse_unroll(unroll) if unroll else targets.DEFAULT_SIMD_UNROLL)
+    return targets.check_vector(target, v)
+
+
 def check_prefix(prefix):
     if prefix and not (prefix.replace("_", "a").isalnum() and not prefix[0].isdigit()
                        and prefix.isascii()):
@@ -37,12 +53,26 @@ def check_prefix(prefix):
 
 def cmd_generate(args):
     target = targets.get(args.target)
+    prefix = check_prefix(args.prefix)
     v = keccak_variant(args, target)
+    if args.isa != "scalar":
+        if args.rotate or args.lane_complement:
+            raise UsageError("--rotate and --lane-complement shape the scalar kernel; "
+                             "drop them with --isa " + args.isa)
+        # The single-state vector kernel takes the scalar one's place behind the same API.
+        v = targets.check_vector(target, variants.SimdKeccakVariant(
+            instances=1, isa=args.isa,
+            unroll=variants.parse_unroll(args.unroll) if args.unroll else 1))
+    multis = [multi_variant(spec, target) for spec in args.multi]
+    if len({m.instances for m in multis}) < len(multis):
+        raise UsageError("--multi: at most one kernel per instance count (their files share a name)")
     env = render.environment()
-    files = kernels.keccak_scalar(env, v, check_prefix(args.prefix), render.command_line(),
-                                  target)
+    command = render.command_line()
+    files = kernels.keccak_any(env, v, prefix, command, target)
+    for m in multis:
+        files.update(kernels.keccak_simd(env, m, prefix, command, target))
     changed = render.write_tree(args.out, files)
-    print(f"generated {args.out}: {v.name} for {target.name}"
+    print(f"generated {args.out}: {', '.join(x.name for x in [v] + multis)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
 
@@ -107,11 +137,14 @@ def cmd_testsuite(args):
 
 def cmd_list(args):
     target = targets.get(args.target)
+    caps = set(args.caps.split(","))
     if args.what == "targets":
         for t in targets.TARGETS.values():
             print(f"{t.name:10} {t.description}")
     else:
-        for v in variants.keccak_scalar_space(target, set(args.caps.split(","))):
+        for v in variants.keccak_scalar_space(target, caps):
+            print(v.name)
+        for v in variants.keccak_simd_space(target, caps):
             print(v.name)
 
 
@@ -126,6 +159,10 @@ def parser():
     g.add_argument("--unroll")
     g.add_argument("--lane-complement")
     g.add_argument("--rotate")
+    g.add_argument("--isa", default="scalar", choices=("scalar", "avx512"),
+                   help="single-state kernel: scalar (default) or avx512")
+    g.add_argument("--multi", action="append", default=[], metavar="xN[-uU]-ISA",
+                   help="also emit a multi-state kernel, e.g. x8-avx512, x4-avx2 (repeatable)")
     g.add_argument("--prefix", default="")
     g.add_argument("--out", required=True)
     g.set_defaults(run=cmd_generate)
@@ -145,7 +182,8 @@ def parser():
     ls = sub.add_parser("list", help="list targets or variants")
     ls.add_argument("what", choices=("targets", "variants"))
     ls.add_argument("--target", default="host")
-    ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2")
+    ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2,intrin-sse2,intrin-avx2,"
+                                      "intrin-avx512")
     ls.set_defaults(run=cmd_list)
     return p
 

@@ -150,10 +150,10 @@ def keccak_scalar_space(target, compiler_caps):
 
 def keccak_simd_space(target, compiler_caps):
     """Every vector Keccak variant the target allows and the compiler can build."""
-    if target.arch != "x86_64":
-        return []
     out = []
     for instances, isa in SIMD_SHAPES:
+        if isa not in target.vector_isas:
+            continue
         for unroll in SIMD_UNROLLS.get(instances, KECCAK_UNROLLS):
             v = SimdKeccakVariant(instances=instances, unroll=unroll, isa=isa)
             if all(need in compiler_caps for need in v.compiler_needs()):
