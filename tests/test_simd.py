@@ -1,0 +1,139 @@
+"""The vector model against the reference: every table the SIMD templates print is checked
+here by simulating the instructions it feeds, in Python, before any C is compiled.
+
+    python3 -m unittest tests.test_simd
+"""
+
+import random
+import unittest
+
+from generator import keccak, reference, simd, variants
+from generator.errors import UsageError
+
+MASK = (1 << 64) - 1
+
+
+def ternlog(imm, a, b, c):
+    """vpternlogq on 64-bit integers, bit by bit, as the manual defines it."""
+    out = 0
+    for bit in range(64):
+        k = ((a >> bit) & 1) << 2 | ((b >> bit) & 1) << 1 | ((c >> bit) & 1)
+        out |= ((imm >> k) & 1) << bit
+    return out
+
+
+def pshufb(table, lanes):
+    """pshufb on a vector given as 64-bit lanes (no index here has its top bit set)."""
+    data = b"".join(v.to_bytes(8, "little") for v in lanes)
+    out = bytes(data[16 * (j // 16) + (table[j] & 15)] for j in range(len(data)))
+    return [int.from_bytes(out[8 * i:8 * i + 8], "little") for i in range(len(lanes))]
+
+
+def permutexvar(index, a):
+    return [a[index[s] & 7] for s in range(8)]
+
+
+def permutex2var(lo, index, hi):
+    return [(hi if index[s] & 8 else lo)[index[s] & 7] for s in range(8)]
+
+
+class TernlogTest(unittest.TestCase):
+    def test_immediates(self):
+        rng = random.Random(1)
+        for _ in range(20):
+            a, b, c = (rng.getrandbits(64) for _ in range(3))
+            self.assertEqual(ternlog(simd.XOR3_IMM, a, b, c), a ^ b ^ c)
+            self.assertEqual(ternlog(simd.CHI_IMM, a, b, c), a ^ (~b & MASK & c))
+
+    def test_chi_operand_orders(self):
+        rng = random.Random(2)
+        sched = keccak.schedule(1, lane_complement=False)
+        for row in sched.rows:
+            values = {name: rng.getrandbits(64) for name in ("Ba", "Be", "Bi", "Bo", "Bu")}
+            for op in simd.chi_ops(row):
+                a, b, c = (values[n] for n in op.args)
+                got = ternlog(op.tern_imm, *(values[n] for n in op.tern_args))
+                self.assertEqual(got, a ^ (~b & MASK & c))
+
+    def test_chi_copies(self):
+        # vpternlogq overwrites its first operand: only two outputs per row may need a copy.
+        sched = keccak.schedule(1, lane_complement=False)
+        for row in sched.rows:
+            ops = simd.chi_ops(row)
+            later = [{n for o in ops[k + 1:] for n in o.args} for k in range(len(ops))]
+            copies = sum(op.tern_args[0] in later[k] for k, op in enumerate(ops))
+            self.assertEqual(copies, 2)
+
+
+class ShuffleTest(unittest.TestCase):
+    def test_byte_rotations(self):
+        rng = random.Random(3)
+        for isa in simd.ISAS.values():
+            if not isa.byte_shuffle:
+                continue
+            for n in range(8, 64, 8):
+                lanes = [rng.getrandbits(64) for _ in range(isa.lanes)]
+                self.assertEqual(pshufb(isa.shuffle_bytes(n), lanes),
+                                 [reference.rol64(v, n) for v in lanes], (isa, n))
+
+    def test_rotation_choice(self):
+        self.assertEqual(simd.ISAS["avx512"].rotation(8), "rol")
+        self.assertEqual(simd.ISAS["avx2"].rotation(56), "shuffle")
+        self.assertEqual(simd.ISAS["avx2"].rotation(1), "add")
+        self.assertEqual(simd.ISAS["sse2"].rotation(8), "shift")
+
+
+class SingleStateTest(unittest.TestCase):
+    """The row layout: five 8-slot registers, simulated instruction by instruction."""
+
+    def round(self, rows, ir):
+        c = [0] * 8
+        for r in rows:
+            c = [x ^ y for x, y in zip(c, r)]
+        cm1 = permutexvar(simd.shift_index(4), c)
+        cp1 = [reference.rol64(v, 1) for v in permutexvar(simd.shift_index(1), c)]
+        rho = simd.rho_counts()
+        regs = {}
+        for y in range(5):
+            theta = [ternlog(simd.XOR3_IMM, a, b, d) for a, b, d in zip(rows[y], cm1, cp1)]
+            regs[f"R{y}"] = [reference.rol64(v, n) for v, n in zip(theta, rho[y])]
+        for ops in simd.pi_gathers():
+            for g in ops:
+                regs[g.dst] = permutex2var(regs[g.lo], g.index, regs[g.hi])
+        out = [[ternlog(simd.CHI_IMM, a, b, c)
+                for a, b, c in zip(regs[f"B{y}"], regs[f"B{y}1"], regs[f"B{y}2"])]
+               for y in range(5)]
+        out[0][keccak.IOTA_LANE] ^= keccak.round_constants()[ir]
+        return out
+
+    def test_rounds_match_reference(self):
+        rng = random.Random(4)
+        state = [rng.getrandbits(64) for _ in range(25)]
+        rows = [state[5 * y:5 * y + 5] + [0, 0, 0] for y in range(5)]
+        for ir in range(keccak.MAX_ROUNDS):
+            rows = self.round(rows, ir)
+            for y in range(5):
+                self.assertEqual(rows[y][5:], [0, 0, 0], "slots 5..7 must stay zero")
+        self.assertEqual([v for r in rows for v in r[:5]], reference.keccak_p1600(state))
+
+
+class VariantTest(unittest.TestCase):
+    def test_names(self):
+        v = variants.SimdKeccakVariant(instances=8, unroll=24, isa="avx512")
+        self.assertEqual(v.name, "keccakp1600-x8-u24-avx512")
+        self.assertEqual(variants.SimdKeccakVariant(1, 2, "avx512").name,
+                         "keccakp1600-u2-avx512")
+
+    def test_rejects(self):
+        with self.assertRaises(UsageError):
+            variants.SimdKeccakVariant(instances=4, unroll=2, isa="avx512")
+        with self.assertRaises(UsageError):
+            variants.SimdKeccakVariant(instances=8, unroll=5, isa="avx512")
+
+    def test_op_counts(self):
+        sched = keccak.schedule(1, lane_complement=False)
+        self.assertEqual(simd.multi_ops_per_round(simd.ISAS["avx512"], sched), 95)
+
+
+if __name__ == "__main__":
+    unittest.main()
