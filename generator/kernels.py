@@ -46,7 +46,8 @@ def keccak_simd(env, variant, prefix, command, target):
                           unroll=variant.unroll, rc=keccak.round_constants(),
                           xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                           shift_m1=simd.shift_index(4), shift_p1=simd.shift_index(1),
-                          rho=simd.rho_counts(), gathers=simd.pi_gathers(),
+                          rho=simd.rho_counts(), pi=simd.pi_to_columns(),
+                          transpose=simd.transpose_gathers(),
                           iota_lane=keccak.IOTA_LANE)
         return {"keccak_p1600.h": h, "keccak_p1600.c": c}
     s = keccak.schedule(variant.unroll, lane_complement=False)

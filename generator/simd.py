@@ -86,6 +86,8 @@ def isa_for(name, instances):
 
 
 # --- Single-state layout: row y of the state in one 512-bit register, lane x in slot x. ---
+# Theta works on whole rows (its column parity is a xor of the five registers); chi works on
+# whole columns; pi turns one layout into the other and a transpose turns it back.
 
 ROW_SLOTS = 8   # a zmm holds 8 lanes; slots 5..7 are kept zero so parity and rotations ignore them
 
@@ -110,34 +112,42 @@ class Gather:
     index: tuple
 
 
-def pi_gathers():
-    """rho-pi-chi gathers for every output row y, from rotated rows R0..R4.
+def pi_to_columns():
+    """vpermq indices taking rotated row x to column register x of pi's output.
 
-    Output lane (x, y) of pi reads input (x + 3y, x): one lane of every input row, so each
-    output row is a tree of two-source permutes, R0/R1 and R2/R3 first (slots 0..3 of T_y),
-    then T_y with R4. The last level is done three times, once per shift chi needs (b[x],
-    b[x + 1], b[x + 2]), which saves a dependent permute per row on the critical path.
-    Returns one list of Gather per row, in order.
+    Pi's output lane (x, y) reads input lane (x + 3y, x): every lane of output column x comes
+    from input row x, so from the row layout pi is one in-register permute per register and
+    leaves the state in the column layout, where chi's neighbours x + 1, x + 2 are whole
+    registers. Slot y of column register x holds lane (x, y).
     """
-    rows = []
-    for y in range(5):
-        col = [(x + 3 * y) % 5 for x in range(5)]   # input slot read from input row x
-        ops = []
-        # Zero index entries for slots 5..7 would read real data: point them at a zero slot.
-        idx01 = [col[0], 8 + col[1], 7, 7, 5, 5, 5, 5]
-        idx23 = [7, 7, col[2], 8 + col[3], 5, 5, 5, 5]
-        ops.append(Gather(f"T{y}a", "R0", "R1", tuple(idx01)))
-        ops.append(Gather(f"T{y}b", "R2", "R3", tuple(idx23)))
-        ops.append(Gather(f"T{y}", f"T{y}a", f"T{y}b", (0, 1, 8 + 2, 8 + 3, 5, 5, 5, 5)))
-        for shift, name in ((0, f"B{y}"), (1, f"B{y}1"), (2, f"B{y}2")):
-            # slot x of the shifted row holds b[(x + shift) mod 5]; b[4] lives in R4.
-            idx = []
-            for x in range(5):
-                src = (x + shift) % 5
-                idx.append(8 + col[4] if src == 4 else src)
-            ops.append(Gather(name, f"T{y}", "R4", tuple(idx + [5, 5, 5])))
-        rows.append(ops)
-    return rows
+    return [[(x + 3 * y) % 5 for y in range(5)] + [5, 5, 5] for x in range(5)]
+
+
+def transpose_gathers():
+    """Two-source permutes (vpermt2q) from column registers E0..E4 back to rows R0..R4.
+
+    Three levels, twelve permutes: E0/E1 and E2/E3 pack slots 0..3 side by side, a second
+    level pairs them into the first four lanes of rows 0-1 and 2-3, and the last level adds
+    E4's lane; row 4 gathers slot 4 of every column separately. Slots 5..7 of every row read
+    E4's slot 5, which is zero.
+    """
+    zero = 8 + 5
+    ops = [Gather("P01", "E0", "E1", (0, 1, 2, 3, 8, 9, 10, 11)),
+           Gather("P23", "E2", "E3", (0, 1, 2, 3, 8, 9, 10, 11))]
+    for pair, ys in (("Q01", (0, 1)), ("Q23", (2, 3))):
+        idx = []
+        for y in ys:
+            idx += [y, 4 + y, 8 + y, 8 + 4 + y]
+        ops.append(Gather(pair, "P01", "P23", tuple(idx)))
+    for y in range(4):
+        base = 4 * (y % 2)
+        ops.append(Gather(f"R{y}", "Q01" if y < 2 else "Q23", "E4",
+                          (base, base + 1, base + 2, base + 3, 8 + y, zero, zero, zero)))
+    ops += [Gather("S01", "E0", "E1", (4, 12, 0, 0, 0, 0, 0, 0)),
+            Gather("S23", "E2", "E3", (4, 12, 0, 0, 0, 0, 0, 0)),
+            Gather("S", "S01", "S23", (0, 1, 8, 9, 0, 0, 0, 0)),
+            Gather("R4", "S", "E4", (0, 1, 2, 3, 8 + 4, zero, zero, zero))]
+    return ops
 
 
 def rotations_used(sched):

@@ -96,15 +96,16 @@ class SingleStateTest(unittest.TestCase):
         regs = {}
         for y in range(5):
             theta = [ternlog(simd.XOR3_IMM, a, b, d) for a, b, d in zip(rows[y], cm1, cp1)]
-            regs[f"R{y}"] = [reference.rol64(v, n) for v, n in zip(theta, rho[y])]
-        for ops in simd.pi_gathers():
-            for g in ops:
-                regs[g.dst] = permutex2var(regs[g.lo], g.index, regs[g.hi])
-        out = [[ternlog(simd.CHI_IMM, a, b, c)
-                for a, b, c in zip(regs[f"B{y}"], regs[f"B{y}1"], regs[f"B{y}2"])]
-               for y in range(5)]
-        out[0][keccak.IOTA_LANE] ^= keccak.round_constants()[ir]
-        return out
+            rotated = [reference.rol64(v, n) for v, n in zip(theta, rho[y])]
+            regs[f"B{y}"] = permutexvar(simd.pi_to_columns()[y], rotated)
+        for x in range(5):
+            regs[f"E{x}"] = [ternlog(simd.CHI_IMM, a, b, c) for a, b, c in zip(
+                regs[f"B{x}"], regs[f"B{(x + 1) % 5}"], regs[f"B{(x + 2) % 5}"])]
+        regs["E0"][keccak.IOTA_LANE] ^= keccak.round_constants()[ir]
+        for g in simd.transpose_gathers():
+            regs[g.dst] = permutex2var(regs[g.lo], g.index, regs[g.hi])
+        return [regs[f"R{y}"] for y in range(5)]
+
 
     def test_rounds_match_reference(self):
         rng = random.Random(4)
