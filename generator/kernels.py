@@ -64,7 +64,7 @@ def keccak_simd(env, variant, prefix, command, target):
                       header=render.provenance(params, command, f"{base}.c: {variant.name}."),
                       xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                       rotations=simd.rotations_used(s), fused=simd.theta_fused(isa),
-                      early_parity=simd.early_parity(isa), in_place=simd.theta_in_place(isa),
+                      early_parity=simd.early_parity(isa),
                       chi=[simd.chi_ops(row) for row in s.rows],
                       ops_per_round=simd.multi_ops_per_round(isa, s),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
