@@ -4,7 +4,6 @@ Every user error ends in one line on stderr and exit code 2; nothing is written 
 """
 
 import argparse
-import re
 import sys
 
 from . import VERSION, kernels, render, targets, variants, vectors
@@ -17,31 +16,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def keccak_variant(args, target):
-    default = targets.default_keccak(target, args.cc_id)
-    v = variants.KeccakVariant(
-        unroll=variants.parse_unroll(args.unroll) if args.unroll else default.unroll,
-        lane_complement=(variants.parse_on_off(args.lane_complement, "--lane-complement")
-                         if args.lane_complement else default.lane_complement),
-        rotate=args.rotate or default.rotate)
-    if v.rotate not in target.rotations:
-        raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
-                         f"accepted: {', '.join(target.rotations)}")
-    return v
-
-
-def multi_variant(spec, target):
-    """--multi x8-avx512 or x8-u24-avx512: one multi-state kernel to add."""
-    m = re.fullmatch(r"x(\d+)(?:-u(\d+))?-([a-z0-9]+)", spec)
-    if not m:
-        raise UsageError(f"--multi takes xN-ISA or xN-uU-ISA (for example x8-avx512), "
-                         f"not '{spec}'")
-    n, unroll, isa = int(m.group(1)), m.group(2), m.group(3)
-    if n < 2:
-        raise UsageError(f"--multi needs at least two instances, not '{spec}'")
-    v = variants.SimdKeccakVariant(
-        instances=n, isa=isa,
-        unroll=variants.parse_unroll(unroll) if unroll else targets.DEFAULT_SIMD_UNROLL)
-    return targets.check_vector(target, v)
+    return variants.keccak_from_options(target, targets.default_keccak(target, args.cc_id),
+                                        args.unroll, args.lane_complement, args.rotate,
+                                        args.parity)
 
 
 def check_prefix(prefix):
@@ -56,16 +33,16 @@ def cmd_generate(args):
     prefix = check_prefix(args.prefix)
     v = keccak_variant(args, target)
     if args.isa != "scalar":
-        if args.rotate or args.lane_complement:
-            raise UsageError("--rotate and --lane-complement shape the scalar kernel; "
+        if args.rotate or args.lane_complement or args.parity:
+            raise UsageError("--rotate, --lane-complement and --parity shape the scalar kernel; "
                              "drop them with --isa " + args.isa)
         # The single-state vector kernel takes the scalar one's place behind the same API.
         v = targets.check_vector(target, variants.SimdKeccakVariant(
             instances=1, isa=args.isa,
             unroll=variants.parse_unroll(args.unroll) if args.unroll else 1))
-    multis = [multi_variant(spec, target) for spec in args.multi]
+    multis = [targets.multi_variant(spec, target) for spec in args.multi]
     if len({m.instances for m in multis}) < len(multis):
-        raise UsageError("--multi: at most one kernel per instance count (their files share a name)")
+        raise UsageError("--multi: one kernel per instance count (their files share a name)")
     env = render.environment()
     command = render.command_line()
     files = kernels.keccak_any(env, v, prefix, command, target)
@@ -135,6 +112,24 @@ def cmd_testsuite(args):
     render.write_tree(args.out, files)
 
 
+def cmd_describe(args):
+    """Print what a generated folder holds, from the provenance headers themselves."""
+    import os
+    try:
+        names = sorted(os.listdir(args.folder))
+    except OSError as e:
+        raise UsageError(f"cannot read {args.folder}: {e.strerror}") from None
+    print(f"generated in {args.folder}/:")
+    for name in names:
+        with open(os.path.join(args.folder, name), errors="replace") as f:
+            head = f.read(4096)
+        if "Parameters:" not in head:
+            continue
+        block = head.split("Parameters:", 1)[1].split("*/", 1)[0]
+        params = [" ".join(l.strip(" *").split()) for l in block.splitlines() if "=" in l]
+        print(f"  {name}: " + ", ".join(p.replace(" = ", "=") for p in params))
+
+
 def cmd_list(args):
     target = targets.get(args.target)
     caps = set(args.caps.split(","))
@@ -159,6 +154,7 @@ def parser():
     g.add_argument("--unroll")
     g.add_argument("--lane-complement")
     g.add_argument("--rotate")
+    g.add_argument("--parity")
     g.add_argument("--isa", default="scalar", choices=("scalar", "avx512"),
                    help="single-state kernel: scalar (default) or avx512")
     g.add_argument("--multi", action="append", default=[], metavar="xN[-uU]-ISA",
@@ -178,6 +174,10 @@ def parser():
                         "separated (to build a part of the matrix)")
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
+
+    d = sub.add_parser("describe", help="print what a generated folder holds")
+    d.add_argument("folder")
+    d.set_defaults(run=cmd_describe)
 
     ls = sub.add_parser("list", help="list targets or variants")
     ls.add_argument("what", choices=("targets", "variants"))

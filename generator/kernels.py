@@ -15,7 +15,8 @@ def guard(prefix, filename):
 
 
 def keccak_scalar(env, variant, prefix, command, target):
-    s = keccak.schedule(variant.unroll, variant.lane_complement)
+    s = keccak.schedule(variant.unroll, variant.lane_complement,
+                        fused_parity=(variant.parity == "fused"))
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
     negated = sorted({copy for row in s.rows for copy, _ in row.negated})
     common = dict(prefix=prefix, variant=variant, variant_name=variant.name)
@@ -50,7 +51,8 @@ def keccak_simd(env, variant, prefix, command, target):
                           transpose=simd.transpose_gathers(),
                           iota_lane=keccak.IOTA_LANE)
         return {"keccak_p1600.h": h, "keccak_p1600.c": c}
-    s = keccak.schedule(variant.unroll, lane_complement=False)
+    s = keccak.schedule(variant.unroll, lane_complement=False,
+                        fused_parity=simd.fused_parity(isa))
     for row in s.rows:
         for o in row.outputs:
             # The vector ops print chi as RS_VCHI(a, b, c) = a ^ (~b & c): textbook form only.
@@ -64,7 +66,7 @@ def keccak_simd(env, variant, prefix, command, target):
                       header=render.provenance(params, command, f"{base}.c: {variant.name}."),
                       xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                       rotations=simd.rotations_used(s), fused=simd.theta_fused(isa),
-                      early_parity=simd.early_parity(isa),
+
                       chi=[simd.chi_ops(row) for row in s.rows],
                       ops_per_round=simd.multi_ops_per_round(isa, s),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)

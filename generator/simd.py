@@ -214,9 +214,10 @@ def theta_fused(isa):
     return False
 
 
-def early_parity(isa):
+def fused_parity(isa):
     """Whether the next round's column parity is summed as chi's output rows appear (rows
-    0-2, then 3-4) rather than all at the start of the round: the same instructions, but the
+    0-2, then 3-4: one vpternlogq each) rather than all at the start of the round (the
+    scalar kernel's "fused" parity, keccak.Schedule.fused_parity): the same instructions, but the
     next round's first ones no longer all wait for this round's last row. Needs C dead once D
     is formed, so not with a fused theta. (Measured equal to slightly better; applying each D
     to its column in place, to keep one D live instead of five, measured equal to worse.)"""

@@ -6,10 +6,11 @@ machine (see README, "Figures"); `generator tune` will replace them with recorde
 """
 
 import platform
+import re
 from dataclasses import dataclass
 
 from .errors import UsageError
-from .variants import KeccakVariant, SimdKeccakVariant
+from .variants import KeccakVariant, SimdKeccakVariant, parse_unroll
 
 
 @dataclass(frozen=True)
@@ -75,3 +76,18 @@ def check_vector(target, variant):
         raise UsageError(f"{variant.isa} is not available on target {target.name}; accepted: "
                          f"{', '.join(target.vector_isas) or '(none)'}")
     return variant
+
+
+def multi_variant(spec, target):
+    """--multi x8-avx512 or x8-u24-avx512: one multi-state kernel to add."""
+    m = re.fullmatch(r"x(\d+)(?:-u(\d+))?-([a-z0-9]+)", spec)
+    if not m:
+        raise UsageError(f"--multi takes xN-ISA or xN-uU-ISA (for example x8-avx512), "
+                         f"not '{spec}'")
+    n, unroll, isa = int(m.group(1)), m.group(2), m.group(3)
+    if n < 2:
+        raise UsageError(f"--multi needs at least two instances, not '{spec}'")
+    v = SimdKeccakVariant(
+        instances=n, isa=isa,
+        unroll=parse_unroll(unroll) if unroll else DEFAULT_SIMD_UNROLL)
+    return check_vector(target, v)

@@ -2,6 +2,7 @@
 #ifndef RS_TEST_CPU_FEATURES_H
 #define RS_TEST_CPU_FEATURES_H
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__TINYC__))
@@ -56,13 +57,28 @@ static int rs_cpu_has_one(const char *feature, size_t len)
 }
 #endif
 
+/* Tests only: RS_CPU_DISABLE="avx512f avx2" makes the harnesses act as on a CPU without
+ * those features, so the skip paths run on this machine too. */
+static int rs_cpu_disabled(const char *feature, size_t len)
+{
+    const char *p = getenv("RS_CPU_DISABLE");
+    while (p && *p) {
+        size_t n = strcspn(p, " ,");
+        if (n == len && memcmp(p, feature, len) == 0)
+            return 1;
+        p += n;
+        p += strspn(p, " ,");
+    }
+    return 0;
+}
+
 /* Every space-separated feature in `features` is present; sets *missing to the first absent. */
 static int rs_cpu_has_all(const char *features, const char **missing)
 {
     const char *p = features;
     while (*p) {
         size_t len = strcspn(p, " ");
-        if (len && !rs_cpu_has_one(p, len)) {
+        if (len && (rs_cpu_disabled(p, len) || !rs_cpu_has_one(p, len))) {
             *missing = p;
             return 0;
         }

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Build and run the vector Keccak tests and bench until build.ninja covers them.
+# Build the vector Keccak suite and bench for a part of the matrix, without configure.py:
+# for quick work on one kernel (build.ninja builds the whole matrix).
 #   tests/simd_build.sh OUTDIR [CC...]      (default compilers: gcc clang)
+# then run OUTDIR/CC/check_keccak_simd, and tests/bench_table.py OUTDIR/*/bench_keccak_simd
 # ROUNDSMITH_SELECT=x8,x4 limits the variants (generator testsuite --select).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,8 +29,8 @@ for cc in "$@"; do
     # shellcheck disable=SC2086
     $cc $warn $opt $inc "$here/tests/check_keccak_simd.c" $objs $(pkg-config --cflags --libs check) \
         -o "$dir/check_keccak_simd"
-    if [ -e "$here/tests/bench_keccak_simd.c" ]; then
-        # shellcheck disable=SC2086
-        $cc $warn -O2 $inc "$here/tests/bench_keccak_simd.c" $objs -o "$dir/bench_keccak_simd"
-    fi
+    gcc -O3 -c "$here/tests/ref/keccak_ref.c" -o "$dir/obj/keccak_ref.o"
+    # shellcheck disable=SC2086
+    $cc $warn -O2 $inc "$here/tests/bench_keccak_simd.c" "$dir/obj/keccak_ref.o" $objs \
+        -o "$dir/bench_keccak_simd"
 done
