@@ -4,7 +4,11 @@ here by simulating the instructions it feeds, in Python, before any C is compile
     python3 -m unittest tests.test_simd
 """
 
+import os
 import random
+import subprocess
+import sys
+import tempfile
 import unittest
 
 from generator import keccak, reference, simd, variants
@@ -134,6 +138,66 @@ class VariantTest(unittest.TestCase):
     def test_op_counts(self):
         sched = keccak.schedule(1, lane_complement=False)
         self.assertEqual(simd.multi_ops_per_round(simd.ISAS["avx512"], sched), 95)
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def generator(*args):
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+class CommandLineTest(unittest.TestCase):
+    BAD = [
+        (["--multi", "x3-avx2"], "no avx2 kernel for 3 instance(s)"),
+        (["--multi", "x4-avx512"], "no avx512 kernel for 4 instance(s)"),
+        (["--multi", "eight"], "--multi takes xN-ISA"),
+        (["--multi", "x8-u5-avx512"], "unroll 5 does not divide 24"),
+        (["--multi", "x8-avx512", "--multi", "x8-u24-avx512"], "one kernel per instance count"),
+        (["--multi", "x8-avx512", "--target", "generic64"], "not available on target"),
+        (["--isa", "avx512", "--unroll", "3"], "not available for x1 avx512"),
+        (["--isa", "avx512", "--rotate", "rol"], "shape the scalar kernel"),
+        (["--isa", "neon"], "invalid choice"),
+    ]
+
+    def test_bad_vector_options(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            for args, message in self.BAD:
+                with self.subTest(args=args):
+                    r = generator("generate", *args, "--out", out)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                    self.assertIn(message, r.stderr)
+                    self.assertFalse(os.path.exists(out))
+
+    def test_profile_with_vector_kernels(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "k")
+            args = ("generate", "--isa", "avx512", "--multi", "x8-avx512", "--multi",
+                    "x4-u24-avx2", "--prefix", "my_", "--out", out)
+            self.assertEqual(generator(*args).returncode, 0)
+            files = sorted(os.listdir(out))
+            self.assertEqual(files, ["keccak_p1600.c", "keccak_p1600.h", "keccak_p1600_x4.c",
+                                     "keccak_p1600_x4.h", "keccak_p1600_x8.c",
+                                     "keccak_p1600_x8.h"])
+            texts = {}
+            for n in files:
+                with open(os.path.join(out, n)) as f:
+                    texts[n] = f.read()
+            self.assertIn("void my_keccak_f1600_x8(uint64_t states[25][8]);",
+                          texts["keccak_p1600_x8.h"])
+            self.assertIn("void my_keccak_x4_interleave(", texts["keccak_p1600_x4.h"])
+            self.assertIn("keccakp1600-x4-u24-avx2", texts["keccak_p1600_x4.c"])
+            self.assertIn("keccakp1600-u1-avx512", texts["keccak_p1600.c"])
+            # Computed immediates, printed: xor3 and chi, never typed into a template.
+            self.assertIn("0x96", texts["keccak_p1600_x8.c"])
+            self.assertIn("0xD2", texts["keccak_p1600_x8.c"])
+            self.assertEqual(generator(*args).returncode, 0)
+            for n in files:
+                with open(os.path.join(out, n)) as f:
+                    self.assertEqual(f.read(), texts[n], n)
 
 
 if __name__ == "__main__":
