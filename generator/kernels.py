@@ -67,8 +67,8 @@ def keccak_simd(env, variant, prefix, command, target):
                       xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                       rotations=simd.rotations_used(s), fused=simd.theta_fused(isa),
 
-                      chi=[simd.chi_ops(row) for row in s.rows],
                       ops_per_round=simd.multi_ops_per_round(isa, s),
+                      parity_after=simd.parity_steps(s.fused_parity),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
     return {f"{base}.h": h, f"{base}.c": c}
 

@@ -167,42 +167,6 @@ def multi_ops_per_round(isa, sched):
     return parity + d + rho + 25 * chi + 1
 
 
-@dataclass(frozen=True)
-class ChiOp:
-    """One chi output in the order it is computed. args is (a, b, c) of a ^ (~b & c); with
-    ternlog, tern_args puts first the operand that dies here (vpternlogq overwrites its first
-    operand, so a live one costs a register copy) and tern_imm is the immediate for that order.
-    """
-    dst: int
-    args: tuple
-    tern_args: tuple
-    tern_imm: int
-
-
-def chi_ops(row):
-    """Chi of one row with ternlog operands ordered for the destructive first operand."""
-    outs = row.outputs
-    last_use = {}
-    for k, o in enumerate(outs):
-        for name in (o.a, o.b, o.c):
-            last_use[name] = k
-    ops = []
-    for k, o in enumerate(outs):
-        args = (o.a, o.b, o.c)
-        dying = [p for p, name in enumerate(args) if last_use[name] == k]
-        first = dying[0] if dying else 0
-        order = (first,) + tuple(p for p in range(3) if p != first)
-
-        def permuted(p, q, r, order=order):
-            v = [0, 0, 0]
-            for slot, value in zip(order, (p, q, r)):
-                v[slot] = value
-            return v[0] ^ ((v[1] ^ 1) & v[2])
-
-        ops.append(ChiOp(o.dst, args, tuple(args[p] for p in order), ternlog_imm(permuted)))
-    return ops
-
-
 def theta_fused(isa):
     """Whether A ^ C[x - 1] ^ rol(C[x + 1], 1) is one vpternlogq per lane instead of forming D.
 
@@ -223,3 +187,14 @@ def fused_parity(isa):
     to its column in place, to keep one D live instead of five, measured equal to worse.)"""
     return not theta_fused(isa)
 
+
+
+def parity_steps(fused):
+    """With a fused parity, after which chi row the next round's column parities are summed:
+    {row: [(x, operands)]}, an operand being a lane index or None for C[x] itself. Rows 0-2
+    start the sum and rows 3-4 complete it, one three-input xor each (vpternlogq, or two xors).
+    """
+    if not fused:
+        return {}
+    return {2: [(x, tuple(keccak.index(x, y) for y in (0, 1, 2))) for x in range(5)],
+            4: [(x, (None,) + tuple(keccak.index(x, y) for y in (3, 4))) for x in range(5)]}
