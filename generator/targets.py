@@ -43,10 +43,10 @@ DEFAULT_KECCAK = {
 }
 FALLBACK_KECCAK = KeccakVariant(unroll=24, lane_complement=False, rotate="builtin")
 
-# Vector kernels: two rounds per loop body measured as fast as 24 (x8 AVX-512, gcc 12 and
-# clang 14, 131-140 TSC cycles per instance either way) and faster for x4 (AVX2 245 against
-# 300, AVX-512VL 145 against 170), with a twelfth of the code. The single-state AVX-512
-# kernel loses to the scalar one on Zen 5, so no default profile picks it.
+# Vector kernels: two rounds per loop body measured as fast as 24 for x8 AVX-512 (gcc 12 and
+# clang 14, 128-131 TSC cycles per instance at any unroll) and faster for x4 (AVX2 237
+# against 273-280, AVX-512VL 136-139 against 138-154), with a twelfth of the code. The
+# single-state AVX-512 kernel loses to the scalar one on Zen 5, so no default picks it.
 DEFAULT_SIMD_UNROLL = 2
 
 
