@@ -328,8 +328,8 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
         os.path.join(gen, name) for name in ("keccak_variants.h", "keccak_vectors.h",
                                              "keccak_simd_variants.h", "keccak_simd_vectors.h")]
     w.build(generated, "testsuite", implicit=gen_inputs,
-            variables=[("target", target.name), ("caps", ",".join(cc["caps"])),
-                       ("outdir", gen)])
+            variables=[("target", target.name), ("ccid", cc["id"]),
+                       ("caps", ",".join(cc["caps"])), ("outdir", gen)])
     opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
     kernel_flags = f"{opt} {WARNINGS.get(cc['id'], '')}"
     objs, simd_objs = [], []
@@ -365,8 +365,8 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
         return [exe + ".log"], [bench]
 
     # Vector kernels: their own suite and bench, linked with the scalar kernel they are
-    # compared with (the testsuite's yardstick variant, already among objs).
-    yard_o = os.path.join(obj, f"{targets.FALLBACK_KECCAK.ident}.o")
+    # compared with (this compiler's default scalar variant, already among objs).
+    yard_o = os.path.join(obj, f"{targets.default_keccak(target, cc['id']).ident}.o")
     simd_check_o = os.path.join(obj, "check_keccak_simd.o")
     w.build([simd_check_o], "cc", ["tests/check_keccak_simd.c"], order_only=generated,
             variables=[("cc", name), ("cflags", harness_flags)])

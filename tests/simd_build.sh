@@ -15,7 +15,7 @@ opt=${ROUNDSMITH_CFLAGS:--O2}
 for cc in "$@"; do
     dir=$out/$cc
     mkdir -p "$dir/obj"
-    (cd "$here" && python3 -m generator testsuite --only simd --caps "$caps" \
+    (cd "$here" && python3 -m generator testsuite --only simd --cc-id "$cc" --caps "$caps" \
         --select "${ROUNDSMITH_SELECT:-}" --out "$dir/suite")
     objs=
     for src in "$dir"/suite/*.c; do

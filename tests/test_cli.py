@@ -30,6 +30,9 @@ class BadInput(unittest.TestCase):
         (["generate", "--prefix", "9bad"], "C identifier prefix"),
         (["generate", "--bogus"], "unrecognized arguments"),
         (["testsuite", "--vectors", "/nonexistent"], "cannot read test vectors"),
+        (["permute", "--rounds", "25"], "rounds must be 0..24"),
+        (["permute", "--rounds", "-1"], "rounds must be 0..24"),
+        (["permute", "--state", "00"], "200 bytes in hex"),
     ]
 
     def test_each_bad_input_is_one_line_exit_2_and_out_untouched(self):
@@ -40,7 +43,8 @@ class BadInput(unittest.TestCase):
                 f.write("previous output\n")
             for args, message in self.CASES:
                 with self.subTest(args=args):
-                    r = generator(*args, "--out", out)
+                    extra = ["--out", out] if args[0] != "permute" else []
+                    r = generator(*args, *extra)
                     self.assertEqual(r.returncode, 2, r.stderr)
                     self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
                     self.assertIn(message, r.stderr)
@@ -54,6 +58,13 @@ class BadInput(unittest.TestCase):
         r = generator("generate", "--out", target)
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+
+class Permute(unittest.TestCase):
+    def test_zero_state_gives_the_published_permutation(self):
+        r = generator("permute")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("e7dde140798f25f18a47c033f9ccd584"), r.stdout)
 
 
 class Output(unittest.TestCase):
