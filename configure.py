@@ -264,17 +264,37 @@ def main(argv):
     w.build([exe], "link", [harness, out_obj], variables=[("cc", main_cc["cc"]),
                                                             ("ldflags", check_libs)])
     w.build([exe + ".log"], "run_check", [exe])
+    out_logs = [exe + ".log"]
+    if multis:
+        # The out/ x-N kernels, checked against the out/ scalar kernel and the vectors.
+        multi_objs = [os.path.join(obj, os.path.basename(src)[:-2] + ".o")
+                      for src in out_files[3::2]]
+        cpus = " ".join(f"-DRS_OUT_X{m.instances}_CPU='\"{' '.join(m.cpu_needs())}\"'"
+                        for m in multis)
+        simd_harness = os.path.join(obj, "check_out_simd.o")
+        w.build([simd_harness], "cc", ["tests/check_keccak_simd.c"],
+                order_only=out_files + [os.path.join(gen_main, "keccak_simd_vectors.h")],
+                variables=[("cc", main_cc["cc"]),
+                           ("cflags", f"-O1 -I{out_dir} -I{gen_main} -Itests {check_cflags} "
+                                      f"-DRS_COMPILER='\"{main_cc['cc']} (out/)\"' "
+                                      f"-DRS_OUT_PREFIX={pfx} "
+                                      f"-DRS_OUT_MULTI={sum(m.instances for m in multis)} "
+                                      f"{cpus}")])
+        simd_exe = os.path.join(obj, "check_out_simd")
+        w.build([simd_exe], "link", [simd_harness, out_obj] + multi_objs,
+                variables=[("cc", main_cc["cc"]), ("ldflags", check_libs)])
+        w.build([simd_exe + ".log"], "run_check", [simd_exe])
+        out_logs.append(simd_exe + ".log")
     w.blank()
 
     unit_log = os.path.join("build", "unittest.log")
     w.build([unit_log], "unittest", implicit=gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
-    w.build(["test"], "summarize", [unit_log] + logs + [exe + ".log"],
+    w.build(["test"], "summarize", [unit_log] + logs + out_logs,
             implicit=["tests/summarize.py"])
-    w.build(["generated"], "describe", order_only=[exe + ".log"],
+    w.build(["generated"], "describe", order_only=out_logs,
             variables=[("outdir", out_dir)])
-    w.build(["check-out"], "phony", [exe + ".log", "generated"]
-            + [os.path.join(obj, os.path.basename(src)[:-2] + ".o") for src in out_files[3::2]])
+    w.build(["check-out"], "phony", out_logs + ["generated"])
     w.build(["bench"], "bench", benches, implicit=["tests/bench_table.py"])
     w.lines.append("default check-out")
 

@@ -5,6 +5,10 @@
  * equal the Python reference on independent random states (keccak_simd_vectors.h) and the
  * scalar kernel on states drawn here, for every round count 0..24. Variants whose ISA the CPU
  * lacks are reported as skipped.
+ *
+ * Built with RS_OUT_MULTI (the instance counts present, as bits: 2, 4, 8), it checks the
+ * vendorable out/ folder instead: its x-N kernels against its own scalar kernel, under the
+ * names a user links (RS_OUT_PREFIX).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,9 +19,57 @@
 #include <check.h>
 
 #include "cpu_features.h"
-#include "keccak_simd_variants.h"
 #include "keccak_simd_vectors.h"
 #include "keccak_vectors.h"
+
+#ifdef RS_OUT_MULTI
+#define RS_CAT_(a, b) a##b
+#define RS_CAT(a, b) RS_CAT_(a, b)
+#define RS_OUT(name) RS_CAT(RS_OUT_PREFIX, name)
+#include "keccak_p1600.h"
+#define RS_KECCAK_YARDSTICK_NAME "out/ keccak_p1600"
+#define RS_KECCAK_YARDSTICK_P RS_OUT(keccak_p1600)
+#define RS_KECCAK_SINGLE_VARIANTS(X)
+#define RS_KECCAK_MAX_INSTANCES 8
+#define RS_OUT_THUNKS(n)                                                                      \
+    static void out_x##n##_f(uint64_t *s) { RS_OUT(keccak_f1600_x##n)((uint64_t(*)[n])s); } \
+    static void out_x##n##_p(uint64_t *s, unsigned r)                                       \
+    {                                                                                         \
+        RS_OUT(keccak_p1600_x##n)((uint64_t(*)[n])s, r);                                      \
+    }                                                                                         \
+    static void out_x##n##_il(uint64_t *s, const uint64_t *sep)                              \
+    {                                                                                         \
+        RS_OUT(keccak_x##n##_interleave)((uint64_t(*)[n])s, (const uint64_t(*)[25])sep);      \
+    }                                                                                         \
+    static void out_x##n##_dil(uint64_t *sep, const uint64_t *s)                             \
+    {                                                                                         \
+        RS_OUT(keccak_x##n##_deinterleave)((uint64_t(*)[25])sep, (const uint64_t(*)[n])s);    \
+    }
+#if RS_OUT_MULTI & 2
+#include "keccak_p1600_x2.h"
+RS_OUT_THUNKS(2)
+#define RS_OUT_X2(X) X(out_x2, "out/ keccak_p1600_x2", RS_OUT_X2_CPU, 2)
+#else
+#define RS_OUT_X2(X)
+#endif
+#if RS_OUT_MULTI & 4
+#include "keccak_p1600_x4.h"
+RS_OUT_THUNKS(4)
+#define RS_OUT_X4(X) X(out_x4, "out/ keccak_p1600_x4", RS_OUT_X4_CPU, 4)
+#else
+#define RS_OUT_X4(X)
+#endif
+#if RS_OUT_MULTI & 8
+#include "keccak_p1600_x8.h"
+RS_OUT_THUNKS(8)
+#define RS_OUT_X8(X) X(out_x8, "out/ keccak_p1600_x8", RS_OUT_X8_CPU, 8)
+#else
+#define RS_OUT_X8(X)
+#endif
+#define RS_KECCAK_MULTI_VARIANTS(X) RS_OUT_X2(X) RS_OUT_X4(X) RS_OUT_X8(X)
+#else
+#include "keccak_simd_variants.h"
+#endif
 
 #define MAXN RS_KECCAK_MAX_INSTANCES
 
