@@ -66,7 +66,6 @@ def keccak_simd(env, variant, prefix, command, target):
                       header=render.provenance(params, command, f"{base}.c: {variant.name}."),
                       xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                       rotations=simd.rotations_used(s), fused=simd.theta_fused(isa),
-
                       ops_per_round=simd.multi_ops_per_round(isa, s),
                       parity_after=simd.parity_steps(s.fused_parity),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)

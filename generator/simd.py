@@ -2,8 +2,9 @@
 
 What each x86 vector ISA offers a 64-bit-lane kernel (width, three-input logic, native
 rotates, byte shuffles), the vpternlogq immediates computed from the boolean functions they
-stand for, and the tables of the single-state row layout (rho counts per row, the pi gathers,
-the in-row shifts of theta and chi), all derived from keccak.py. Nothing here prints C.
+stand for, the choices that shape a multi-state round, and the tables of the single-state
+kernel (rho counts per row, theta's in-row shifts, pi into column registers, the transpose
+back), all derived from keccak.py. Nothing here prints C.
 """
 
 from collections import Counter
@@ -46,7 +47,7 @@ class VectorIsa:
 
     def rotation(self, n):
         """How this ISA rotates each 64-bit lane left by n (1..63): 'rol', 'shuffle', 'add'
-        (n = 1 as x + x for the left shift, one more port than shifts on most cores), 'shift'."""
+        (n = 1 with x + x as the left shift: adds issue on more ports than shifts), 'shift'."""
         if self.rotate:
             return "rol"
         if self.byte_shuffle and n % 8 == 0:
@@ -86,11 +87,10 @@ def isa_for(name, instances):
     return None
 
 
-# --- Single-state layout: row y of the state in one 512-bit register, lane x in slot x. ---
+# --- Single-state layout: row y of the state in one 512-bit register, lane x in slot x, ---
+# --- slots 5..7 kept zero so that parities, rotations and permutes never mix them in.   ---
 # Theta works on whole rows (its column parity is a xor of the five registers); chi works on
 # whole columns; pi turns one layout into the other and a transpose turns it back.
-
-ROW_SLOTS = 8   # a zmm holds 8 lanes; slots 5..7 are kept zero so parity and rotations ignore them
 
 
 def shift_index(k):

@@ -66,7 +66,6 @@ class KeccakVariant:
 # (one row of the state per 512-bit register); the others run that many states side by side.
 SIMD_SHAPES = ((1, "avx512"), (2, "sse2"), (2, "avx512vl"), (4, "avx2"), (4, "avx512vl"),
                (8, "avx512"))
-SIMD_UNROLLS = {1: (1, 2, 4, 12, 24)}   # multi-state: every divisor of 24
 
 
 @dataclass(frozen=True)
@@ -79,10 +78,9 @@ class SimdKeccakVariant:
         if (self.instances, self.isa) not in SIMD_SHAPES:
             raise UsageError(f"no {self.isa} kernel for {self.instances} instance(s); accepted: "
                              + ", ".join(f"x{n} {i}" for n, i in SIMD_SHAPES))
-        allowed = SIMD_UNROLLS.get(self.instances, KECCAK_UNROLLS)
-        if self.unroll not in allowed:
-            raise UsageError(f"unroll {self.unroll} is not available for x{self.instances} "
-                             f"{self.isa}; accepted: {', '.join(map(str, allowed))}")
+        if self.unroll not in KECCAK_UNROLLS:
+            raise UsageError(f"unroll {self.unroll} does not divide {keccak.MAX_ROUNDS} rounds; "
+                             f"accepted: {', '.join(map(str, KECCAK_UNROLLS))}")
 
     @property
     def vector_isa(self):
@@ -162,7 +160,7 @@ def keccak_simd_space(target, compiler_caps):
     for instances, isa in SIMD_SHAPES:
         if isa not in target.vector_isas:
             continue
-        for unroll in SIMD_UNROLLS.get(instances, KECCAK_UNROLLS):
+        for unroll in KECCAK_UNROLLS:
             v = SimdKeccakVariant(instances=instances, unroll=unroll, isa=isa)
             if all(need in compiler_caps for need in v.compiler_needs()):
                 out.append(v)

@@ -137,7 +137,7 @@ class CommandLineTest(unittest.TestCase):
         (["--multi", "x8-u5-avx512"], "unroll 5 does not divide 24"),
         (["--multi", "x8-avx512", "--multi", "x8-u24-avx512"], "one kernel per instance count"),
         (["--multi", "x8-avx512", "--target", "generic64"], "not available on target"),
-        (["--isa", "avx512", "--unroll", "3"], "not available for x1 avx512"),
+        (["--isa", "avx512", "--unroll", "5"], "unroll 5 does not divide 24"),
         (["--isa", "avx512", "--rotate", "rol"], "shape the scalar kernel"),
         (["--isa", "neon"], "invalid choice"),
     ]
