@@ -268,7 +268,7 @@ int main(void)
             skipped++;
         }
     }
-    printf("%s: %u vector variants, %u runnable, %u skipped\n", RS_COMPILER,
+    printf("%s: %u variants, %u runnable, %u skipped (vector kernels)\n", RS_COMPILER,
            (unsigned)(NSINGLES + NMULTIS), nsingles + nmultis, skipped);
 
     sr = srunner_create(simd_suite());
