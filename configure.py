@@ -45,6 +45,9 @@ def options(argv):
     p.add_argument("--lane-complement", help="on or off")
     p.add_argument("--rotate", help="shift, builtin, rol or rorx")
     p.add_argument("--parity", help="theta parities: fused (into chi) or separate")
+    p.add_argument("--multi", default="",
+                   help="multi-state kernels to add to the output, comma separated "
+                        "(for example x8-avx512,x4-avx2)")
     p.add_argument("--prefix", default="", help="prefix for every exported symbol")
     p.add_argument("--out", default=None, help="output folder (default: out/<target>)")
     p.add_argument("--test-cc", default=",".join(KNOWN_COMPILERS),
@@ -74,6 +77,19 @@ PROBE_CAPS = {
                 "{ unsigned long long r; __asm__(\"rorxq $3, %1, %0\" : \"=r\"(r) : \"r\"(x));"
                 " return r; }\n",
 }
+# The vector kernels switch their ISA on per function (target attribute), so the probe does
+# the same, without -m flags.
+PROBE_INTRIN = "#include <immintrin.h>\n__attribute__((target(\"{target}\"))) {body}\n"
+PROBE_CAPS.update({
+    "intrin-sse2": PROBE_INTRIN.format(
+        target="sse2", body="__m128i f(__m128i a) { return _mm_slli_epi64(a, 3); }"),
+    "intrin-avx2": PROBE_INTRIN.format(
+        target="avx2", body="__m256i f(__m256i a) { return _mm256_slli_epi64(a, 3); }"),
+    "intrin-avx512": PROBE_INTRIN.format(
+        target="avx512f,avx512vl",
+        body="__m512i f(__m512i a, __m256i b, __m256i *o)"
+             " { *o = _mm256_rol_epi64(b, 3); return _mm512_ternarylogic_epi64(a, a, a, 0x96); }"),
+})
 
 
 def run(cmd, **kw):
@@ -161,6 +177,12 @@ def main(argv):
             raise UsageError(f"compiler '{args.cc}' is not installed; pass --cc with one of "
                              f"{', '.join(KNOWN_COMPILERS)} (apt-get install -y gcc clang tcc)")
         keccak = pick_keccak(args, target, main_cc)
+        multis = [targets.multi_variant(spec, target)
+                  for spec in filter(None, args.multi.split(","))]
+        for m in multis:
+            if m.compiler_needs()[0] not in main_cc["caps"]:
+                raise UsageError(f"{main_cc['cc']} cannot build {m.name} (no {m.isa} "
+                                 f"intrinsics); drop it from --multi")
         vectors.keccak_intermediate(args.vectors)  # fail now, not halfway through the build
     except UsageError as e:
         fail(e)
@@ -198,7 +220,11 @@ def main(argv):
                f"--rotate {keccak.rotate}", f"--parity {keccak.parity}"]
     if args.prefix:
         genargs.append(f"--prefix {args.prefix}")
+    genargs += [f"--multi x{m.instances}-u{m.unroll}-{m.isa}" for m in multis]
     out_files = [os.path.join(out_dir, n) for n in kernels.KECCAK_FILES + kernels.SPONGE_FILES]
+    multi_files = [os.path.join(out_dir, f"keccak_p1600_x{m.instances}.{ext}")
+                   for m in multis for ext in ("h", "c")]
+    out_files += multi_files
     out_headers = [f for f in out_files if f.endswith(".h")]
     out_sources = [f for f in out_files if f.endswith(".c")]
     w.build(out_files, "generate", implicit=gen_inputs,
@@ -226,8 +252,7 @@ def main(argv):
         logs_cc, bench = matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs,
                                 run_tests=run_matrix)
         logs += logs_cc
-        if bench:
-            benches["keccak"].append(bench)
+        benches["keccak"] += bench or []
         gen = os.path.join("build", name, "gen")
         # out/ itself, compiled by this compiler, warning-free, under every sponge test.
         opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
@@ -279,7 +304,29 @@ def main(argv):
     w.build([exe], "link", [harness] + main_objs, variables=[("cc", main_cc["cc"]),
                                                               ("ldflags", check_libs)])
     w.build([exe + ".log"], "run_check", [exe])
-    out_log = exe + ".log"
+    out_logs = [exe + ".log"]
+    if multis:
+        # The out/ x-N kernels, checked against the out/ scalar kernel and the vectors.
+        multi_objs = [os.path.join("build", main_cc["name"], "out",
+                                   os.path.basename(src)[:-2] + ".o")
+                      for src in multi_files if src.endswith(".c")]
+        cpus = " ".join(f"-DRS_OUT_X{m.instances}_CPU='\"{' '.join(m.cpu_needs())}\"'"
+                        for m in multis)
+        simd_harness = os.path.join(obj, "check_out_simd.o")
+        w.build([simd_harness], "cc", ["tests/check_keccak_simd.c"],
+                order_only=out_files + [os.path.join(main_gen, "keccak_simd_vectors.h")],
+                variables=[("cc", main_cc["cc"]),
+                           ("cflags", f"-O1 -I{out_dir} -I{main_gen} -Itests {check_cflags} "
+                                      f"-DRS_COMPILER='\"{main_cc['cc']} (out/)\"' "
+                                      f"-DRS_OUT_PREFIX={pfx} "
+                                      f"-DRS_OUT_MULTI={sum(m.instances for m in multis)} "
+                                      f"{cpus}")])
+        simd_exe = os.path.join(obj, "check_out_simd")
+        w.build([simd_exe], "link", [simd_harness] + main_objs,
+                variables=[("cc", main_cc["cc"]), ("ldflags", check_libs)])
+        w.build([simd_exe + ".log"], "run_check", [simd_exe])
+        out_logs.append(simd_exe + ".log")
+    out_log = out_logs[0]
 
     # rsum, the command-line tool, on the out/ sources; tested end to end against openssl.
     rsum_o = os.path.join("build", "rsum.o")
@@ -294,11 +341,11 @@ def main(argv):
     unit_log = os.path.join("build", "unittest.log")
     w.build([unit_log], "unittest", implicit=gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
-    all_logs = [unit_log] + logs + [out_log, "build/rsum_e2e.log"]
+    all_logs = [unit_log] + logs + out_logs + ["build/rsum_e2e.log"]
     w.build(["test"], "summarize", all_logs, implicit=["tests/summarize.py"])
-    w.build(["generated"], "describe", order_only=[out_log],
+    w.build(["generated"], "describe", order_only=out_logs,
             variables=[("outdir", out_dir)])
-    w.build(["check-out"], "phony", [out_log, "build/rsum", "generated"])
+    w.build(["check-out"], "phony", out_logs + ["build/rsum", "generated"])
     w.build(["bench-keccak"], "bench", benches["keccak"], implicit=["tests/bench_table.py"])
     w.build(["bench-sponge"], "bench_each", benches["sponge"])
     w.build(["bench"], "phony", ["bench-keccak", "bench-sponge"])
@@ -358,24 +405,27 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     gen = os.path.join("build", name, "gen")
     obj = os.path.join("build", name, "obj")
     space = variants.keccak_scalar_space(target, set(cc["caps"]))
+    simd_space = variants.keccak_simd_space(target, set(cc["caps"]))
     sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
-    headers = [os.path.join(gen, f"{v.ident}.h") for v in space]
-    generated = sources + headers + [os.path.join(gen, "sponge_vectors.h"),
-                                     os.path.join(gen, "keccak_variants.h"),
-                                     os.path.join(gen, "keccak_vectors.h")]
+    simd_sources = [os.path.join(gen, f"{v.ident}.c") for v in simd_space]
+    headers = [os.path.join(gen, f"{v.ident}.h") for v in space + simd_space]
+    generated = sources + simd_sources + headers + [
+        os.path.join(gen, name) for name in ("keccak_variants.h", "keccak_vectors.h",
+                                             "keccak_simd_variants.h", "keccak_simd_vectors.h",
+                                             "sponge_vectors.h")]
     w.build(generated, "testsuite", implicit=gen_inputs,
-            variables=[("target", target.name), ("caps", ",".join(cc["caps"])),
-                       ("outdir", gen)])
+            variables=[("target", target.name), ("ccid", cc["id"]),
+                       ("caps", ",".join(cc["caps"])), ("outdir", gen)])
     opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
     kernel_flags = f"{opt} {WARNINGS.get(cc['id'], '')}"
-    objs = []
-    for src in sources:
+    objs, simd_objs = [], []
+    for src in sources + simd_sources:
         o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
         w.build([o], "cc", [src], order_only=generated,
                 variables=[("cc", name), ("cflags", kernel_flags)])
-        objs.append(o)
+        (objs if src in sources else simd_objs).append(o)
     if not run_tests:
-        return [], None
+        return [], []
     harness_flags = f"-O1 -I{gen} -Itests {check_cflags} -DRS_COMPILER='\"{name}\"'"
     check_o = os.path.join(obj, "check_keccak.o")
     w.build([check_o], "cc", ["tests/check_keccak.c"], order_only=generated,
@@ -397,7 +447,28 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     bench = os.path.join("build", name, "bench_keccak")
     w.build([bench], "link", [bench_o, ref_o] + objs, variables=[("cc", name), ("ldflags", "")])
     w.blank()
-    return [exe + ".log"], bench
+    if not simd_space:
+        return [exe + ".log"], [bench]
+
+    # Vector kernels: their own suite and bench, linked with the scalar kernel they are
+    # compared with (this compiler's default scalar variant, already among objs).
+    yard_o = os.path.join(obj, f"{targets.default_keccak(target, cc['id']).ident}.o")
+    simd_check_o = os.path.join(obj, "check_keccak_simd.o")
+    w.build([simd_check_o], "cc", ["tests/check_keccak_simd.c"], order_only=generated,
+            variables=[("cc", name), ("cflags", harness_flags)])
+    simd_exe = os.path.join("build", name, "check_keccak_simd")
+    w.build([simd_exe], "link", [simd_check_o, yard_o] + simd_objs,
+            variables=[("cc", name), ("ldflags", check_libs)])
+    w.build([simd_exe + ".log"], "run_check", [simd_exe])
+    simd_bench_o = os.path.join(obj, "bench_keccak_simd.o")
+    w.build([simd_bench_o], "cc", ["tests/bench_keccak_simd.c"], order_only=generated,
+            variables=[("cc", name), ("cflags", f"-O2 -I{gen} -Itests "
+                                                f"-DRS_COMPILER='\"{name}\"'")])
+    simd_bench = os.path.join("build", name, "bench_keccak_simd")
+    w.build([simd_bench], "link", [simd_bench_o, ref_o, yard_o] + simd_objs,
+            variables=[("cc", name), ("ldflags", "")])
+    w.blank()
+    return [exe + ".log", simd_exe + ".log"], [bench, simd_bench]
 
 
 if __name__ == "__main__":

@@ -30,15 +30,41 @@ def check_prefix(prefix):
 
 def cmd_generate(args):
     target = targets.get(args.target)
+    prefix = check_prefix(args.prefix)
     v = keccak_variant(args, target)
+    if args.isa != "scalar":
+        if args.rotate or args.lane_complement or args.parity:
+            raise UsageError("--rotate, --lane-complement and --parity shape the scalar kernel; "
+                             "drop them with --isa " + args.isa)
+        # The single-state vector kernel takes the scalar one's place behind the same API.
+        v = targets.check_vector(target, variants.SimdKeccakVariant(
+            instances=1, isa=args.isa,
+            unroll=variants.parse_unroll(args.unroll) if args.unroll else 1))
+    multis = [targets.multi_variant(spec, target) for spec in args.multi]
+    if len({m.instances for m in multis}) < len(multis):
+        raise UsageError("--multi: one kernel per instance count (their files share a name)")
     env = render.environment()
     command = render.command_line()
-    files = kernels.keccak_scalar(env, v, check_prefix(args.prefix), command, target)
-    files.update(kernels.keccak_sponge(env, v, args.prefix, command, target))
+    files = kernels.keccak_any(env, v, prefix, command, target)
+    files.update(kernels.keccak_sponge(env, v, prefix, command, target, multis))
+    for m in multis:
+        files.update(kernels.keccak_simd(env, m, prefix, command, target))
     changed = render.write_tree(args.out, files)
-    print(f"generated {args.out}: {v.name} for {target.name}"
+    print(f"generated {args.out}: {', '.join(x.name for x in [v] + multis)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
+
+
+def suite_files(env, variants_, kernel, command, target):
+    """Each variant under its own symbol prefix, its files named after it."""
+    files = {}
+    for v in variants_:
+        for name, text in kernel(env, v, v.ident + "_", command, target).items():
+            stem, ext = name.rsplit(".", 1)
+            if ext == "c":
+                text = text.replace(f'#include "{stem}.h"', f'#include "{v.ident}.h"')
+            files[f"{v.ident}.{ext}"] = text
+    return files
 
 
 def cmd_testsuite(args):
@@ -46,25 +72,48 @@ def cmd_testsuite(args):
     data, so a single Check binary per compiler links the whole matrix."""
     target = targets.get(args.target)
     caps = set(filter(None, args.caps.split(",")))
-    space = variants.keccak_scalar_space(target, caps)
     env = render.environment()
     command = render.command_line()
     files = {}
-    for v in space:
-        for name, text in kernels.keccak_scalar(env, v, v.ident + "_", command, target).items():
-            files[f"{v.ident}.{name.rsplit('.', 1)[1]}"] = text.replace(
-                '#include "keccak_p1600.h"', f'#include "{v.ident}.h"')
-    params = (("target", target.name), ("compiler caps", ",".join(sorted(caps)) or "(none)"),
-              ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
-    files["keccak_variants.h"] = render.render(
-        env, "tests/keccak_variants.h.j2", variants=space,
-        header=render.provenance(params, command, "Test registry: every scalar Keccak variant."))
-    files["sponge_vectors.h"] = kernels.sponge_test_vectors(
-        env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
-        render.provenance(params, command, "Test vectors for the sponge functions."))
+    if args.only in ("all", "scalar"):
+        space = variants.keccak_scalar_space(target, caps)
+        files.update(suite_files(env, space, kernels.keccak_scalar, command, target))
+        params = (("target", target.name),
+                  ("compiler caps", ",".join(sorted(caps)) or "(none)"),
+                  ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+        files["keccak_variants.h"] = render.render(
+            env, "tests/keccak_variants.h.j2", variants=space,
+            header=render.provenance(params, command,
+                                     "Test registry: every scalar Keccak variant."))
+        files["sponge_vectors.h"] = kernels.sponge_test_vectors(
+            env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
+            render.provenance(params, command, "Test vectors for the sponge functions."))
+    # The single-state vector kernels run the scalar vector table too.
     files["keccak_vectors.h"] = render.render(
         env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(args.vectors),
-        header=render.provenance(params, command, "Test vectors for Keccak-p[1600]."))
+        header=render.provenance((("target", target.name), ("vector seed", hex(vectors.SEED))),
+                                 command, "Test vectors for Keccak-p[1600]."))
+    if args.only in ("all", "simd"):
+        space = [v for v in variants.keccak_simd_space(target, caps)
+                 if not args.select or any(s in v.name for s in args.select.split(","))]
+        # The scalar kernel this compiler gets by default: what a vector kernel must beat.
+        yardstick = targets.default_keccak(target, args.cc_id)
+        files.update(suite_files(env, space + [yardstick], kernels.keccak_any, command, target))
+        multis = [v for v in space if not v.single]
+        params = (("target", target.name),
+                  ("compiler caps", ",".join(sorted(caps)) or "(none)"),
+                  ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+        most = max([v.instances for v in multis] or [1])
+        files["keccak_simd_variants.h"] = render.render(
+            env, "tests/keccak_simd_variants.h.j2", yardstick=yardstick, multis=multis,
+            singles=[v for v in space if v.single], max_instances=most,
+            header=render.provenance(params, command,
+                                     "Test registry: every vector Keccak variant."))
+        files["keccak_simd_vectors.h"] = render.render(
+            env, "tests/keccak_simd_vectors.h.j2", instances=8,
+            cases=vectors.keccak_multi_cases(8),
+            header=render.provenance(params, command,
+                                     "Test vectors for the x-N Keccak-p[1600] kernels."))
     render.write_tree(args.out, files)
 
 
@@ -101,11 +150,14 @@ def cmd_permute(args):
 
 def cmd_list(args):
     target = targets.get(args.target)
+    caps = set(args.caps.split(","))
     if args.what == "targets":
         for t in targets.TARGETS.values():
             print(f"{t.name:10} {t.description}")
     else:
-        for v in variants.keccak_scalar_space(target, set(args.caps.split(","))):
+        for v in variants.keccak_scalar_space(target, caps):
+            print(v.name)
+        for v in variants.keccak_simd_space(target, caps):
             print(v.name)
 
 
@@ -121,6 +173,10 @@ def parser():
     g.add_argument("--lane-complement")
     g.add_argument("--rotate")
     g.add_argument("--parity")
+    g.add_argument("--isa", default="scalar", choices=("scalar", "avx512"),
+                   help="single-state kernel: scalar (default) or avx512")
+    g.add_argument("--multi", action="append", default=[], metavar="xN[-uU]-ISA",
+                   help="also emit a multi-state kernel, e.g. x8-avx512, x4-avx2 (repeatable)")
     g.add_argument("--prefix", default="")
     g.add_argument("--out", required=True)
     g.set_defaults(run=cmd_generate)
@@ -128,7 +184,14 @@ def parser():
     t = sub.add_parser("testsuite", help="generate every variant and the vectors for the tests")
     t.add_argument("--target", default="host")
     t.add_argument("--caps", default="", help="compiler capabilities, comma separated")
+    t.add_argument("--cc-id", default="gcc",
+                   help="compiler whose default scalar kernel the vector kernels are timed against")
     t.add_argument("--vectors", default=vectors.default_dir())
+    t.add_argument("--only", choices=("all", "scalar", "simd"), default="all",
+                   help="which kernel families to emit (default all)")
+    t.add_argument("--select", default="",
+                   help="vector variants: keep only names containing one of these, comma "
+                        "separated (to build a part of the matrix)")
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
 
@@ -144,7 +207,8 @@ def parser():
     ls = sub.add_parser("list", help="list targets or variants")
     ls.add_argument("what", choices=("targets", "variants"))
     ls.add_argument("--target", default="host")
-    ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2")
+    ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2,intrin-sse2,intrin-avx2,"
+                                      "intrin-avx512")
     ls.set_defaults(run=cmd_list)
     return p
 

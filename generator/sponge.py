@@ -74,5 +74,16 @@ class KangarooTwelve:
     rounds: int = 12
     batch: int = 8                # whole leaves taken from the input at a time
 
+    @property
+    def leaf_blocks(self):
+        """Whole rate-sized blocks in a leaf; the rest is the tail padded with the domain."""
+        return self.chunk // self.rate
+
+    @property
+    def leaf_tail_lanes(self):
+        tail = self.chunk % self.rate
+        assert tail % 8 == 0, "the multi-leaf loop moves whole lanes"
+        return tail // 8
+
 
 KT128 = KangarooTwelve()

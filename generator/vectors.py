@@ -232,3 +232,14 @@ def sponge_cases(vectors_dir, extra_dir):
 def extra_dir():
     return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests",
                         "vectors")
+
+
+def keccak_multi_cases(instances=8):
+    """(rounds, inputs, outputs) for every round count 0..24: `instances` independent random
+    states each, so every lane of every x-N kernel sees different data."""
+    rng = random.Random(SEED ^ instances)
+    cases = []
+    for rounds in range(keccak.MAX_ROUNDS, -1, -1):
+        ins = random_states(instances, rng)
+        cases.append((rounds, ins, [reference.keccak_p1600(s, rounds) for s in ins]))
+    return cases
