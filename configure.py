@@ -45,9 +45,10 @@ def options(argv):
     p.add_argument("--lane-complement", help="on or off")
     p.add_argument("--rotate", help="shift, builtin, rol or rorx")
     p.add_argument("--parity", help="theta parities: fused (into chi) or separate")
-    p.add_argument("--multi", default="",
+    p.add_argument("--multi", default=None,
                    help="multi-state kernels to add to the output, comma separated "
-                        "(for example x8-avx512,x4-avx2)")
+                        "(for example x8-avx512,x4-avx2; 'none' for none; default: "
+                        "x8-avx512,x4-avx2 on x86_64 when the compiler has intrinsics)")
     p.add_argument("--prefix", default="", help="prefix for every exported symbol")
     p.add_argument("--out", default=None, help="output folder (default: out/<target>)")
     p.add_argument("--test-cc", default=",".join(KNOWN_COMPILERS),
@@ -177,8 +178,11 @@ def main(argv):
             raise UsageError(f"compiler '{args.cc}' is not installed; pass --cc with one of "
                              f"{', '.join(KNOWN_COMPILERS)} (apt-get install -y gcc clang tcc)")
         keccak = pick_keccak(args, target, main_cc)
-        multis = [targets.multi_variant(spec, target)
-                  for spec in filter(None, args.multi.split(","))]
+        if args.multi is None:
+            multis = targets.default_multis(target, main_cc["caps"])
+        else:
+            multis = [targets.multi_variant(spec, target)
+                      for spec in filter(None, args.multi.split(",")) if spec != "none"]
         for m in multis:
             if m.compiler_needs()[0] not in main_cc["caps"]:
                 raise UsageError(f"{main_cc['cc']} cannot build {m.name} (no {m.isa} "
@@ -257,7 +261,9 @@ def main(argv):
         # out/ itself, compiled by this compiler, warning-free, under every sponge test.
         opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
         objs = []
-        for src in out_sources:
+        buildable = [src for src in out_sources
+                     if src not in multi_sources_needing(multis, multi_files, cc)]
+        for src in buildable:
             o = os.path.join("build", name, "out", os.path.basename(src)[:-2] + ".o")
             w.build([o], "cc", [src], order_only=out_files,
                     variables=[("cc", cc["cc"]),
@@ -307,9 +313,6 @@ def main(argv):
     out_logs = [exe + ".log"]
     if multis:
         # The out/ x-N kernels, checked against the out/ scalar kernel and the vectors.
-        multi_objs = [os.path.join("build", main_cc["name"], "out",
-                                   os.path.basename(src)[:-2] + ".o")
-                      for src in multi_files if src.endswith(".c")]
         cpus = " ".join(f"-DRS_OUT_X{m.instances}_CPU='\"{' '.join(m.cpu_needs())}\"'"
                         for m in multis)
         simd_harness = os.path.join(obj, "check_out_simd.o")
@@ -373,6 +376,13 @@ def main(argv):
     print(f"configure.py: {target.name}, {main_cc['id']} {main_cc['version']}, "
           f"{keccak.name} -> {out_dir}; test matrix: "
           + (", ".join(f"{c['id']} {c['version']}" for c in test_ccs) or "none"))
+
+
+def multi_sources_needing(multis, multi_files, cc):
+    """The out/ multi-state sources compiler `cc` cannot build (no intrinsics: tcc). The
+    sponge leaves them out for such a compiler by itself."""
+    return [f for m, f in zip(multis, [f for f in multi_files if f.endswith(".c")])
+            if any(need not in cc["caps"] for need in m.compiler_needs())]
 
 
 def peer_libraries():

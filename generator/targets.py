@@ -73,6 +73,20 @@ def default_keccak(target, compiler_id):
     return v
 
 
+# Multi-state kernels every x86-64 out/ carries when its compiler has the intrinsics: the
+# sponge's KT128 runs its leaves on the widest the CPU allows, checked at run time.
+DEFAULT_MULTIS = {"x86_64": ("x8-avx512", "x4-avx2")}
+
+
+def default_multis(target, compiler_caps):
+    out = []
+    for spec in DEFAULT_MULTIS.get(target.name, ()):
+        v = multi_variant(spec, target)
+        if all(need in compiler_caps for need in v.compiler_needs()):
+            out.append(v)
+    return out
+
+
 def check_vector(target, variant):
     if variant.isa not in target.vector_isas:
         raise UsageError(f"{variant.isa} is not available on target {target.name}; accepted: "
