@@ -17,7 +17,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
-from generator import kernels, targets, variants, vectors  # noqa: E402
+from generator import kernels, profiles, targets, variants, vectors  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
 
 KNOWN_COMPILERS = ("gcc", "clang", "tcc")
@@ -50,6 +50,8 @@ def options(argv):
                         "(for example x8-avx512,x4-avx2; 'none' for none; default: "
                         "x8-avx512,x4-avx2 on x86_64 when the compiler has intrinsics)")
     p.add_argument("--prefix", default="", help="prefix for every exported symbol")
+    p.add_argument("--no-profile", action="store_true",
+                   help="ignore tuned profiles in generator/profiles/")
     p.add_argument("--out", default=None, help="output folder (default: out/<target>)")
     p.add_argument("--test-cc", default=",".join(KNOWN_COMPILERS),
                    help="compilers for the test matrix; missing ones are skipped")
@@ -213,7 +215,8 @@ def main(argv):
     gen_inputs = sorted(rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "*.py"))
                         + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"),
                                     recursive=True))
-    configure_inputs = ["configure.py", "build.ninja.in"] + gen_inputs
+    configure_inputs = ["configure.py", "build.ninja.in"] + gen_inputs + sorted(
+        rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "profiles", "*.json")))
     w.build(["build.ninja"], "configure", implicit=configure_inputs)
     w.blank()
 
@@ -352,6 +355,19 @@ def main(argv):
     w.build(["bench-keccak"], "bench", benches["keccak"], implicit=["tests/bench_table.py"])
     w.build(["bench-sponge"], "bench_each", benches["sponge"])
     w.build(["bench"], "phony", ["bench-keccak", "bench-sponge"])
+    # Tuning: time every candidate each compiler built (verified first), record the winners.
+    tunes = {"tune": [], "tune-quick": []}
+    for cc in test_ccs:
+        bench = os.path.join("build", cc["cc"], "bench_keccak")
+        for edge, quick in (("tune", ""), ("tune-quick", "--quick")):
+            out = f"build/{cc['cc']}/{edge}.stamp"
+            w.build([out], "tune", [bench],
+                    variables=[("ccid", cc["id"]), ("ccversion", cc["version"]),
+                               ("cflags", opt_flags(args, cc)), ("target", target.name),
+                               ("caps", ",".join(cc["caps"])), ("quick", quick)])
+            tunes[edge].append(out)
+    for edge, stamps in tunes.items():
+        w.build([edge], "phony", stamps)
     w.lines.append("default check-out")
 
     configure_command = "./configure.py " + shlex.join(argv) if argv else "./configure.py"
@@ -378,6 +394,10 @@ def main(argv):
           + (", ".join(f"{c['id']} {c['version']}" for c in test_ccs) or "none"))
 
 
+def opt_flags(args, cc):
+    return args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
+
+
 def multi_sources_needing(multis, multi_files, cc):
     """The out/ multi-state sources compiler `cc` cannot build (no intrinsics: tcc). The
     sponge leaves them out for such a compiler by itself."""
@@ -398,9 +418,18 @@ def peer_libraries():
 
 
 def pick_keccak(args, target, cc):
-    v = variants.keccak_from_options(target, targets.default_keccak(target, cc["id"]),
-                                     args.unroll, args.lane_complement, args.rotate,
-                                     args.parity)
+    """The variant for out/: the options given, over the matching tuned profile, over the
+    built-in default."""
+    base = targets.default_keccak(target, cc["id"])
+    if not args.no_profile and target is targets.host():
+        tuned, warning = profiles.lookup(cc["id"], cc["version"], opt_flags(args, cc))
+        if warning:
+            print(f"configure.py: warning: {warning}")
+        if tuned:
+            print(f"configure.py: {cc['cc']}: tuned profile picks {tuned.name}")
+            base = tuned
+    v = variants.keccak_from_options(target, base, args.unroll, args.lane_complement,
+                                     args.rotate, args.parity)
     missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
     if missing:
         raise UsageError(f"{cc['cc']} cannot build rotation '{v.rotate}' (lacks "

@@ -148,6 +148,12 @@ def cmd_permute(args):
                                                           rounds)).hex())
 
 
+def cmd_tune(args):
+    from . import tune
+    tune.tune(args.bench, args.cc_id, args.cc_version, args.cflags, args.target,
+              [c for c in args.caps.split(",") if c], args.quick, render.command_line())
+
+
 def cmd_list(args):
     target = targets.get(args.target)
     caps = set(args.caps.split(","))
@@ -198,6 +204,17 @@ def parser():
     d = sub.add_parser("describe", help="print what a generated folder holds")
     d.add_argument("folder")
     d.set_defaults(run=cmd_describe)
+
+    tu = sub.add_parser("tune", help="time the built candidates of one compiler and record "
+                                     "the winner in generator/profiles/ (run by ninja tune)")
+    tu.add_argument("--bench", required=True, help="the compiler's bench_keccak program")
+    tu.add_argument("--cc-id", required=True)
+    tu.add_argument("--cc-version", required=True)
+    tu.add_argument("--cflags", required=True)
+    tu.add_argument("--target", default="host")
+    tu.add_argument("--caps", default="")
+    tu.add_argument("--quick", action="store_true", help="the pruned space")
+    tu.set_defaults(run=cmd_tune)
 
     pm = sub.add_parser("permute", help="apply the reference Keccak-p[1600, rounds] to a state")
     pm.add_argument("--rounds", default="24")

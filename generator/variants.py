@@ -1,5 +1,6 @@
 """The parameter space: what may be asked for, validated, with one canonical name per variant."""
 
+import re
 from dataclasses import dataclass, field
 
 from . import keccak, simd
@@ -180,3 +181,12 @@ def keccak_from_options(target, default, unroll=None, lane_complement=None, rota
         raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
                          f"accepted: {', '.join(target.rotations)}")
     return v
+
+
+def keccak_from_name(name):
+    """The scalar variant a canonical name stands for (the inverse of KeccakVariant.name)."""
+    m = re.fullmatch(r"keccakp1600-u(\d+)-(lc|nolc)-(\w+)-(\w+)-scalar", name)
+    if not m:
+        raise UsageError(f"not a scalar Keccak variant name: '{name}'")
+    return KeccakVariant(unroll=int(m.group(1)), lane_complement=m.group(2) == "lc",
+                         parity=m.group(3), rotate=m.group(4))
