@@ -48,7 +48,7 @@ def host():
 
 
 def get(name):
-    if name in (None, "", "host"):
+    if name in (None, "host"):
         return host()
     try:
         return TARGETS[name]
