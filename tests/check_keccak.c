@@ -21,6 +21,19 @@
 #define RS_KECCAK_VARIANTS(X) X(RS_OUT_F, RS_OUT_P, "out/ " RS_OUT_NAME, RS_OUT_CPU)
 #else
 #include "keccak_variants.h"
+/* The plain reference joins the table: the fuzz targets take it as the truth, so it must
+ * pass what every kernel passes. */
+#include "ref/keccak_ref.h"
+static void rs_ref_f1600(uint64_t state[25])
+{
+    keccak_ref_p1600(state, 24);
+}
+#define RS_ALL_VARIANTS(X) \
+    X(rs_ref_f1600, keccak_ref_p1600, "reference (tests/ref/keccak_ref.c)", "") \
+    RS_KECCAK_VARIANTS(X)
+#endif
+#ifndef RS_ALL_VARIANTS
+#define RS_ALL_VARIANTS RS_KECCAK_VARIANTS
 #endif
 
 struct variant {
@@ -31,7 +44,7 @@ struct variant {
 };
 
 #define RS_ENTRY(f1600, p1600, name, cpu) {name, cpu, f1600, p1600},
-static const struct variant all_variants[] = {RS_KECCAK_VARIANTS(RS_ENTRY)};
+static const struct variant all_variants[] = {RS_ALL_VARIANTS(RS_ENTRY)};
 #define NVARIANTS (sizeof all_variants / sizeof all_variants[0])
 
 /* The variants this CPU can run; the others are reported as skipped. */
@@ -92,6 +105,41 @@ START_TEST(test_canonical_between_calls)
 }
 END_TEST
 
+/* The API works in place on the caller's 25 lanes, wherever they sit (any uint64_t-aligned
+ * address, inside a larger array) and touches nothing around them; rounds = 0 is a no-op. */
+START_TEST(test_in_place_and_bounded)
+{
+    const struct variant *v = runnable[_i];
+    const struct rs_keccak_case *c = &rs_keccak_cases[0];
+    const uint64_t guard = 0xA5A5A5A5A5A5A5A5ULL;
+    uint64_t buf[25 + 8];
+    unsigned offset, k;
+
+    /* 13 rounds: an entry into the middle of every unrolled body */
+    for (k = 0; k < RS_KECCAK_NCASES; k++)
+        if (rs_keccak_cases[k].rounds == 13) {
+            c = &rs_keccak_cases[k];
+            break;
+        }
+    ck_assert_uint_eq(c->rounds, 13);
+    for (offset = 1; offset <= 4; offset++) {
+        for (k = 0; k < sizeof buf / sizeof buf[0]; k++)
+            buf[k] = guard;
+        memcpy(buf + offset, c->in, sizeof c->in);
+        v->p1600(buf + offset, 0);
+        ck_assert_msg(memcmp(buf + offset, c->in, sizeof c->in) == 0,
+                      "%s: keccak_p1600 with 0 rounds changed the state", v->name);
+        v->p1600(buf + offset, c->rounds);
+        ck_assert_msg(memcmp(buf + offset, c->out, sizeof c->out) == 0,
+                      "%s: wrong result at lane offset %u", v->name, offset);
+        for (k = 0; k < sizeof buf / sizeof buf[0]; k++)
+            if (k < offset || k >= offset + 25)
+                ck_assert_msg(buf[k] == guard, "%s: wrote lane %d outside the state",
+                              v->name, (int)k - (int)offset);
+    }
+}
+END_TEST
+
 static Suite *keccak_suite(void)
 {
     Suite *s = suite_create("keccak-p1600 scalar (" RS_COMPILER ")");
@@ -103,6 +151,10 @@ static Suite *keccak_suite(void)
 
     tc = tcase_create("rounds out of range");
     tcase_add_loop_test(tc, test_rounds_out_of_range, 0, (int)nrunnable);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("in place, bounded");
+    tcase_add_loop_test(tc, test_in_place_and_bounded, 0, (int)nrunnable);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("canonical state between calls");
