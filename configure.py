@@ -28,10 +28,10 @@ DEFAULT_OPT = {"gcc": "-O3 -march=native", "clang": "-O3 -march=native", "tcc": 
 # --- reliability checks: what is checked (families) and how it is built (flavours) ----------
 #
 # One row per kernel family. `space` lists the variants a compiler can build (the testsuite
-# command generates them and the registry header their harnesses walk), `subset` picks the
-# ones a flavour asks for; `support` are plain
-# sources the Check harness links; `ct` is the constant-time harness; each fuzz target is a
-# libFuzzer harness and the extra sources it links. ChaCha and x-N Keccak plug in as rows.
+# command generates them, and the <name>_variants.h registry their harnesses walk); `subset`
+# picks the ones a flavour asks for; `support` are plain sources the Check harness links; `ct`
+# is the constant-time harness; each fuzz target is a libFuzzer harness and the extra sources
+# it links. ChaCha and x-N Keccak plug in as rows, with their harness files.
 FAMILIES = (
     {"name": "keccak",
      "space": variants.keccak_scalar_space,
