@@ -76,11 +76,13 @@ def cmd_testsuite(args):
     command = render.command_line()
     files = {}
     if args.only in ("all", "scalar"):
-        space = variants.keccak_scalar_space(target, caps)
+        space = variants.keccak_subset(variants.keccak_scalar_space(target, caps),
+                                       args.subset)
         files.update(suite_files(env, space, kernels.keccak_scalar, command, target))
         params = (("target", target.name),
                   ("compiler caps", ",".join(sorted(caps)) or "(none)"),
-                  ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+                  ("subset", args.subset), ("variants", len(space)),
+                  ("vector seed", hex(vectors.SEED)))
         files["keccak_variants.h"] = render.render(
             env, "tests/keccak_variants.h.j2", variants=space,
             header=render.provenance(params, command,
@@ -198,6 +200,8 @@ def parser():
     t.add_argument("--select", default="",
                    help="vector variants: keep only names containing one of these, comma "
                         "separated (to build a part of the matrix)")
+    t.add_argument("--subset", default="all", choices=variants.SUBSETS,
+                   help="all variants, or a representative few for instrumented builds")
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
 

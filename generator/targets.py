@@ -59,7 +59,7 @@ def host():
 
 
 def get(name):
-    if name in (None, "", "host"):
+    if name in (None, "host"):
         return host()
     try:
         return TARGETS[name]
