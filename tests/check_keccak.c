@@ -122,8 +122,78 @@ START_TEST(test_canonical_between_calls)
 }
 END_TEST
 
-#define RS_ENTRY(f1600, p1600, absorb, name, cpu) {name, cpu, f1600, p1600, absorb},
-static const struct variant all_variants[] = {RS_ALL_VARIANTS(RS_ENTRY)};
+/* The API works in place on the caller's 25 lanes, wherever they sit (any uint64_t-aligned
+ * address, inside a larger array) and touches nothing around them; rounds = 0 is a no-op. */
+START_TEST(test_in_place_and_bounded)
+{
+    const struct variant *v = runnable[_i];
+    const struct rs_keccak_case *c = &rs_keccak_cases[0];
+    const uint64_t guard = 0xA5A5A5A5A5A5A5A5ULL;
+    uint64_t buf[25 + 8];
+    unsigned offset, k;
+
+    /* 13 rounds: an entry into the middle of every unrolled body */
+    for (k = 0; k < RS_KECCAK_NCASES; k++)
+        if (rs_keccak_cases[k].rounds == 13) {
+            c = &rs_keccak_cases[k];
+            break;
+        }
+    ck_assert_uint_eq(c->rounds, 13);
+    for (offset = 1; offset <= 4; offset++) {
+        for (k = 0; k < sizeof buf / sizeof buf[0]; k++)
+            buf[k] = guard;
+        memcpy(buf + offset, c->in, sizeof c->in);
+        v->p1600(buf + offset, 0);
+        ck_assert_msg(memcmp(buf + offset, c->in, sizeof c->in) == 0,
+                      "%s: keccak_p1600 with 0 rounds changed the state", v->name);
+        v->p1600(buf + offset, c->rounds);
+        ck_assert_msg(memcmp(buf + offset, c->out, sizeof c->out) == 0,
+                      "%s: wrong result at lane offset %u", v->name, offset);
+        for (k = 0; k < sizeof buf / sizeof buf[0]; k++)
+            if (k < offset || k >= offset + 25)
+                ck_assert_msg(buf[k] == guard, "%s: wrote lane %d outside the state",
+                              v->name, (int)k - (int)offset);
+    }
+}
+END_TEST
+
+/* The block loop equals xoring each block in and permuting, for every rate a sponge uses,
+ * 24, 12 and an untuned round count, unaligned data, and lengths with a partial tail. */
+static const unsigned absorb_lanes[] = {1, 9, 13, 16, 17, 18, 21, 25};
+static const unsigned absorb_rounds[] = {24, 12, 7};
+#define ABSORB_CASES (sizeof absorb_lanes / sizeof absorb_lanes[0] * 3)
+
+START_TEST(test_absorb_loop)
+{
+    const struct variant *v = runnable[_i / ABSORB_CASES];
+    unsigned lanes = absorb_lanes[(_i % ABSORB_CASES) / 3];
+    unsigned rounds = absorb_rounds[_i % 3];
+    uint8_t buffer[1 + 5 * 200 + 7];
+    const uint8_t *data = buffer + 1; /* deliberately misaligned */
+    size_t len = 5 * 8 * lanes + 7, done, k, j;
+    uint64_t got[25], want[25];
+
+    for (k = 0; k < sizeof buffer; k++)
+        buffer[k] = (uint8_t)(k * 131u + lanes * 7u + rounds);
+    memcpy(got, rs_keccak_cases[3].in, sizeof got);
+    memcpy(want, rs_keccak_cases[3].in, sizeof want);
+    done = v->absorb(got, rounds, lanes, data, len);
+    ck_assert_uint_eq(done, 5 * 8 * lanes);
+    for (k = 0; k < 5; k++) {
+        for (j = 0; j < lanes; j++) {
+            uint64_t lane = 0;
+            unsigned b;
+            for (b = 0; b < 8; b++)
+                lane |= (uint64_t)data[8 * (k * lanes + j) + b] << (8 * b);
+            want[j] ^= lane;
+        }
+        v->p1600(want, rounds);
+    }
+    ck_assert_msg(memcmp(got, want, sizeof got) == 0, "%s: absorb of %u lanes, %u rounds",
+                  v->name, lanes, rounds);
+    ck_assert_uint_eq(v->absorb(got, rounds, lanes, data, 8 * lanes - 1), 0);
+    ck_assert_uint_eq(v->absorb(got, rounds, 0, data, len), 0);
+    ck_assert_uint_eq(v->absorb(got, rounds, 26, data, len), 0);
 }
 END_TEST
 
