@@ -5,7 +5,7 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from . import keccak, render
+from . import chacha, keccak, render, targets
 
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 
@@ -28,3 +28,33 @@ def keccak_scalar(env, variant, prefix, command, target):
                       s=s, negated=negated, nots=keccak.nots_per_round(s.pattern),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
     return {"keccak_p1600.h": h, "keccak_p1600.c": c}
+
+
+CHACHA_FILES = ("chacha.h", "chacha8.h", "chacha.c")
+
+
+def chacha_sources(env, variant, prefix, command, target):
+    """chacha.h (the API), chacha8.h (the chiapos header name), chacha.c (every level)."""
+    params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
+    levels = []
+    for level in targets.chacha_levels(variant.isa):
+        rotate = targets.level_rotation(level, variant.rotate)
+        k = chacha.kernel(variant.schedule, rotate)
+        paths = [dict(width=w, vtype=targets.VECTOR_TYPES[w][0], p=targets.VECTOR_TYPES[w][1],
+                      si=targets.VECTOR_TYPES[w][2]) for w in level.widths]
+        levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
+                           rotate=rotate, kernel=k, paths=paths))
+    scalar = chacha.kernel(variant.schedule, "shift")
+    common = dict(prefix=prefix, variant=variant, rounds=variant.rounds)
+    h = render.render(env, "chacha.h.j2", **common,
+                      header=render.provenance(params, command, "chacha.h: the API."),
+                      guard=guard(prefix, "chacha.h"))
+    h8 = render.render(env, "chacha8.h.j2", **common,
+                       header=render.provenance(params, command,
+                                                "chacha8.h: the chiapos header name."),
+                       guard=guard(prefix, "chacha8.h"))
+    c = render.render(env, "chacha.c.j2", **common,
+                      header=render.provenance(params, command, f"chacha.c: {variant.name}."),
+                      levels=levels, simd=[l for l in levels if l["paths"]], scalar=scalar,
+                      names={r: variant.name_for(r) for r in variant.rounds})
+    return {"chacha.h": h, "chacha8.h": h8, "chacha.c": c}

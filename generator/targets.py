@@ -9,7 +9,7 @@ import platform
 from dataclasses import dataclass
 
 from .errors import UsageError
-from .variants import KeccakVariant
+from .variants import CHACHA_ISAS, ChachaVariant, KeccakVariant
 
 
 @dataclass(frozen=True)
@@ -19,12 +19,14 @@ class Target:
     description: str
     rotations: tuple
     cpu_features: tuple = ()
+    chacha_isas: tuple = ("scalar",)
 
 
 TARGETS = {
     "x86_64": Target("x86_64", "x86_64", "x86-64, scalar 64-bit lanes, optional BMI2 rotations",
                      rotations=("shift", "builtin", "rol", "rorx"),
-                     cpu_features=("bmi2",)),
+                     cpu_features=("bmi2",),
+                     chacha_isas=("scalar", "sse2", "ssse3", "avx2", "avx512")),
     "generic64": Target("generic64", "any", "portable C99 for any 64-bit-capable compiler",
                         rotations=("shift", "builtin")),
 }
@@ -59,4 +61,39 @@ def default_keccak(target, compiler_id):
     v = DEFAULT_KECCAK.get(compiler_id, FALLBACK_KECCAK)
     if v.rotate not in target.rotations:
         v = KeccakVariant(unroll=v.unroll, lane_complement=v.lane_complement, rotate="builtin")
+    return v
+
+
+# Vector register type, intrinsic prefix and full-register suffix per block width.
+VECTOR_TYPES = {4: ("__m128i", "_mm", "si128"), 8: ("__m256i", "_mm256", "si256"),
+                16: ("__m512i", "_mm512", "si512")}
+
+# Measured winners per compiler (bench_chacha, see README); used when nothing is asked.
+DEFAULT_CHACHA = {
+    "gcc": ChachaVariant(isa="avx512", schedule="step", rotate="vprold"),
+    "clang": ChachaVariant(isa="avx512", schedule="step", rotate="vprold"),
+    "tcc": ChachaVariant(isa="scalar", schedule="step", rotate="shift"),
+}
+
+
+def chacha_levels(isa):
+    """The levels one file carries: the asked-for one, then its fallbacks down to scalar."""
+    out = []
+    while isa:
+        out.append(CHACHA_ISAS[isa])
+        isa = CHACHA_ISAS[isa].fallback
+    return out
+
+
+def level_rotation(level, wanted):
+    """The strategy a fallback level uses when it cannot express the asked-for one."""
+    if wanted in level.rotations:
+        return wanted
+    return "pshufb" if "pshufb" in level.rotations else "shift"
+
+
+def default_chacha(target, compiler_id):
+    v = DEFAULT_CHACHA.get(compiler_id, DEFAULT_CHACHA["tcc"])
+    if v.isa not in target.chacha_isas:
+        v = DEFAULT_CHACHA["tcc"]
     return v
