@@ -35,14 +35,50 @@ def check_prefix(prefix):
     return prefix
 
 
+def chacha_variant(args, target):
+    default = targets.default_chacha(target, args.cc_id)
+    isa = args.chacha_isa or default.isa
+    if isa not in target.chacha_isas:
+        raise UsageError(f"ChaCha ISA '{isa}' is not available on target {target.name}; "
+                         f"accepted: {', '.join(target.chacha_isas)}")
+    rotate = args.chacha_rotate or (default.rotate if isa == default.isa else
+                                    variants.CHACHA_ISAS[isa].rotations[-1])
+    return variants.ChachaVariant(
+        isa=isa, schedule=args.chacha_schedule or default.schedule, rotate=rotate,
+        rounds=(variants.parse_chacha_rounds(args.chacha_rounds) if args.chacha_rounds
+                else default.rounds))
+
+
+FAMILIES = ("keccak", "chacha")
+
+
+def parse_families(text, option):
+    out = tuple(dict.fromkeys(filter(None, text.split(","))))
+    bad = [f for f in out if f not in FAMILIES]
+    if bad or not out:
+        raise UsageError(f"{option} takes a comma-separated list of {', '.join(FAMILIES)}, "
+                         f"not '{text}'")
+    return out
+
+
 def cmd_generate(args):
     target = targets.get(args.target)
-    v = keccak_variant(args, target)
+    families = parse_families(args.kernels, "--kernels")
+    prefix = check_prefix(args.prefix)
+    chosen = []
+    if "keccak" in families:
+        chosen.append(keccak_variant(args, target))
+    if "chacha" in families:
+        chosen.append(chacha_variant(args, target))
     env = render.environment()
-    files = kernels.keccak_scalar(env, v, check_prefix(args.prefix), render.command_line(),
-                                  target)
+    command = render.command_line()
+    files = {}
+    for v in chosen:
+        make = kernels.keccak_scalar if isinstance(v, variants.KeccakVariant) \
+            else kernels.chacha_sources
+        files.update(make(env, v, prefix, command, target))
     changed = render.write_tree(args.out, files)
-    print(f"generated {args.out}: {v.name} for {target.name}"
+    print(f"generated {args.out}: {', '.join(v.name for v in chosen)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
 
@@ -52,9 +88,19 @@ def cmd_testsuite(args):
     data, so a single Check binary per compiler links the whole matrix."""
     target = targets.get(args.target)
     caps = set(filter(None, args.caps.split(",")))
-    space = variants.keccak_scalar_space(target, caps)
+    families = parse_families(args.families, "--families")
     env = render.environment()
     command = render.command_line()
+    files = {}
+    if "keccak" in families:
+        files.update(keccak_testsuite(env, command, target, caps, args.vectors))
+    if "chacha" in families:
+        files.update(chacha_testsuite(env, command, target, caps, args.vectors))
+    render.write_tree(args.out, files)
+
+
+def keccak_testsuite(env, command, target, caps, vectors_dir):
+    space = variants.keccak_scalar_space(target, caps)
     files = {}
     for v in space:
         for name, text in kernels.keccak_scalar(env, v, v.ident + "_", command, target).items():
@@ -66,9 +112,34 @@ def cmd_testsuite(args):
         env, "tests/keccak_variants.h.j2", variants=space,
         header=render.provenance(params, command, "Test registry: every scalar Keccak variant."))
     files["keccak_vectors.h"] = render.render(
-        env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(args.vectors),
+        env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(vectors_dir),
         header=render.provenance(params, command, "Test vectors for Keccak-p[1600]."))
-    render.write_tree(args.out, files)
+    return files
+
+
+def chacha_testsuite(env, command, target, caps, vectors_dir):
+    """Every ChaCha variant under its own prefix, the registry the Check suite and the bench
+    walk, and the vectors (official records, plus digests computed by the Python reference)."""
+    space = variants.chacha_space(target, caps)
+    files = {}
+    for v in space:
+        for name, text in kernels.chacha_sources(env, v, v.ident + "_", command,
+                                                 target).items():
+            if name == "chacha8.h":
+                continue
+            files[f"{v.ident}.{name.rsplit('.', 1)[1]}"] = text.replace(
+                '#include "chacha.h"', f'#include "{v.ident}.h"')
+    params = (("target", target.name), ("compiler caps", ",".join(sorted(caps)) or "(none)"),
+              ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+    files["chacha_variants.h"] = render.render(
+        env, "tests/chacha_variants.h.j2", variants=space,
+        header=render.provenance(params, command, "Test registry: every ChaCha variant."))
+    files["chacha_vectors.h"] = render.render(
+        env, "tests/chacha_vectors.h.j2", records=vectors.chacha_records(vectors_dir),
+        streams=vectors.chacha_stream_cases(), xors=vectors.chacha_xor_cases(),
+        fnv=(vectors.FNV_OFFSET, vectors.FNV_PRIME),
+        header=render.provenance(params, command, "Test vectors for ChaCha."))
+    return files
 
 
 def cmd_list(args):
@@ -77,7 +148,9 @@ def cmd_list(args):
         for t in targets.TARGETS.values():
             print(f"{t.name:10} {t.description}")
     else:
-        for v in variants.keccak_scalar_space(target, set(args.caps.split(","))):
+        caps = set(args.caps.split(","))
+        for v in variants.keccak_scalar_space(target, caps) + variants.chacha_space(target,
+                                                                                   caps):
             print(v.name)
 
 
@@ -92,6 +165,12 @@ def parser():
     g.add_argument("--unroll")
     g.add_argument("--lane-complement")
     g.add_argument("--rotate")
+    g.add_argument("--kernels", default=",".join(FAMILIES),
+                   help="kernel families to emit, comma separated (default: all)")
+    g.add_argument("--chacha-isa", help="widest ChaCha level: " + ", ".join(variants.CHACHA_ISAS))
+    g.add_argument("--chacha-schedule", help="quarter-round order: seq, step, pair")
+    g.add_argument("--chacha-rotate", help="rotation strategy: shift, pshufb, vprold")
+    g.add_argument("--chacha-rounds", help="round counts to emit, e.g. 8,12,20")
     g.add_argument("--prefix", default="")
     g.add_argument("--out", required=True)
     g.set_defaults(run=cmd_generate)
@@ -99,6 +178,8 @@ def parser():
     t = sub.add_parser("testsuite", help="generate every variant and the vectors for the tests")
     t.add_argument("--target", default="host")
     t.add_argument("--caps", default="", help="compiler capabilities, comma separated")
+    t.add_argument("--families", default=",".join(FAMILIES),
+                   help="kernel families to emit, comma separated (default: all)")
     t.add_argument("--vectors", default=vectors.default_dir())
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
@@ -106,7 +187,7 @@ def parser():
     ls = sub.add_parser("list", help="list targets or variants")
     ls.add_argument("what", choices=("targets", "variants"))
     ls.add_argument("--target", default="host")
-    ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2")
+    ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2,x86-target-attr")
     ls.set_defaults(run=cmd_list)
     return p
 

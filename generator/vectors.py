@@ -135,7 +135,7 @@ def xor_input(length):
 
 def _positions(rng, n_blocks):
     """Block positions that cross the 2^32 carry and the 2^64 wrap inside the call, or not."""
-    k = rng.randrange(n_blocks + 1)
+    k = rng.randrange(1, n_blocks + 2)
     return (rng.getrandbits(64), (1 << 32) - k, (1 << 64) - k, 0, (rng.getrandbits(32) << 32) - k,
             rng.getrandbits(32))
 
@@ -175,13 +175,13 @@ def chacha_xor_cases(count=48):
         blocks = (length + 63) // 64
         if ietf:
             nonce = rng.randbytes(12)
-            counter = ((1 << 32) - rng.randrange(blocks + 1)) if i % 4 == 0 else \
+            counter = ((1 << 32) - rng.randrange(1, blocks + 2)) if i % 4 == 0 else \
                 rng.getrandbits(32)
             out = reference.chacha20_ietf_xor(xor_input(length), key, nonce, counter)
         else:
             nonce = rng.randbytes(8)
-            counter = rng.choice([(1 << 64) - rng.randrange(blocks + 1),
-                                  (1 << 32) - rng.randrange(blocks + 1), rng.getrandbits(64)])
+            counter = rng.choice([(1 << 64) - rng.randrange(1, blocks + 2),
+                                  (1 << 32) - rng.randrange(1, blocks + 2), rng.getrandbits(64)])
             out = reference.chacha_xor(xor_input(length), key, nonce, counter)
         cases.append((ietf, key, nonce, counter, length, fnv1a64(out)))
     return cases
