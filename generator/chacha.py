@@ -118,6 +118,17 @@ def double_round(schedule, strategy="shift"):
                        strategy)
 
 
+def interleave(ops, states):
+    """`states` independent block sets issued op by op: words of set s are 16 s .. 16 s + 15.
+
+    One quarter round is a single dependency chain of 12 operations, so a half round exposes
+    only four chains; on a core with more vector pipes than that, a second independent set of
+    blocks fills them (at the price of twice the registers: 32 on AVX-512, none spare).
+    """
+    return tuple(Op(op.kind, op.dst + WORDS * s, op.src + WORDS * s if op.src >= 0 else -1,
+                    op.amount, op.method) for op in ops for s in range(states))
+
+
 def check_rounds(rounds):
     if rounds % 2 or not 2 <= rounds <= MAX_ROUNDS:
         raise ValueError(f"ChaCha takes an even round count 2..{MAX_ROUNDS}, not {rounds}")

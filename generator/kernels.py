@@ -40,8 +40,13 @@ def chacha_sources(env, variant, prefix, command, target):
     for level in targets.chacha_levels(variant.isa):
         rotate = targets.level_rotation(level, variant.rotate)
         k = chacha.kernel(variant.schedule, rotate)
-        paths = [dict(width=w, vtype=targets.VECTOR_TYPES[w][0], p=targets.VECTOR_TYPES[w][1],
-                      si=targets.VECTOR_TYPES[w][2]) for w in level.widths]
+        # Interleaved block sets only in the asked-for level's widest path; tails stay single.
+        shapes = [(w, 1) for w in level.widths]
+        if level.name == variant.isa and variant.states > 1:
+            shapes.insert(0, (level.widths[0], variant.states))
+        paths = [dict(width=w * n, lanes=w, states=n, ops=chacha.interleave(k.ops, n),
+                      vtype=targets.VECTOR_TYPES[w][0], p=targets.VECTOR_TYPES[w][1],
+                      si=targets.VECTOR_TYPES[w][2]) for w, n in shapes]
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
                            rotate=rotate, kernel=k, paths=paths))
     scalar = chacha.kernel(variant.schedule, "shift")

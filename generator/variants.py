@@ -135,12 +135,16 @@ CHACHA_ISAS = {
 }
 
 
+CHACHA_STATES = (1, 2)
+
+
 @dataclass(frozen=True)
 class ChachaVariant:
     isa: str = "avx512"
     schedule: str = "step"
     rotate: str = "vprold"
     rounds: tuple = chacha.BUILT_ROUNDS
+    states: int = 1     # independent block sets interleaved in the widest path
 
     def __post_init__(self):
         if self.isa not in CHACHA_ISAS:
@@ -158,12 +162,15 @@ class ChachaVariant:
                 chacha.check_rounds(r)
             except ValueError as e:
                 raise UsageError(str(e)) from None
+        if self.states not in CHACHA_STATES or (self.states > 1 and self.isa == "scalar"):
+            raise UsageError(f"ChaCha interleaves {', '.join(map(str, CHACHA_STATES))} block "
+                             f"sets on vector ISAs, not {self.states} on {self.isa}")
         if len(set(self.rounds)) != len(self.rounds) or not self.rounds:
             raise UsageError("ChaCha round counts must be distinct and at least one")
 
     @property
     def width(self):
-        return CHACHA_ISAS[self.isa].width
+        return CHACHA_ISAS[self.isa].width * self.states
 
     def name_for(self, rounds):
         return f"chacha{rounds}-x{self.width}-{self.schedule}-{self.rotate}-{self.isa}"
@@ -180,6 +187,7 @@ class ChachaVariant:
     @property
     def params(self):
         return (("kernel", "chacha"), ("isa", self.isa), ("width", self.width),
+                ("states", self.states),
                 ("schedule", self.schedule), ("rotate", self.rotate),
                 ("rounds", ",".join(map(str, self.rounds))))
 
@@ -207,7 +215,9 @@ def chacha_space(target, compiler_caps):
     for isa in target.chacha_isas:
         for schedule in chacha.SCHEDULES:
             for rotate in CHACHA_ISAS[isa].rotations:
-                v = ChachaVariant(isa=isa, schedule=schedule, rotate=rotate)
-                if all(need in compiler_caps for need in v.compiler_needs()):
-                    out.append(v)
+                # Two interleaved sets need 32 registers: only AVX-512 has them.
+                for states in (1, 2) if isa == "avx512" else (1,):
+                    v = ChachaVariant(isa=isa, schedule=schedule, rotate=rotate, states=states)
+                    if all(need in compiler_caps for need in v.compiler_needs()):
+                        out.append(v)
     return out
