@@ -43,8 +43,16 @@ def chacha_variant(args, target):
                          f"accepted: {', '.join(target.chacha_isas)}")
     rotate = args.chacha_rotate or (default.rotate if isa == default.isa else
                                     variants.CHACHA_ISAS[isa].rotations[-1])
+    if args.chacha_states:
+        try:
+            states = int(args.chacha_states)
+        except ValueError:
+            raise UsageError(f"--chacha-states takes a number, not '{args.chacha_states}'") \
+                from None
+    else:
+        states = default.states if isa == default.isa else 1
     return variants.ChachaVariant(
-        isa=isa, schedule=args.chacha_schedule or default.schedule, rotate=rotate,
+        isa=isa, schedule=args.chacha_schedule or default.schedule, rotate=rotate, states=states,
         rounds=(variants.parse_chacha_rounds(args.chacha_rounds) if args.chacha_rounds
                 else default.rounds))
 
@@ -171,6 +179,7 @@ def parser():
     g.add_argument("--chacha-schedule", help="quarter-round order: seq, step, pair")
     g.add_argument("--chacha-rotate", help="rotation strategy: shift, pshufb, vprold")
     g.add_argument("--chacha-rounds", help="round counts to emit, e.g. 8,12,20")
+    g.add_argument("--chacha-states", help="block sets interleaved in the widest path: 1, 2")
     g.add_argument("--prefix", default="")
     g.add_argument("--out", required=True)
     g.set_defaults(run=cmd_generate)

@@ -129,6 +129,33 @@ def interleave(ops, states):
                     op.amount, op.method) for op in ops for s in range(states))
 
 
+# Words that differ between the blocks of one block-parallel call: the counter. Word 13 only
+# differs when word 12 wraps inside the call, and the RFC 8439 layout never varies it, but
+# treating it as varying always keeps a single code path.
+LANE_VARYING = frozenset({12, 13})
+
+
+def split_uniform(ops, varying=LANE_VARYING):
+    """Split the first double round into scalar operations, identical for every block of a
+    call, and the vector operations that remain, in order.
+
+    Column quarter rounds 2 and 3 never touch the counter, so in the first half round they are
+    the same in every lane: computing them once in scalar registers and broadcasting the result
+    saves a quarter of that half round's vector work. A word stops being scalar as soon as a
+    vector operation reads it, so every broadcast holds the value that operation must see.
+    """
+    vector_words = set(varying)
+    scalar, vector = [], []
+    for op in ops:
+        reads = {op.dst} | ({op.src} if op.src >= 0 else set())
+        if reads & vector_words:
+            vector_words |= reads
+            vector.append(op)
+        else:
+            scalar.append(op)
+    return tuple(scalar), tuple(vector)
+
+
 def check_rounds(rounds):
     if rounds % 2 or not 2 <= rounds <= MAX_ROUNDS:
         raise ValueError(f"ChaCha takes an even round count 2..{MAX_ROUNDS}, not {rounds}")

@@ -44,7 +44,10 @@ def chacha_sources(env, variant, prefix, command, target):
         shapes = [(w, 1) for w in level.widths]
         if level.name == variant.isa and variant.states > 1:
             shapes.insert(0, (level.widths[0], variant.states))
+        first_scalar, first_vector = chacha.split_uniform(k.ops)
         paths = [dict(width=w * n, lanes=w, states=n, ops=chacha.interleave(k.ops, n),
+                      first_scalar=first_scalar,
+                      first_vector=chacha.interleave(first_vector, n),
                       vtype=targets.VECTOR_TYPES[w][0], p=targets.VECTOR_TYPES[w][1],
                       si=targets.VECTOR_TYPES[w][2]) for w, n in shapes]
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,

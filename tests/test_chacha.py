@@ -90,6 +90,24 @@ class ModelTest(unittest.TestCase):
         step = chacha.half_round(chacha.columns(), "step")
         self.assertEqual([op.kind for op in step[:4]], ["add"] * 4)
 
+    def test_uniform_split_is_exact(self):
+        # Scalar part once, then the vector part per lane, must equal the whole double round
+        # for lanes that differ only in the counter words.
+        rng = random.Random(2)
+        for schedule in chacha.SCHEDULES:
+            ops = chacha.double_round(schedule, "vprold")
+            scalar, vector = chacha.split_uniform(ops)
+            self.assertEqual(len(scalar) + len(vector), len(ops))
+            self.assertGreaterEqual(len(scalar), 24)
+            base = [rng.getrandbits(32) for _ in range(16)]
+            shared = run_ops(scalar, base)
+            for _ in range(8):
+                lane = list(base)
+                lane[12], lane[13] = rng.getrandbits(32), rng.getrandbits(32)
+                start = list(shared)
+                start[12], start[13] = lane[12], lane[13]
+                self.assertEqual(run_ops(vector, start), run_ops(ops, lane), schedule)
+
     def test_byte_shuffle_only_whole_bytes(self):
         self.assertEqual(chacha.byte_shuffle(16)[:4], (2, 3, 0, 1))
         self.assertEqual(chacha.byte_shuffle(8)[:4], (3, 0, 1, 2))
