@@ -16,16 +16,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def keccak_variant(args, target):
-    default = targets.default_keccak(target, args.cc_id)
-    v = variants.KeccakVariant(
-        unroll=variants.parse_unroll(args.unroll) if args.unroll else default.unroll,
-        lane_complement=(variants.parse_on_off(args.lane_complement, "--lane-complement")
-                         if args.lane_complement else default.lane_complement),
-        rotate=args.rotate or default.rotate)
-    if v.rotate not in target.rotations:
-        raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
-                         f"accepted: {', '.join(target.rotations)}")
-    return v
+    return variants.keccak_from_options(target, targets.default_keccak(target, args.cc_id),
+                                        args.unroll, args.lane_complement, args.rotate,
+                                        args.parity)
 
 
 def check_prefix(prefix):
@@ -150,6 +143,24 @@ def chacha_testsuite(env, command, target, caps, vectors_dir):
     return files
 
 
+def cmd_describe(args):
+    """Print what a generated folder holds, from the provenance headers themselves."""
+    import os
+    try:
+        names = sorted(os.listdir(args.folder))
+    except OSError as e:
+        raise UsageError(f"cannot read {args.folder}: {e.strerror}") from None
+    print(f"generated in {args.folder}/:")
+    for name in names:
+        with open(os.path.join(args.folder, name), errors="replace") as f:
+            head = f.read(4096)
+        if "Parameters:" not in head:
+            continue
+        block = head.split("Parameters:", 1)[1].split("*/", 1)[0]
+        params = [" ".join(l.strip(" *").split()) for l in block.splitlines() if "=" in l]
+        print(f"  {name}: " + ", ".join(p.replace(" = ", "=") for p in params))
+
+
 def cmd_list(args):
     target = targets.get(args.target)
     if args.what == "targets":
@@ -173,6 +184,7 @@ def parser():
     g.add_argument("--unroll")
     g.add_argument("--lane-complement")
     g.add_argument("--rotate")
+    g.add_argument("--parity")
     g.add_argument("--kernels", default=",".join(FAMILIES),
                    help="kernel families to emit, comma separated (default: all)")
     g.add_argument("--chacha-isa", help="widest ChaCha level: " + ", ".join(variants.CHACHA_ISAS))
@@ -192,6 +204,10 @@ def parser():
     t.add_argument("--vectors", default=vectors.default_dir())
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
+
+    d = sub.add_parser("describe", help="print what a generated folder holds")
+    d.add_argument("folder")
+    d.set_defaults(run=cmd_describe)
 
     ls = sub.add_parser("list", help="list targets or variants")
     ls.add_argument("what", choices=("targets", "variants"))

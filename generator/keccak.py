@@ -110,6 +110,7 @@ class LaneIn:
 class ChiOut:
     """dst = [~]a ^ ([~]b OP [~]c); a, b, c name B lanes or their negated copies."""
     dst: int
+    column: int
     a: str
     b: str
     c: str
@@ -121,6 +122,7 @@ class Row:
     inputs: tuple      # LaneIn x 5
     negated: tuple     # (copy name, B name): copies computed once as ~B and shared
     outputs: tuple     # ChiOut x 5
+    parity_init: bool  # the first row starts the next round's column parities, others add
 
 
 def _row_outputs(names, masks, out_masks, copies, y):
@@ -143,7 +145,7 @@ def _row_outputs(names, masks, out_masks, copies, y):
             if best is None or pick[:2] < best[:2]:
                 best = pick
         total += best[0]
-        outs.append(ChiOut(dst=index(x, y), a=best[3], b=best[4], c=best[5], form=best[2]))
+        outs.append(ChiOut(dst=index(x, y), column=x, a=best[3], b=best[4], c=best[5], form=best[2]))
     return total, tuple(outs)
 
 
@@ -177,7 +179,7 @@ def round_rows(pattern):
             nots = nots - len(copies) + len(negated)
             if best is None or nots < best[0]:
                 best = (nots, negated, outs)
-        rows.append(Row(tuple(inputs), best[1], best[2]))
+        rows.append(Row(tuple(inputs), best[1], best[2], parity_init=(y == 0)))
     return tuple(rows)
 
 
@@ -218,13 +220,14 @@ class Schedule:
     round_constants: tuple
     lane_names: tuple
     entry_sets: tuple     # entry_sets[p]: set holding the state when entering at position p
+    fused_parity: bool    # theta's column parities accumulated while chi writes the lanes
 
     @property
     def complemented(self):
         return sorted(self.pattern)
 
 
-def schedule(unroll, lane_complement, rounds=MAX_ROUNDS):
+def schedule(unroll, lane_complement, fused_parity=True, rounds=MAX_ROUNDS):
     if rounds % unroll:
         raise ValueError(f"unroll {unroll} does not divide {rounds} rounds")
     pattern = BEBIGOKIMISA if lane_complement else frozenset()
@@ -241,4 +244,5 @@ def schedule(unroll, lane_complement, rounds=MAX_ROUNDS):
         round_constants=tuple(round_constants(MAX_ROUNDS)),
         lane_names=tuple(lane_name(i % 5, i // 5) for i in range(LANES)),
         entry_sets=tuple(seq[:unroll]),
+        fused_parity=fused_parity,
     )

@@ -15,7 +15,8 @@ def guard(prefix, filename):
 
 
 def keccak_scalar(env, variant, prefix, command, target):
-    s = keccak.schedule(variant.unroll, variant.lane_complement)
+    s = keccak.schedule(variant.unroll, variant.lane_complement,
+                        fused_parity=(variant.parity == "fused"))
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
     negated = sorted({copy for row in s.rows for copy, _ in row.negated})
     common = dict(prefix=prefix, variant=variant, variant_name=variant.name)

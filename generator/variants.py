@@ -15,6 +15,9 @@ ROTATIONS = {
     "rol": {"compiler": ("gnu-asm-x86-64",), "cpu": ()},
     "rorx": {"compiler": ("gnu-asm-x86-64", "asm-bmi2"), "cpu": ("bmi2",)},
 }
+# Where theta's column parities come from: accumulated while chi writes each lane (fused, the
+# Keccak team's "prepare theta"), or recomputed from the lanes at the start of each round.
+PARITIES = ("fused", "separate")
 ON_OFF = {"on": True, "off": False, "1": True, "0": False, "yes": True, "no": False}
 
 
@@ -23,6 +26,7 @@ class KeccakVariant:
     unroll: int = 24
     lane_complement: bool = False
     rotate: str = "builtin"
+    parity: str = "fused"
     isa: str = field(default="scalar")
 
     def __post_init__(self):
@@ -32,11 +36,13 @@ class KeccakVariant:
         if self.rotate not in ROTATIONS:
             raise UsageError(f"unknown rotation '{self.rotate}'; accepted: "
                              f"{', '.join(ROTATIONS)}")
+        if self.parity not in PARITIES:
+            raise UsageError(f"unknown parity '{self.parity}'; accepted: {', '.join(PARITIES)}")
 
     @property
     def name(self):
         lc = "lc" if self.lane_complement else "nolc"
-        return f"keccakp1600-u{self.unroll}-{lc}-{self.rotate}-{self.isa}"
+        return f"keccakp1600-u{self.unroll}-{lc}-{self.parity}-{self.rotate}-{self.isa}"
 
     @property
     def ident(self):
@@ -47,7 +53,7 @@ class KeccakVariant:
         """The full parameter set, in the order the provenance header prints it."""
         return (("kernel", "keccak-p1600"), ("isa", self.isa), ("unroll", self.unroll),
                 ("lane_complement", "on" if self.lane_complement else "off"),
-                ("rotate", self.rotate))
+                ("parity", self.parity), ("rotate", self.rotate))
 
     def compiler_needs(self):
         return ROTATIONS[self.rotate]["compiler"]
@@ -88,10 +94,12 @@ def keccak_scalar_space(target, compiler_caps):
     out = []
     for unroll in KECCAK_UNROLLS:
         for lc in (False, True):
-            for rotate in target.rotations:
-                v = KeccakVariant(unroll=unroll, lane_complement=lc, rotate=rotate)
-                if all(need in compiler_caps for need in v.compiler_needs()):
-                    out.append(v)
+            for parity in PARITIES:
+                for rotate in target.rotations:
+                    v = KeccakVariant(unroll=unroll, lane_complement=lc, rotate=rotate,
+                                      parity=parity)
+                    if all(need in compiler_caps for need in v.compiler_needs()):
+                        out.append(v)
     return out
 
 
@@ -221,3 +229,18 @@ def chacha_space(target, compiler_caps):
                     if all(need in compiler_caps for need in v.compiler_needs()):
                         out.append(v)
     return out
+
+
+def keccak_from_options(target, default, unroll=None, lane_complement=None, rotate=None,
+                        parity=None):
+    """The variant the command line asks for: each option given overrides `default`."""
+    v = KeccakVariant(
+        unroll=parse_unroll(unroll) if unroll else default.unroll,
+        lane_complement=(parse_on_off(lane_complement, "--lane-complement")
+                         if lane_complement else default.lane_complement),
+        rotate=rotate or default.rotate,
+        parity=parity or default.parity)
+    if v.rotate not in target.rotations:
+        raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
+                         f"accepted: {', '.join(target.rotations)}")
+    return v

@@ -4,7 +4,8 @@
 # code must build warning-free with -Wall -Wextra -pedantic, so warnings are errors here.
 #
 # usage: tests/chacha_build.sh [check|bench|all] [BUILD_DIR]     (default: check, ./build-chacha)
-# env:   CCS="gcc clang tcc"   compilers to use;  JOBS=2   parallel compiles
+# env:   CCS="gcc clang tcc"   compilers to use;  JOBS=2   parallel compiles;
+#        BENCH_ARGS="-b 40 -s 300 -x 200"   passed to bench_chacha
 set -eu
 what=${1:-check}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +40,6 @@ for cc in $ccs; do
             -c "$root/tests/bench_chacha.c" -o "$obj/bench_chacha.o"
         $cc "$obj"/chacha_x*.o "$obj/chacha_ref_o3.o" "$obj/bench_chacha.o" -lcrypto \
             -o "$build/$cc/bench_chacha"
-        "$build/$cc/bench_chacha"
+        "$build/$cc/bench_chacha" ${BENCH_ARGS:-}
     fi
 done

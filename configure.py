@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""Configure roundsmith: probe compilers and the CPU, then write build.ninja.
+
+Reads top to bottom: options, compiler probes, CPU features, then the build edges. It only
+configures: every algorithmic choice is the generator's, asked through generator.variants.
+"""
+
+import argparse
+import glob
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, ROOT)
+
+from generator import targets, variants, vectors  # noqa: E402
+from generator.errors import UsageError  # noqa: E402
+
+KNOWN_COMPILERS = ("gcc", "clang", "tcc")
+WARNINGS = {"gcc": "-Wall -Wextra -pedantic -Werror", "clang": "-Wall -Wextra -pedantic -Werror",
+            "tcc": "-Wall -Werror"}
+DEFAULT_OPT = {"gcc": "-O3 -march=native", "clang": "-O3 -march=native", "tcc": "-O2"}
+
+
+def fail(message):
+    print(f"configure.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        fail(message)
+
+
+def options(argv):
+    p = Parser(description="Configure the roundsmith build (writes build.ninja).")
+    p.add_argument("--target", default="host", help="target to generate (default: the host)")
+    p.add_argument("--cc", default="cc", help="compiler for the main build (gcc, clang, tcc)")
+    p.add_argument("--cflags", default=None, help="optimisation flags (default: per compiler)")
+    p.add_argument("--unroll", help="Keccak rounds per loop pass: a divisor of 24")
+    p.add_argument("--lane-complement", help="on or off")
+    p.add_argument("--rotate", help="shift, builtin, rol or rorx")
+    p.add_argument("--parity", help="theta parities: fused (into chi) or separate")
+    p.add_argument("--prefix", default="", help="prefix for every exported symbol")
+    p.add_argument("--out", default=None, help="output folder (default: out/<target>)")
+    p.add_argument("--test-cc", default=",".join(KNOWN_COMPILERS),
+                   help="compilers for the test matrix; missing ones are skipped")
+    p.add_argument("--vectors", default=vectors.default_dir(),
+                   help="folder with the official vector files")
+    return p.parse_args(argv)
+
+
+# --- compiler probes: compile tiny files rather than guess from names ---------------------
+
+PROBE_ID = """
+#if defined(__clang__)
+rs_id clang __clang_major__.__clang_minor__.__clang_patchlevel__
+#elif defined(__TINYC__)
+rs_id tcc __TINYC__
+#elif defined(__GNUC__)
+rs_id gcc __GNUC__.__GNUC_MINOR__.__GNUC_PATCHLEVEL__
+#else
+rs_id unknown 0
+#endif
+"""
+PROBE_CAPS = {
+    "gnu-asm-x86-64": "unsigned long long f(unsigned long long x)"
+                      "{ __asm__(\"rolq $3, %0\" : \"+r\"(x)); return x; }\n",
+    "asm-bmi2": "unsigned long long f(unsigned long long x)"
+                "{ unsigned long long r; __asm__(\"rorxq $3, %1, %0\" : \"=r\"(r) : \"r\"(x));"
+                " return r; }\n",
+}
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def compiles(cc, source, flags=()):
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "probe.c")
+        with open(src, "w") as f:
+            f.write(source)
+        r = run([cc, *flags, "-c", src, "-o", os.path.join(tmp, "probe.o")])
+        return r.returncode == 0
+
+
+def probe(cc):
+    """(id, version, capabilities, accepted flags) of compiler `cc`, or None if absent."""
+    path = shutil.which(cc)
+    if not path:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "id.c")
+        with open(src, "w") as f:
+            f.write(PROBE_ID)
+        r = run([cc, "-E", src])
+    line = next((l for l in r.stdout.splitlines() if l.startswith("rs_id")), "rs_id unknown 0")
+    _, cid, version = line.split(maxsplit=2)
+    version = version.replace(" ", "")
+    caps = sorted(c for c, src in PROBE_CAPS.items() if compiles(cc, src))
+    return {"cc": cc, "path": path, "id": cid, "version": version, "caps": caps}
+
+
+def cpu_features():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+# --- ninja helpers -------------------------------------------------------------------------
+
+def esc(path):
+    return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
+
+
+class Writer:
+    def __init__(self):
+        self.lines = []
+
+    def variable(self, key, value, indent=0):
+        self.lines.append("  " * indent + f"{key} = {value}")
+
+    def build(self, outputs, rule, inputs=(), implicit=(), order_only=(), variables=()):
+        line = f"build {' '.join(map(esc, outputs))}: {rule}"
+        if inputs:
+            line += " " + " ".join(map(esc, inputs))
+        if implicit:
+            line += " | " + " ".join(map(esc, implicit))
+        if order_only:
+            line += " || " + " ".join(map(esc, order_only))
+        self.lines.append(line)
+        for k, v in variables:
+            self.variable(k, v, indent=1)
+
+    def blank(self):
+        self.lines.append("")
+
+
+# --- the build -----------------------------------------------------------------------------
+
+def main(argv):
+    args = options(argv)
+    try:
+        target = targets.get(args.target)
+        main_cc = probe(args.cc)
+        if main_cc is None:
+            raise UsageError(f"compiler '{args.cc}' is not installed; pass --cc with one of "
+                             f"{', '.join(KNOWN_COMPILERS)} (apt-get install -y gcc clang tcc)")
+        keccak = pick_keccak(args, target, main_cc)
+        vectors.keccak_intermediate(args.vectors)  # fail now, not halfway through the build
+    except UsageError as e:
+        fail(e)
+    try:
+        import jinja2  # noqa: F401  (the generator renders with it at build time)
+    except ImportError:
+        fail("Jinja2 is missing; install it with: apt-get install -y python3-jinja2")
+    if not shutil.which("pkg-config") or run(["pkg-config", "--exists", "check"]).returncode:
+        fail("Check is missing; install it with: apt-get install -y check pkg-config")
+    check_cflags = run(["pkg-config", "--cflags", "check"]).stdout.strip()
+    check_libs = run(["pkg-config", "--libs", "check"]).stdout.strip()
+
+    test_ccs = []
+    for name in filter(None, args.test_cc.split(",")):
+        found = probe(name)
+        if found:
+            test_ccs.append(found)
+        else:
+            print(f"configure.py: {name} not installed, left out of the test matrix")
+    cpu = cpu_features()
+    out_dir = args.out or os.path.join("out", target.name)
+
+    w = Writer()
+    gen_inputs = sorted(rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "*.py"))
+                        + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"),
+                                    recursive=True))
+    configure_inputs = ["configure.py", "build.ninja.in"] + gen_inputs
+    w.build(["build.ninja"], "configure", implicit=configure_inputs)
+    w.blank()
+
+    # The vendorable output folder and a check of exactly that code.
+    genargs = [f"--target {target.name}", f"--cc-id {main_cc['id']}",
+               f"--unroll {keccak.unroll}",
+               f"--lane-complement {'on' if keccak.lane_complement else 'off'}",
+               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}"] + ([f"--prefix {args.prefix}"] if args.prefix else [])
+    out_files = [os.path.join(out_dir, "keccak_p1600.h"), os.path.join(out_dir, "keccak_p1600.c")]
+    w.build(out_files, "generate", implicit=gen_inputs,
+            variables=[("genargs", " ".join(genargs)), ("outdir", out_dir)])
+
+    logs, benches = [], []
+    main_opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(main_cc["id"], "-O2")
+    for cc in test_ccs:
+        logs_cc, bench = matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs)
+        logs += logs_cc
+        if bench:
+            benches.append(bench)
+
+    # The out/ kernel compiled by the main compiler and checked against the same vectors.
+    same = [c for c in test_ccs if os.path.realpath(c["path"]) == os.path.realpath(main_cc["path"])]
+    if same:
+        main_cc = dict(same[0], cc=main_cc["cc"])
+        gen_main = os.path.join("build", same[0]["cc"], "gen")
+    else:
+        gen_main = os.path.join("build", main_cc["cc"], "gen")
+        matrix(w, main_cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=False)
+    obj = os.path.join("build", "out", main_cc["cc"])
+    out_obj = os.path.join(obj, "keccak_p1600.o")
+    w.build([out_obj], "cc", [out_files[1]], order_only=out_files,
+            variables=[("cc", main_cc["cc"]),
+                       ("cflags", f"{main_opt} {WARNINGS.get(main_cc['id'], '')}")])
+    harness = os.path.join(obj, "check_out.o")
+    pfx = args.prefix
+    w.build([harness], "cc", ["tests/check_keccak.c"],
+            order_only=out_files + [os.path.join(gen_main, "keccak_vectors.h")],
+            variables=[("cc", main_cc["cc"]),
+                       ("cflags", f"-O1 -I{out_dir} -I{gen_main} -Itests {check_cflags} "
+                                  f"-DRS_COMPILER='\"{main_cc['cc']} (out/)\"' "
+                                  f"-DRS_OUT_F={pfx}keccak_f1600 -DRS_OUT_P={pfx}keccak_p1600 "
+                                  f"-DRS_OUT_NAME='\"{keccak.name}\"' "
+                                  f"-DRS_OUT_CPU='\"{' '.join(keccak.cpu_needs())}\"'")])
+    exe = os.path.join(obj, "check_out")
+    w.build([exe], "link", [harness, out_obj], variables=[("cc", main_cc["cc"]),
+                                                            ("ldflags", check_libs)])
+    w.build([exe + ".log"], "run_check", [exe])
+    w.blank()
+
+    unit_log = os.path.join("build", "unittest.log")
+    w.build([unit_log], "unittest", implicit=gen_inputs + sorted(
+        rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
+    w.build(["test"], "summarize", [unit_log] + logs + [exe + ".log"],
+            implicit=["tests/summarize.py"])
+    w.build(["generated"], "describe", order_only=[exe + ".log"],
+            variables=[("outdir", out_dir)])
+    w.build(["check-out"], "phony", [exe + ".log", "generated"])
+    w.build(["bench"], "bench", benches, implicit=["tests/bench_table.py"])
+    w.lines.append("default check-out")
+
+    configure_command = "./configure.py " + shlex.join(argv) if argv else "./configure.py"
+    with open(os.path.join(ROOT, "build.ninja.in")) as f:
+        template = f.read()
+    subst = {
+        "@CONFIGURE_COMMAND@": configure_command,
+        "@CPU_FEATURES@": " ".join(sorted(f for f in cpu if f in ("bmi1", "bmi2", "avx2",
+                                                                   "avx512f", "avx512vl"))),
+        "@ROOT@": esc(ROOT),
+        "@PYTHON@": esc(sys.executable),
+        "@VECTORS@": esc(os.path.abspath(args.vectors)),
+        "@CONFIGURE_ARGS@": " ".join(shlex.quote(a) for a in argv).replace("$", "$$"),
+    }
+    for k, v in subst.items():
+        template = template.replace(k, v)
+    text = template + "\n" + "\n".join(w.lines) + "\n"
+    tmp = os.path.join(ROOT, "build.ninja.tmp")
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, os.path.join(ROOT, "build.ninja"))
+    print(f"configure.py: {target.name}, {main_cc['id']} {main_cc['version']}, "
+          f"{keccak.name} -> {out_dir}; test matrix: "
+          + (", ".join(f"{c['id']} {c['version']}" for c in test_ccs) or "none"))
+
+
+def pick_keccak(args, target, cc):
+    v = variants.keccak_from_options(target, targets.default_keccak(target, cc["id"]),
+                                     args.unroll, args.lane_complement, args.rotate,
+                                     args.parity)
+    missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
+    if missing:
+        raise UsageError(f"{cc['cc']} cannot build rotation '{v.rotate}' (lacks "
+                         f"{', '.join(missing)}); pick another --rotate")
+    return v
+
+
+def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=True):
+    """Every variant this compiler can build: generated, compiled, linked into one Check
+    binary and one bench binary. Returns (logs, bench executable)."""
+    name = cc["cc"]
+    gen = os.path.join("build", name, "gen")
+    obj = os.path.join("build", name, "obj")
+    space = variants.keccak_scalar_space(target, set(cc["caps"]))
+    sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
+    headers = [os.path.join(gen, f"{v.ident}.h") for v in space]
+    generated = sources + headers + [os.path.join(gen, "keccak_variants.h"),
+                                     os.path.join(gen, "keccak_vectors.h")]
+    w.build(generated, "testsuite", implicit=gen_inputs,
+            variables=[("target", target.name), ("caps", ",".join(cc["caps"])),
+                       ("outdir", gen)])
+    opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
+    kernel_flags = f"{opt} {WARNINGS.get(cc['id'], '')}"
+    objs = []
+    for src in sources:
+        o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
+        w.build([o], "cc", [src], order_only=generated,
+                variables=[("cc", name), ("cflags", kernel_flags)])
+        objs.append(o)
+    if not run_tests:
+        return [], None
+    harness_flags = f"-O1 -I{gen} -Itests {check_cflags} -DRS_COMPILER='\"{name}\"'"
+    check_o = os.path.join(obj, "check_keccak.o")
+    w.build([check_o], "cc", ["tests/check_keccak.c"], order_only=generated,
+            variables=[("cc", name), ("cflags", harness_flags)])
+    exe = os.path.join("build", name, "check_keccak")
+    w.build([exe], "link", [check_o] + objs, variables=[("cc", name), ("ldflags", check_libs)])
+    w.build([exe + ".log"], "run_check", [exe])
+
+    # The yardstick is always the plain rolled kernel built by gcc -O3 when gcc exists, so
+    # every compiler's figures are ratios against the same code.
+    ref_cc = "gcc" if shutil.which("gcc") else name
+    ref_o = os.path.join(obj, "keccak_ref.o")
+    w.build([ref_o], "cc", ["tests/ref/keccak_ref.c"],
+            variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
+    bench_o = os.path.join(obj, "bench_keccak.o")
+    w.build([bench_o], "cc", ["tests/bench_keccak.c"], order_only=generated,
+            variables=[("cc", name), ("cflags", f"-O2 -I{gen} -Itests "
+                                                f"-DRS_COMPILER='\"{name}\"'")])
+    bench = os.path.join("build", name, "bench_keccak")
+    w.build([bench], "link", [bench_o, ref_o] + objs, variables=[("cc", name), ("ldflags", "")])
+    w.blank()
+    return [exe + ".log"], bench
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

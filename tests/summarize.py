@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Sum up the logs of every test suite into one closing line: N passed, N failed, N skipped.
+
+Reads Check's '100%: Checks: N, Failures: F, Errors: E' lines, unittest's 'Ran N tests' and
+'FAILED (...)' lines, and 'SKIP' lines; exits 1 if anything failed or a suite did not finish.
+"""
+
+import re
+import sys
+
+
+def summarize(path):
+    with open(path, errors="replace") as f:
+        text = f.read()
+    passed = failed = 0
+    skipped = len(re.findall(r"^SKIP ", text, re.M))
+    checks = re.findall(r"^\d+%: Checks: (\d+), Failures: (\d+), Errors: (\d+)", text, re.M)
+    for n, fails, errors in checks:
+        failed += int(fails) + int(errors)
+        passed += int(n) - int(fails) - int(errors)
+    ran = re.search(r"^Ran (\d+) tests?", text, re.M)
+    if ran:
+        bad = re.search(r"^FAILED \(([^)]*)\)", text, re.M)
+        n_bad = sum(int(v) for v in re.findall(r"(?:failures|errors)=(\d+)", bad.group(1))) \
+            if bad else 0
+        skip = re.search(r"skipped=(\d+)", text)
+        n_skip = int(skip.group(1)) if skip else 0
+        failed += n_bad
+        skipped += n_skip
+        passed += int(ran.group(1)) - n_bad - n_skip
+    status = re.search(r"^exit status (\d+)", text, re.M)
+    broken = not (checks or ran) or (status and status.group(1) != "0" and failed == 0)
+    return passed, failed, skipped, broken
+
+
+def main(paths):
+    total = [0, 0, 0]
+    broken = []
+    for path in paths:
+        p, f, s, b = summarize(path)
+        total = [total[0] + p, total[1] + f, total[2] + s]
+        mark = "BROKEN (see log)" if b else ("FAILED" if f else "ok")
+        print(f"  {path}: {p} passed, {f} failed, {s} skipped  {mark}")
+        if b:
+            broken.append(path)
+    for path in broken:
+        print(f"--- {path} did not finish cleanly:")
+        with open(path, errors="replace") as f:
+            print("".join(f.readlines()[-30:]), end="")
+    print(f"{total[0]} passed, {total[1] + len(broken)} failed, {total[2]} skipped")
+    return 1 if total[1] or broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

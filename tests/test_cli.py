@@ -1,0 +1,98 @@
+"""The generator's command line: bad input, determinism, atomic and incremental output."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read(path, mode="rb"):
+    with open(path, mode) as f:
+        return f.read()
+
+
+def generator(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd,
+                          capture_output=True, text=True)
+
+
+class BadInput(unittest.TestCase):
+    CASES = [
+        (["generate", "--unroll", "5"], "unroll 5 does not divide 24"),
+        (["generate", "--unroll", "x"], "unroll must be a number"),
+        (["generate", "--target", "vax"], "unknown target 'vax'"),
+        (["generate", "--rotate", "spin"], "unknown rotation 'spin'"),
+        (["generate", "--lane-complement", "maybe"], "takes on or off"),
+        (["generate", "--target", "generic64", "--rotate", "rorx"], "not available on target"),
+        (["generate", "--prefix", "9bad"], "C identifier prefix"),
+        (["generate", "--bogus"], "unrecognized arguments"),
+        (["testsuite", "--vectors", "/nonexistent"], "cannot read test vectors"),
+    ]
+
+    def test_each_bad_input_is_one_line_exit_2_and_out_untouched(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            os.mkdir(out)
+            with open(os.path.join(out, "keep.txt"), "w") as f:
+                f.write("previous output\n")
+            for args, message in self.CASES:
+                with self.subTest(args=args):
+                    r = generator(*args, "--out", out)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                    self.assertIn(message, r.stderr)
+                    self.assertEqual(os.listdir(out), ["keep.txt"])
+
+    def test_unwritable_output_is_reported(self):
+        if os.geteuid() == 0:
+            target = "/proc/roundsmith-cannot-exist/out"
+        else:
+            target = "/roundsmith-cannot-exist/out"
+        r = generator("generate", "--out", target)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+
+class Output(unittest.TestCase):
+    def test_byte_identical_and_unchanged_files_not_rewritten(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "k")
+            args = ("generate", "--unroll", "6", "--lane-complement", "on", "--rotate",
+                    "shift", "--prefix", "my_", "--kernels", "keccak", "--out", out)
+            self.assertEqual(generator(*args).returncode, 0)
+            first = {n: read(os.path.join(out, n)) for n in os.listdir(out)}
+            stamps = {n: os.stat(os.path.join(out, n)).st_mtime_ns for n in first}
+            self.assertEqual(generator(*args).returncode, 0)
+            again = {n: read(os.path.join(out, n)) for n in os.listdir(out)}
+            self.assertEqual(first, again)
+            self.assertEqual(stamps, {n: os.stat(os.path.join(out, n)).st_mtime_ns
+                                      for n in first})
+            self.assertEqual(sorted(first), ["keccak_p1600.c", "keccak_p1600.h"])
+            for name, text in first.items():
+                head = text.decode()[:1200]
+                self.assertIn("Do not edit", head)
+                self.assertIn("python3 -m generator generate --unroll 6", head)
+                self.assertIn("lane_complement = on", head)
+                self.assertIn("prefix          = my_", head)
+            self.assertIn(b"void my_keccak_p1600(", first["keccak_p1600.h"])
+            self.assertNotIn(b"main(", first["keccak_p1600.c"])
+            self.assertFalse([n for n in os.listdir(tmp) if n.startswith(".")])
+
+    def test_a_changed_parameter_replaces_the_folder_whole(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "k")
+            self.assertEqual(generator("generate", "--unroll", "2", "--kernels", "keccak",
+                                       "--out", out).returncode, 0)
+            with open(os.path.join(out, "stale.c"), "w") as f:
+                f.write("/* left from an older run */\n")
+            self.assertEqual(generator("generate", "--unroll", "3", "--kernels", "keccak",
+                                       "--out", out).returncode, 0)
+            self.assertEqual(sorted(os.listdir(out)), ["keccak_p1600.c", "keccak_p1600.h"])
+            self.assertIn("unroll          = 3", read(os.path.join(out, "keccak_p1600.c"), "r"))
+
+
+if __name__ == "__main__":
+    unittest.main()
