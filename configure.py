@@ -45,6 +45,11 @@ def options(argv):
     p.add_argument("--lane-complement", help="on or off")
     p.add_argument("--rotate", help="shift, builtin, rol or rorx")
     p.add_argument("--parity", help="theta parities: fused (into chi) or separate")
+    p.add_argument("--chacha-isa", help="widest ChaCha level: scalar, sse2, ssse3, avx2, avx512")
+    p.add_argument("--chacha-schedule", help="ChaCha quarter-round order: seq, step or pair")
+    p.add_argument("--chacha-rotate", help="ChaCha rotations: shift, pshufb or vprold")
+    p.add_argument("--chacha-states", help="ChaCha block sets interleaved: 1 or 2")
+    p.add_argument("--chacha-rounds", help="ChaCha round counts, e.g. 8,12,20")
     p.add_argument("--prefix", default="", help="prefix for every exported symbol")
     p.add_argument("--out", default=None, help="output folder (default: out/<target>)")
     p.add_argument("--test-cc", default=",".join(KNOWN_COMPILERS),
@@ -73,6 +78,12 @@ PROBE_CAPS = {
     "asm-bmi2": "unsigned long long f(unsigned long long x)"
                 "{ unsigned long long r; __asm__(\"rorxq $3, %1, %0\" : \"=r\"(r) : \"r\"(x));"
                 " return r; }\n",
+    # ChaCha's vector levels: intrinsics under per-function target attributes, and run-time
+    # dispatch with __builtin_cpu_supports.
+    "x86-target-attr": "#include <immintrin.h>\n"
+                       "__attribute__((target(\"avx512f,avx512vl,avx512bw\"))) __m512i"
+                       " f(__m512i a) { return _mm512_rol_epi32(a, 7); }\n"
+                       "int g(void) { return __builtin_cpu_supports(\"avx512vl\"); }\n",
 }
 
 
@@ -161,7 +172,9 @@ def main(argv):
             raise UsageError(f"compiler '{args.cc}' is not installed; pass --cc with one of "
                              f"{', '.join(KNOWN_COMPILERS)} (apt-get install -y gcc clang tcc)")
         keccak = pick_keccak(args, target, main_cc)
+        chacha = pick_chacha(args, target, main_cc)
         vectors.keccak_intermediate(args.vectors)  # fail now, not halfway through the build
+        vectors.chacha_records(args.vectors)
     except UsageError as e:
         fail(e)
     try:
@@ -172,6 +185,12 @@ def main(argv):
         fail("Check is missing; install it with: apt-get install -y check pkg-config")
     check_cflags = run(["pkg-config", "--cflags", "check"]).stdout.strip()
     check_libs = run(["pkg-config", "--libs", "check"]).stdout.strip()
+    # The ChaCha bench times OpenSSL's EVP_chacha20 as a peer; without libcrypto it is left out.
+    crypto_libs = (run(["pkg-config", "--libs", "libcrypto"]).stdout.strip()
+                   if not run(["pkg-config", "--exists", "libcrypto"]).returncode else None)
+    if crypto_libs is None:
+        print("configure.py: libcrypto not found (apt-get install -y libssl-dev), "
+              "ChaCha bench left out")
 
     test_ccs = []
     for name in filter(None, args.test_cc.split(",")):
@@ -195,18 +214,22 @@ def main(argv):
     genargs = [f"--target {target.name}", f"--cc-id {main_cc['id']}",
                f"--unroll {keccak.unroll}",
                f"--lane-complement {'on' if keccak.lane_complement else 'off'}",
-               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}"] + ([f"--prefix {args.prefix}"] if args.prefix else [])
+               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}",
+               f"--chacha-isa {chacha.isa}", f"--chacha-schedule {chacha.schedule}",
+               f"--chacha-rotate {chacha.rotate}", f"--chacha-states {chacha.states}",
+               f"--chacha-rounds {','.join(map(str, chacha.rounds))}"] + ([f"--prefix {args.prefix}"] if args.prefix else [])
     out_files = [os.path.join(out_dir, "keccak_p1600.h"), os.path.join(out_dir, "keccak_p1600.c")]
-    w.build(out_files, "generate", implicit=gen_inputs,
+    chacha_out = [os.path.join(out_dir, n) for n in ("chacha.h", "chacha8.h", "chacha.c")]
+    w.build(out_files + chacha_out, "generate", implicit=gen_inputs,
             variables=[("genargs", " ".join(genargs)), ("outdir", out_dir)])
 
     logs, benches = [], []
     main_opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(main_cc["id"], "-O2")
     for cc in test_ccs:
-        logs_cc, bench = matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs)
+        logs_cc, bench = matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs,
+                                crypto_libs=crypto_libs)
         logs += logs_cc
-        if bench:
-            benches.append(bench)
+        benches += bench
 
     # The out/ kernel compiled by the main compiler and checked against the same vectors.
     same = [c for c in test_ccs if os.path.realpath(c["path"]) == os.path.realpath(main_cc["path"])]
@@ -235,16 +258,39 @@ def main(argv):
     w.build([exe], "link", [harness, out_obj], variables=[("cc", main_cc["cc"]),
                                                             ("ldflags", check_libs)])
     w.build([exe + ".log"], "run_check", [exe])
+
+    # The same for the out/ ChaCha file: its own object, the ChaCha harness in out/ mode.
+    chacha_obj = os.path.join(obj, "chacha.o")
+    w.build([chacha_obj], "cc", [chacha_out[2]], order_only=chacha_out,
+            variables=[("cc", main_cc["cc"]),
+                       ("cflags", f"{main_opt} {WARNINGS.get(main_cc['id'], '')}")])
+    chacha_harness = os.path.join(obj, "check_chacha_out.o")
+    chacha_runs = chacha.isa if "x86-target-attr" in main_cc["caps"] else "scalar"
+    w.build([chacha_harness], "cc", ["tests/check_chacha.c"],
+            order_only=chacha_out + [os.path.join(gen_main, "chacha_vectors.h")],
+            variables=[("cc", main_cc["cc"]),
+                       ("cflags", f"-O1 -I{out_dir} -I{gen_main} -Itests {check_cflags} "
+                                  f"-DRS_COMPILER='\"{main_cc['cc']} (out/)\"' "
+                                  + (f"-DRS_OUT_PREFIX={pfx} " if pfx else "")
+                                  + f"-DRS_OUT_NAME='\"{chacha.name}\"' "
+                                  f"-DRS_OUT_CPU='\"{' '.join(variants.CHACHA_ISAS[chacha_runs].cpu)}\"'")])
+    chacha_ref = os.path.join(obj, "chacha_ref.o")
+    w.build([chacha_ref], "cc", ["tests/ref/chacha_ref.c"],
+            variables=[("cc", main_cc["cc"]), ("cflags", "-O2")])
+    chacha_exe = os.path.join(obj, "check_chacha_out")
+    w.build([chacha_exe], "link", [chacha_harness, chacha_obj, chacha_ref],
+            variables=[("cc", main_cc["cc"]), ("ldflags", check_libs)])
+    w.build([chacha_exe + ".log"], "run_check", [chacha_exe])
     w.blank()
 
     unit_log = os.path.join("build", "unittest.log")
     w.build([unit_log], "unittest", implicit=gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
-    w.build(["test"], "summarize", [unit_log] + logs + [exe + ".log"],
+    w.build(["test"], "summarize", [unit_log] + logs + [exe + ".log", chacha_exe + ".log"],
             implicit=["tests/summarize.py"])
-    w.build(["generated"], "describe", order_only=[exe + ".log"],
+    w.build(["generated"], "describe", order_only=[exe + ".log", chacha_exe + ".log"],
             variables=[("outdir", out_dir)])
-    w.build(["check-out"], "phony", [exe + ".log", "generated"])
+    w.build(["check-out"], "phony", [exe + ".log", chacha_exe + ".log", "generated"])
     w.build(["bench"], "bench", benches, implicit=["tests/bench_table.py"])
     w.lines.append("default check-out")
 
@@ -268,7 +314,7 @@ def main(argv):
         f.write(text)
     os.replace(tmp, os.path.join(ROOT, "build.ninja"))
     print(f"configure.py: {target.name}, {main_cc['id']} {main_cc['version']}, "
-          f"{keccak.name} -> {out_dir}; test matrix: "
+          f"{keccak.name}, {chacha.name} -> {out_dir}; test matrix: "
           + (", ".join(f"{c['id']} {c['version']}" for c in test_ccs) or "none"))
 
 
@@ -283,30 +329,46 @@ def pick_keccak(args, target, cc):
     return v
 
 
-def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=True):
+def pick_chacha(args, target, cc):
+    v = variants.chacha_from_options(target, targets.default_chacha(target, cc["id"]),
+                                     args.chacha_isa, args.chacha_schedule, args.chacha_rotate,
+                                     args.chacha_states, args.chacha_rounds)
+    missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
+    if missing:
+        raise UsageError(f"{cc['cc']} cannot build ChaCha level '{v.isa}' (lacks "
+                         f"{', '.join(missing)}); pick --chacha-isa scalar")
+    return v
+
+
+def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=True,
+           crypto_libs=None):
     """Every variant this compiler can build: generated, compiled, linked into one Check
-    binary and one bench binary. Returns (logs, bench executable)."""
+    binary per kernel family and bench binaries. Returns (logs, bench executables)."""
     name = cc["cc"]
     gen = os.path.join("build", name, "gen")
     obj = os.path.join("build", name, "obj")
     space = variants.keccak_scalar_space(target, set(cc["caps"]))
     sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
     headers = [os.path.join(gen, f"{v.ident}.h") for v in space]
+    chacha_space = variants.chacha_space(target, set(cc["caps"]))
+    chacha_sources = [os.path.join(gen, f"{v.ident}.c") for v in chacha_space]
     generated = sources + headers + [os.path.join(gen, "keccak_variants.h"),
                                      os.path.join(gen, "keccak_vectors.h")]
+    generated += chacha_sources + [os.path.join(gen, f"{v.ident}.h") for v in chacha_space]
+    generated += [os.path.join(gen, "chacha_variants.h"), os.path.join(gen, "chacha_vectors.h")]
     w.build(generated, "testsuite", implicit=gen_inputs,
             variables=[("target", target.name), ("caps", ",".join(cc["caps"])),
                        ("outdir", gen)])
     opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
     kernel_flags = f"{opt} {WARNINGS.get(cc['id'], '')}"
-    objs = []
-    for src in sources:
+    objs, chacha_objs = [], []
+    for src in sources + chacha_sources:
         o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
         w.build([o], "cc", [src], order_only=generated,
                 variables=[("cc", name), ("cflags", kernel_flags)])
-        objs.append(o)
+        (objs if src in sources else chacha_objs).append(o)
     if not run_tests:
-        return [], None
+        return [], []
     harness_flags = f"-O1 -I{gen} -Itests {check_cflags} -DRS_COMPILER='\"{name}\"'"
     check_o = os.path.join(obj, "check_keccak.o")
     w.build([check_o], "cc", ["tests/check_keccak.c"], order_only=generated,
@@ -327,8 +389,31 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
                                                 f"-DRS_COMPILER='\"{name}\"'")])
     bench = os.path.join("build", name, "bench_keccak")
     w.build([bench], "link", [bench_o, ref_o] + objs, variables=[("cc", name), ("ldflags", "")])
+
+    # ChaCha: the same shape, with the plain reference as the tests' second opinion and the
+    # bench's yardstick (gcc -O3 again), OpenSSL as the bench's other peer.
+    chacha_ref_o = os.path.join(obj, "chacha_ref.o")
+    w.build([chacha_ref_o], "cc", ["tests/ref/chacha_ref.c"],
+            variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
+    check_chacha_o = os.path.join(obj, "check_chacha.o")
+    w.build([check_chacha_o], "cc", ["tests/check_chacha.c"], order_only=generated,
+            variables=[("cc", name), ("cflags", harness_flags)])
+    chacha_exe = os.path.join("build", name, "check_chacha")
+    w.build([chacha_exe], "link", [check_chacha_o, chacha_ref_o] + chacha_objs,
+            variables=[("cc", name), ("ldflags", check_libs)])
+    w.build([chacha_exe + ".log"], "run_check", [chacha_exe])
+    benches = [bench]
+    if crypto_libs is not None and "x86-target-attr" in cc["caps"]:
+        bench_chacha_o = os.path.join(obj, "bench_chacha.o")
+        w.build([bench_chacha_o], "cc", ["tests/bench_chacha.c"], order_only=generated,
+                variables=[("cc", name), ("cflags", f"-O2 -I{gen} -Itests "
+                                                    f"-DRS_COMPILER='\"{name}\"'")])
+        bench_chacha = os.path.join("build", name, "bench_chacha")
+        w.build([bench_chacha], "link", [bench_chacha_o, chacha_ref_o] + chacha_objs,
+                variables=[("cc", name), ("ldflags", crypto_libs)])
+        benches.append(bench_chacha)
     w.blank()
-    return [exe + ".log"], bench
+    return [exe + ".log", chacha_exe + ".log"], benches
 
 
 if __name__ == "__main__":

@@ -29,25 +29,10 @@ def check_prefix(prefix):
 
 
 def chacha_variant(args, target):
-    default = targets.default_chacha(target, args.cc_id)
-    isa = args.chacha_isa or default.isa
-    if isa not in target.chacha_isas:
-        raise UsageError(f"ChaCha ISA '{isa}' is not available on target {target.name}; "
-                         f"accepted: {', '.join(target.chacha_isas)}")
-    rotate = args.chacha_rotate or (default.rotate if isa == default.isa else
-                                    variants.CHACHA_ISAS[isa].rotations[-1])
-    if args.chacha_states:
-        try:
-            states = int(args.chacha_states)
-        except ValueError:
-            raise UsageError(f"--chacha-states takes a number, not '{args.chacha_states}'") \
-                from None
-    else:
-        states = default.states if isa == default.isa else 1
-    return variants.ChachaVariant(
-        isa=isa, schedule=args.chacha_schedule or default.schedule, rotate=rotate, states=states,
-        rounds=(variants.parse_chacha_rounds(args.chacha_rounds) if args.chacha_rounds
-                else default.rounds))
+    return variants.chacha_from_options(target, targets.default_chacha(target, args.cc_id),
+                                        args.chacha_isa, args.chacha_schedule,
+                                        args.chacha_rotate, args.chacha_states,
+                                        args.chacha_rounds)
 
 
 FAMILIES = ("keccak", "chacha")

@@ -244,3 +244,26 @@ def keccak_from_options(target, default, unroll=None, lane_complement=None, rota
         raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
                          f"accepted: {', '.join(target.rotations)}")
     return v
+
+
+def chacha_from_options(target, default, isa=None, schedule=None, rotate=None, states=None,
+                        rounds=None):
+    """The ChaCha variant the command line asks for: each option given overrides `default`;
+    a different ISA than the default's starts from that ISA's richest rotation and one set."""
+    isa = isa or default.isa
+    if isa not in target.chacha_isas:
+        raise UsageError(f"ChaCha ISA '{isa}' is not available on target {target.name}; "
+                         f"accepted: {', '.join(target.chacha_isas)}")
+    if isa not in CHACHA_ISAS:
+        raise UsageError(f"unknown ChaCha ISA '{isa}'; accepted: {', '.join(CHACHA_ISAS)}")
+    if states:
+        try:
+            states = int(states)
+        except ValueError:
+            raise UsageError(f"--chacha-states takes a number, not '{states}'") from None
+    else:
+        states = default.states if isa == default.isa else 1
+    return ChachaVariant(
+        isa=isa, schedule=schedule or default.schedule,
+        rotate=rotate or (default.rotate if isa == default.isa else CHACHA_ISAS[isa].rotations[-1]),
+        states=states, rounds=parse_chacha_rounds(rounds) if rounds else default.rounds)

@@ -22,6 +22,7 @@
 #include "chacha_variants.h"
 #include "cpu_features.h"
 #include "ref/chacha_ref.h"
+#include "timing.h"
 
 #ifndef RS_COMPILER
 #define RS_COMPILER "cc"
@@ -48,31 +49,31 @@ static const uint8_t nonce[12] = {0, 0, 0, 9, 0, 0, 0, 0x4a, 0, 0, 0, 0};
 
 /* Each variant's context type is its own; one set of wrappers per variant hides them. */
 #define RS_WRAP(prefix, name, width, cpu) \
-    static void prefix##_bulk(uint8_t *buf) \
+    static void prefix##bulk(uint8_t *buf) \
     { \
-        struct prefix##_chacha8_ctx c; \
+        struct prefix##chacha8_ctx c; \
         uint32_t i; \
-        prefix##_chacha8_keysetup(&c, key, 256, NULL); \
+        prefix##chacha8_keysetup(&c, key, 256, NULL); \
         for (i = 0; i < BULK_CALLS; i++) \
-            prefix##_chacha8_get_keystream(&c, (uint64_t)i * BULK_BLOCKS, BULK_BLOCKS, \
+            prefix##chacha8_get_keystream(&c, (uint64_t)i * BULK_BLOCKS, BULK_BLOCKS, \
                                            buf + (size_t)i * BULK_BLOCKS * 64); \
     } \
-    static void prefix##_single(uint8_t *buf) \
+    static void prefix##single(uint8_t *buf) \
     { \
-        struct prefix##_chacha8_ctx c; \
+        struct prefix##chacha8_ctx c; \
         uint32_t i; \
-        prefix##_chacha8_keysetup(&c, key, 256, NULL); \
+        prefix##chacha8_keysetup(&c, key, 256, NULL); \
         for (i = 0; i < SINGLE_CALLS; i++) \
-            prefix##_chacha8_get_keystream(&c, i, 1, buf + 64 * i); \
+            prefix##chacha8_get_keystream(&c, i, 1, buf + 64 * i); \
     } \
-    static void prefix##_xor20(uint8_t *buf) \
+    static void prefix##xor20(uint8_t *buf) \
     { \
-        prefix##_chacha20_ietf_xor(buf, buf, XOR_BYTES, key, nonce, 1); \
+        prefix##chacha20_ietf_xor(buf, buf, XOR_BYTES, key, nonce, 1); \
     }
 RS_CHACHA_VARIANTS(RS_WRAP)
 
 #define RS_ENTRY(prefix, name, width, cpu) \
-    {name, cpu, prefix##_bulk, prefix##_single, prefix##_xor20, prefix##_chacha_level},
+    {name, cpu, prefix##bulk, prefix##single, prefix##xor20, prefix##chacha_level},
 static const struct variant all_variants[] = {RS_CHACHA_VARIANTS(RS_ENTRY)};
 #define NVARIANTS (sizeof all_variants / sizeof all_variants[0])
 
@@ -118,13 +119,6 @@ static void ossl_xor20(uint8_t *buf)
     ossl_run(buf, XOR_BYTES);
 }
 
-static uint64_t rdtsc(void)
-{
-    uint32_t lo, hi;
-    __asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
-    return (uint64_t)hi << 32 | lo;
-}
-
 /* Best TSC cycles of each of n functions, run in turn `pairs` times after one warm-up turn. */
 static void best_of(void (*const *fn)(uint8_t *), unsigned n, uint8_t *const *buf,
                     unsigned pairs, uint64_t *best)
@@ -136,9 +130,10 @@ static void best_of(void (*const *fn)(uint8_t *), unsigned n, uint8_t *const *bu
     }
     for (p = 0; p < pairs; p++)
         for (k = 0; k < n; k++) {
-            uint64_t t0 = rdtsc(), t;
+            uint64_t t0 = rs_ticks(), t;
             fn[k](buf[k]);
-            t = rdtsc() - t0;
+            rs_use(buf[k]);
+            t = rs_ticks() - t0;
             if (t < best[k])
                 best[k] = t;
         }
@@ -186,8 +181,8 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    printf("# %s; pairs: bulk %u, 1-block %u, xor %u; TSC cycles, best of each\n",
-           RS_COMPILER, bulk_pairs, single_pairs, xor_pairs);
+    printf("# %s; pairs: bulk %u, 1-block %u, xor %u; %s, best of each\n", RS_COMPILER,
+           bulk_pairs, single_pairs, xor_pairs, RS_TICKS_NAME);
     printf("# bulk: ChaCha8 4096 x 128 blocks (32 MiB) vs plain ref ChaCha8 (gcc -O3) and "
            "OpenSSL EVP_chacha20 over 32 MiB\n");
     printf("# 1-block: cycles per ChaCha8 call with n_blocks = 1; xor20: ChaCha20 1 MiB vs "

@@ -14,8 +14,20 @@
 #define CK_MAX_ASSERT_MEM_PRINT_SIZE 64
 #include <check.h>
 
-#include "chacha_variants.h"
 #include "chacha_vectors.h"
+
+#ifdef RS_OUT_NAME
+/* Checking the vendorable out/ folder itself, under the symbol names a user links. */
+#include "chacha.h"
+#ifndef RS_OUT_PREFIX
+#define RS_OUT_PREFIX
+#endif
+/* one level of indirection so RS_OUT_PREFIX expands (to nothing, or my_) before ## pastes */
+#define RS_OUT_X(X, prefix) X(prefix, "out/ " RS_OUT_NAME, 0, RS_OUT_CPU)
+#define RS_CHACHA_VARIANTS(X) RS_OUT_X(X, RS_OUT_PREFIX)
+#else
+#include "chacha_variants.h"
+#endif
 #include "cpu_features.h"
 #include "ref/chacha_ref.h"
 
@@ -41,38 +53,38 @@ struct variant {
 
 /* Each variant has its own context types; one wrapper per variant hides them. */
 #define RS_WRAP(prefix, name, width, cpu) \
-    static void prefix##_ks(unsigned rounds, const uint8_t *key, unsigned kbits, \
+    static void prefix##ks(unsigned rounds, const uint8_t *key, unsigned kbits, \
                             const uint8_t *iv, uint64_t pos, uint32_t n, uint8_t *out) \
     { \
         if (rounds == 8) { \
-            struct prefix##_chacha8_ctx c; \
-            prefix##_chacha8_keysetup(&c, key, kbits, iv); \
-            prefix##_chacha8_get_keystream(&c, pos, n, out); \
+            struct prefix##chacha8_ctx c; \
+            prefix##chacha8_keysetup(&c, key, kbits, iv); \
+            prefix##chacha8_get_keystream(&c, pos, n, out); \
         } else if (rounds == 12) { \
-            struct prefix##_chacha12_ctx c; \
-            prefix##_chacha12_keysetup(&c, key, kbits, iv); \
-            prefix##_chacha12_get_keystream(&c, pos, n, out); \
+            struct prefix##chacha12_ctx c; \
+            prefix##chacha12_keysetup(&c, key, kbits, iv); \
+            prefix##chacha12_get_keystream(&c, pos, n, out); \
         } else { \
-            struct prefix##_chacha20_ctx c; \
-            prefix##_chacha20_keysetup(&c, key, kbits, iv); \
-            prefix##_chacha20_get_keystream(&c, pos, n, out); \
+            struct prefix##chacha20_ctx c; \
+            prefix##chacha20_keysetup(&c, key, kbits, iv); \
+            prefix##chacha20_get_keystream(&c, pos, n, out); \
         } \
     } \
-    static void prefix##_x64(uint8_t *out, const uint8_t *in, size_t len, \
+    static void prefix##x64(uint8_t *out, const uint8_t *in, size_t len, \
                              const uint8_t key[32], const uint8_t *nonce, uint64_t counter) \
     { \
-        prefix##_chacha20_xor(out, in, len, key, nonce, counter); \
+        prefix##chacha20_xor(out, in, len, key, nonce, counter); \
     } \
-    static void prefix##_xietf(uint8_t *out, const uint8_t *in, size_t len, \
+    static void prefix##xietf(uint8_t *out, const uint8_t *in, size_t len, \
                                const uint8_t key[32], const uint8_t *nonce, uint64_t counter) \
     { \
-        prefix##_chacha20_ietf_xor(out, in, len, key, nonce, (uint32_t)counter); \
+        prefix##chacha20_ietf_xor(out, in, len, key, nonce, (uint32_t)counter); \
     }
 RS_CHACHA_VARIANTS(RS_WRAP)
 
 #define RS_ENTRY(prefix, name, width, cpu) \
-    {name, width, cpu, prefix##_ks, prefix##_x64, prefix##_xietf, prefix##_chacha_level, \
-     sizeof(struct prefix##_chacha8_ctx)},
+    {name, width, cpu, prefix##ks, prefix##x64, prefix##xietf, prefix##chacha_level, \
+     sizeof(struct prefix##chacha8_ctx)},
 static const struct variant all_variants[] = {RS_CHACHA_VARIANTS(RS_ENTRY)};
 #define NVARIANTS (sizeof all_variants / sizeof all_variants[0])
 
