@@ -53,7 +53,9 @@ def chacha_sources(env, variant, prefix, command, target):
                       si=targets.VECTOR_TYPES[w][2]) for w, n in shapes]
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
                            rotate=rotate, kernel=k, paths=paths))
-    scalar = chacha.kernel(variant.schedule, "shift")
+    scalar = chacha.kernel(variant.schedule if variant.isa == "scalar"
+                           else chacha.ONE_BLOCK_SCHEDULE, "shift")
+    params += (("one_block_schedule", scalar.schedule),)
     common = dict(prefix=prefix, variant=variant, rounds=variant.rounds)
     h = render.render(env, "chacha.h.j2", **common,
                       header=render.provenance(params, command, "chacha.h: the API."),

@@ -5,15 +5,16 @@
  *     python3 -m generator generate --target x86_64 --cc-id gcc --unroll 24 --lane-complement off --rotate builtin --parity fused --chacha-isa avx512 --chacha-schedule step --chacha-rotate vprold --chacha-states 1 --chacha-rounds 8,12,20 --out out/x86_64
  *
  * Parameters:
- *     target   = x86_64
- *     kernel   = chacha
- *     isa      = avx512
- *     width    = 16
- *     states   = 1
- *     schedule = step
- *     rotate   = vprold
- *     rounds   = 8,12,20
- *     prefix   = (none)
+ *     target             = x86_64
+ *     kernel             = chacha
+ *     isa                = avx512
+ *     width              = 16
+ *     states             = 1
+ *     schedule           = step
+ *     rotate             = vprold
+ *     rounds             = 8,12,20
+ *     prefix             = (none)
+ *     one_block_schedule = step
  */
 
 #ifndef RS_CHACHA_H
