@@ -144,6 +144,12 @@ class GeneratorTest(unittest.TestCase):
         with self.assertRaises(UsageError):
             variants.ChachaVariant(schedule="zigzag")
 
+    def test_one_block_schedule(self):
+        vector = self.sources(isa="avx512", schedule="seq")["chacha.c"]
+        self.assertIn("one_block_schedule = step", vector)
+        scalar = self.sources(isa="scalar", schedule="seq", rotate="shift")["chacha.c"]
+        self.assertIn("one_block_schedule = seq", scalar)
+
     def test_any_even_round_count_generates(self):
         c = self.sources(rounds=(2, 6))["chacha.c"]
         self.assertIn("chacha2_get_keystream", c)
