@@ -17,7 +17,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
-from generator import targets, variants, vectors  # noqa: E402
+from generator import kernels, targets, variants, vectors  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
 
 KNOWN_COMPILERS = ("gcc", "clang", "tcc")
@@ -45,6 +45,10 @@ def options(argv):
     p.add_argument("--lane-complement", help="on or off")
     p.add_argument("--rotate", help="shift, builtin, rol or rorx")
     p.add_argument("--parity", help="theta parities: fused (into chi) or separate")
+    p.add_argument("--multi", default=None,
+                   help="multi-state kernels to add to the output, comma separated "
+                        "(for example x8-avx512,x4-avx2; 'none' for none; default: "
+                        "x8-avx512,x4-avx2 on x86_64 when the compiler has intrinsics)")
     p.add_argument("--chacha-isa", help="widest ChaCha level: scalar, sse2, ssse3, avx2, avx512")
     p.add_argument("--chacha-schedule", help="ChaCha quarter-round order: seq, step or pair")
     p.add_argument("--chacha-rotate", help="ChaCha rotations: shift, pshufb or vprold")
@@ -78,13 +82,26 @@ PROBE_CAPS = {
     "asm-bmi2": "unsigned long long f(unsigned long long x)"
                 "{ unsigned long long r; __asm__(\"rorxq $3, %1, %0\" : \"=r\"(r) : \"r\"(x));"
                 " return r; }\n",
-    # ChaCha's vector levels: intrinsics under per-function target attributes, and run-time
-    # dispatch with __builtin_cpu_supports.
-    "x86-target-attr": "#include <immintrin.h>\n"
-                       "__attribute__((target(\"avx512f,avx512vl,avx512bw\"))) __m512i"
-                       " f(__m512i a) { return _mm512_rol_epi32(a, 7); }\n"
-                       "int g(void) { return __builtin_cpu_supports(\"avx512vl\"); }\n",
 }
+# The vector kernels switch their ISA on per function (target attribute), so the probe does
+# the same, without -m flags.
+PROBE_INTRIN = "#include <immintrin.h>\n__attribute__((target(\"{target}\"))) {body}\n"
+PROBE_CAPS.update({
+    "intrin-sse2": PROBE_INTRIN.format(
+        target="sse2", body="__m128i f(__m128i a) { return _mm_slli_epi64(a, 3); }"),
+    "intrin-avx2": PROBE_INTRIN.format(
+        target="avx2", body="__m256i f(__m256i a) { return _mm256_slli_epi64(a, 3); }"),
+    "intrin-avx512": PROBE_INTRIN.format(
+        target="avx512f,avx512vl",
+        body="__m512i f(__m512i a, __m256i b, __m256i *o)"
+             " { *o = _mm256_rol_epi64(b, 3); return _mm512_ternarylogic_epi64(a, a, a, 0x96); }"),
+    # ChaCha's levels: every one in one file under target attributes, picked at run time with
+    # __builtin_cpu_supports (so the probe asks for both).
+    "x86-target-attr": PROBE_INTRIN.format(
+        target="avx512f,avx512vl,avx512bw",
+        body="__m512i f(__m512i a) { return _mm512_rol_epi32(a, 7); }\n"
+             "int g(void) { return __builtin_cpu_supports(\"avx512vl\"); }"),
+})
 
 
 def run(cmd, **kw):
@@ -172,6 +189,15 @@ def main(argv):
             raise UsageError(f"compiler '{args.cc}' is not installed; pass --cc with one of "
                              f"{', '.join(KNOWN_COMPILERS)} (apt-get install -y gcc clang tcc)")
         keccak = pick_keccak(args, target, main_cc)
+        if args.multi is None:
+            multis = targets.default_multis(target, main_cc["caps"])
+        else:
+            multis = [targets.multi_variant(spec, target)
+                      for spec in filter(None, args.multi.split(",")) if spec != "none"]
+        for m in multis:
+            if m.compiler_needs()[0] not in main_cc["caps"]:
+                raise UsageError(f"{main_cc['cc']} cannot build {m.name} (no {m.isa} "
+                                 f"intrinsics); drop it from --multi")
         chacha = pick_chacha(args, target, main_cc)
         vectors.keccak_intermediate(args.vectors)  # fail now, not halfway through the build
         vectors.chacha_records(args.vectors)
@@ -188,9 +214,6 @@ def main(argv):
     # The ChaCha bench times OpenSSL's EVP_chacha20 as a peer; without libcrypto it is left out.
     crypto_libs = (run(["pkg-config", "--libs", "libcrypto"]).stdout.strip()
                    if not run(["pkg-config", "--exists", "libcrypto"]).returncode else None)
-    if crypto_libs is None:
-        print("configure.py: libcrypto not found (apt-get install -y libssl-dev), "
-              "ChaCha bench left out")
 
     test_ccs = []
     for name in filter(None, args.test_cc.split(",")):
@@ -210,66 +233,136 @@ def main(argv):
     w.build(["build.ninja"], "configure", implicit=configure_inputs)
     w.blank()
 
-    # The vendorable output folder and a check of exactly that code.
+    # The vendorable output folder.
     genargs = [f"--target {target.name}", f"--cc-id {main_cc['id']}",
                f"--unroll {keccak.unroll}",
                f"--lane-complement {'on' if keccak.lane_complement else 'off'}",
-               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}",
-               f"--chacha-isa {chacha.isa}", f"--chacha-schedule {chacha.schedule}",
-               f"--chacha-rotate {chacha.rotate}", f"--chacha-states {chacha.states}",
-               f"--chacha-rounds {','.join(map(str, chacha.rounds))}"] + ([f"--prefix {args.prefix}"] if args.prefix else [])
-    out_files = [os.path.join(out_dir, "keccak_p1600.h"), os.path.join(out_dir, "keccak_p1600.c")]
-    chacha_out = [os.path.join(out_dir, n) for n in ("chacha.h", "chacha8.h", "chacha.c")]
+               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}"]
+    if args.prefix:
+        genargs.append(f"--prefix {args.prefix}")
+    genargs += [f"--multi x{m.instances}-u{m.unroll}-{m.isa}" for m in multis]
+    genargs += [f"--chacha-isa {chacha.isa}", f"--chacha-schedule {chacha.schedule}",
+                f"--chacha-rotate {chacha.rotate}", f"--chacha-states {chacha.states}",
+                f"--chacha-rounds {','.join(map(str, chacha.rounds))}"]
+    chacha_out = [os.path.join(out_dir, n) for n in kernels.CHACHA_FILES]
+    out_files = [os.path.join(out_dir, n) for n in kernels.KECCAK_FILES + kernels.SPONGE_FILES]
+    multi_files = [os.path.join(out_dir, f"keccak_p1600_x{m.instances}.{ext}")
+                   for m in multis for ext in ("h", "c")]
+    out_files += multi_files
+    out_headers = [f for f in out_files if f.endswith(".h")]
+    out_sources = [f for f in out_files if f.endswith(".c")]
     w.build(out_files + chacha_out, "generate", implicit=gen_inputs,
             variables=[("genargs", " ".join(genargs)), ("outdir", out_dir)])
+    # Harnesses use the plain API names; with --prefix a forced include maps them.
+    api_flags = f"-I{out_dir}"
+    if args.prefix:
+        w.build(["build/prefix_map.h"], "prefix_map", out_headers,
+                implicit=["tests/prefix_map.py"], variables=[("prefix", args.prefix)])
+        api_flags += " -include build/prefix_map.h"
+        out_headers = out_headers + ["build/prefix_map.h"]
+    w.blank()
 
-    logs, benches = [], []
-    main_opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(main_cc["id"], "-O2")
-    for cc in test_ccs:
-        logs_cc, bench = matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs,
-                                crypto_libs=crypto_libs)
-        logs += logs_cc
-        benches += bench
-
-    # The out/ kernel compiled by the main compiler and checked against the same vectors.
-    same = [c for c in test_ccs if os.path.realpath(c["path"]) == os.path.realpath(main_cc["path"])]
+    logs, benches = [], {"keccak": [], "sponge": []}
+    same = [c for c in test_ccs
+            if os.path.realpath(c["path"]) == os.path.realpath(main_cc["path"])]
     if same:
-        main_cc = dict(same[0], cc=main_cc["cc"])
-        gen_main = os.path.join("build", same[0]["cc"], "gen")
+        main_cc = dict(same[0], cc=main_cc["cc"], name=same[0]["cc"])
     else:
-        gen_main = os.path.join("build", main_cc["cc"], "gen")
-        matrix(w, main_cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=False)
-    obj = os.path.join("build", "out", main_cc["cc"])
-    out_obj = os.path.join(obj, "keccak_p1600.o")
-    w.build([out_obj], "cc", [out_files[1]], order_only=out_files,
-            variables=[("cc", main_cc["cc"]),
-                       ("cflags", f"{main_opt} {WARNINGS.get(main_cc['id'], '')}")])
+        main_cc = dict(main_cc, name=main_cc["cc"])
+    peers = peer_libraries()
+    for cc in test_ccs + ([] if same else [main_cc]):
+        name = cc["cc"]
+        run_matrix = any(cc is t for t in test_ccs)
+        logs_cc, bench = matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs,
+                                run_tests=run_matrix, crypto_libs=crypto_libs)
+        logs += logs_cc
+        benches["keccak"] += bench or []
+        gen = os.path.join("build", name, "gen")
+        # out/ itself, compiled by this compiler, warning-free, under every sponge test.
+        opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
+        objs = []
+        buildable = [src for src in out_sources
+                     if src not in multi_sources_needing(multis, multi_files, cc)]
+        for src in buildable:
+            o = os.path.join("build", name, "out", os.path.basename(src)[:-2] + ".o")
+            w.build([o], "cc", [src], order_only=out_files,
+                    variables=[("cc", cc["cc"]),
+                               ("cflags", f"{opt} {WARNINGS.get(cc['id'], '')}")])
+            objs.append(o)
+        vectors_h = os.path.join(gen, "sponge_vectors.h")
+        flags = f"-O1 {api_flags} -I{gen} -Itests {check_cflags} -DRS_COMPILER='\"{name}\"'"
+        if run_matrix:
+            o = os.path.join("build", name, "obj", "check_sponge.o")
+            w.build([o], "cc", ["tests/check_sponge.c"], order_only=out_headers + [vectors_h],
+                    variables=[("cc", cc["cc"]), ("cflags", flags)])
+            exe = os.path.join("build", name, "check_sponge")
+            w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"]),
+                                                           ("ldflags", check_libs)])
+            w.build([exe + ".log"], "run_check", [exe])
+            logs.append(exe + ".log")
+            o = os.path.join("build", name, "obj", "bench_sponge.o")
+            w.build([o], "cc", ["tests/bench_sponge.c"], order_only=out_headers,
+                    variables=[("cc", cc["cc"]),
+                               ("cflags", f"-O2 {api_flags} -Itests {peers['cflags']} "
+                                          f"-DRS_COMPILER='\"{name}\"'")])
+            exe = os.path.join("build", name, "bench_sponge")
+            w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"]),
+                                                           ("ldflags", peers["libs"])])
+            benches["sponge"].append(exe)
+        if name == main_cc["name"]:
+            main_objs, main_gen = objs, gen
+        w.blank()
+
+    # The out/ permutation against the permutation vectors, by the main compiler.
+    obj = os.path.join("build", "out-check", main_cc["name"])
     harness = os.path.join(obj, "check_out.o")
     pfx = args.prefix
     w.build([harness], "cc", ["tests/check_keccak.c"],
-            order_only=out_files + [os.path.join(gen_main, "keccak_vectors.h")],
+            order_only=out_headers + [os.path.join(main_gen, "keccak_vectors.h")],
             variables=[("cc", main_cc["cc"]),
-                       ("cflags", f"-O1 -I{out_dir} -I{gen_main} -Itests {check_cflags} "
+                       ("cflags", f"-O1 {api_flags} -I{main_gen} -Itests {check_cflags} "
                                   f"-DRS_COMPILER='\"{main_cc['cc']} (out/)\"' "
                                   f"-DRS_OUT_F={pfx}keccak_f1600 -DRS_OUT_P={pfx}keccak_p1600 "
+                                  f"-DRS_OUT_A={pfx}keccak_p1600_absorb "
                                   f"-DRS_OUT_NAME='\"{keccak.name}\"' "
                                   f"-DRS_OUT_CPU='\"{' '.join(keccak.cpu_needs())}\"'")])
     exe = os.path.join(obj, "check_out")
-    w.build([exe], "link", [harness, out_obj], variables=[("cc", main_cc["cc"]),
-                                                            ("ldflags", check_libs)])
+    w.build([exe], "link", [harness] + main_objs, variables=[("cc", main_cc["cc"]),
+                                                              ("ldflags", check_libs)])
     w.build([exe + ".log"], "run_check", [exe])
+    out_logs = [exe + ".log"]
+    if multis:
+        # The out/ x-N kernels, checked against the out/ scalar kernel and the vectors.
+        cpus = " ".join(f"-DRS_OUT_X{m.instances}_CPU='\"{' '.join(m.cpu_needs())}\"'"
+                        for m in multis)
+        simd_harness = os.path.join(obj, "check_out_simd.o")
+        w.build([simd_harness], "cc", ["tests/check_keccak_simd.c"],
+                order_only=out_files + [os.path.join(main_gen, "keccak_simd_vectors.h")],
+                variables=[("cc", main_cc["cc"]),
+                           ("cflags", f"-O1 -I{out_dir} -I{main_gen} -Itests {check_cflags} "
+                                      f"-DRS_COMPILER='\"{main_cc['cc']} (out/)\"' "
+                                      f"-DRS_OUT_PREFIX={pfx} "
+                                      f"-DRS_OUT_MULTI={sum(m.instances for m in multis)} "
+                                      f"{cpus}")])
+        simd_exe = os.path.join(obj, "check_out_simd")
+        w.build([simd_exe], "link", [simd_harness] + main_objs,
+                variables=[("cc", main_cc["cc"]), ("ldflags", check_libs)])
+        w.build([simd_exe + ".log"], "run_check", [simd_exe])
+        out_logs.append(simd_exe + ".log")
+    out_log = out_logs[0]
 
-    # The same for the out/ ChaCha file: its own object, the ChaCha harness in out/ mode.
-    chacha_obj = os.path.join(obj, "chacha.o")
-    w.build([chacha_obj], "cc", [chacha_out[2]], order_only=chacha_out,
+    # The out/ ChaCha file: compiled by the main compiler, under the ChaCha harness in out/ mode.
+    chacha_o = os.path.join(obj, "chacha.o")
+    main_opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(main_cc["id"], "-O2")
+    w.build([chacha_o], "cc", [chacha_out[2]], order_only=chacha_out,
             variables=[("cc", main_cc["cc"]),
                        ("cflags", f"{main_opt} {WARNINGS.get(main_cc['id'], '')}")])
-    chacha_harness = os.path.join(obj, "check_chacha_out.o")
     chacha_runs = chacha.isa if "x86-target-attr" in main_cc["caps"] else "scalar"
+    chacha_harness = os.path.join(obj, "check_chacha_out.o")
     w.build([chacha_harness], "cc", ["tests/check_chacha.c"],
-            order_only=chacha_out + [os.path.join(gen_main, "chacha_vectors.h")],
+            order_only=chacha_out + [os.path.join(main_gen, "chacha_vectors.h")],
             variables=[("cc", main_cc["cc"]),
-                       ("cflags", f"-O1 -I{out_dir} -I{gen_main} -Itests {check_cflags} "
+                       ("cflags", f"-O1 -I{out_dir} -I{main_gen} -Itests {check_cflags} "
                                   f"-DRS_COMPILER='\"{main_cc['cc']} (out/)\"' "
                                   + (f"-DRS_OUT_PREFIX={pfx} " if pfx else "")
                                   + f"-DRS_OUT_NAME='\"{chacha.name}\"' "
@@ -278,20 +371,32 @@ def main(argv):
     w.build([chacha_ref], "cc", ["tests/ref/chacha_ref.c"],
             variables=[("cc", main_cc["cc"]), ("cflags", "-O2")])
     chacha_exe = os.path.join(obj, "check_chacha_out")
-    w.build([chacha_exe], "link", [chacha_harness, chacha_obj, chacha_ref],
+    w.build([chacha_exe], "link", [chacha_harness, chacha_o, chacha_ref],
             variables=[("cc", main_cc["cc"]), ("ldflags", check_libs)])
     w.build([chacha_exe + ".log"], "run_check", [chacha_exe])
+    out_logs.append(chacha_exe + ".log")
+
+    # rsum, the command-line tool, on the out/ sources; tested end to end against openssl.
+    rsum_o = os.path.join("build", "rsum.o")
+    w.build([rsum_o], "cc", ["tools/rsum.c"], order_only=out_headers,
+            variables=[("cc", main_cc["cc"]),
+                       ("cflags", f"-O2 {api_flags} {WARNINGS.get(main_cc['id'], '')}")])
+    w.build(["build/rsum"], "link", [rsum_o] + main_objs,
+            variables=[("cc", main_cc["cc"]), ("ldflags", "")])
+    w.build(["build/rsum_e2e.log"], "e2e", ["build/rsum"], implicit=["tests/e2e_rsum.py"])
     w.blank()
 
     unit_log = os.path.join("build", "unittest.log")
     w.build([unit_log], "unittest", implicit=gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
-    w.build(["test"], "summarize", [unit_log] + logs + [exe + ".log", chacha_exe + ".log"],
-            implicit=["tests/summarize.py"])
-    w.build(["generated"], "describe", order_only=[exe + ".log", chacha_exe + ".log"],
+    all_logs = [unit_log] + logs + out_logs + ["build/rsum_e2e.log"]
+    w.build(["test"], "summarize", all_logs, implicit=["tests/summarize.py"])
+    w.build(["generated"], "describe", order_only=out_logs,
             variables=[("outdir", out_dir)])
-    w.build(["check-out"], "phony", [exe + ".log", chacha_exe + ".log", "generated"])
-    w.build(["bench"], "bench", benches, implicit=["tests/bench_table.py"])
+    w.build(["check-out"], "phony", out_logs + ["build/rsum", "generated"])
+    w.build(["bench-keccak"], "bench", benches["keccak"], implicit=["tests/bench_table.py"])
+    w.build(["bench-sponge"], "bench_each", benches["sponge"])
+    w.build(["bench"], "phony", ["bench-keccak", "bench-sponge"])
     w.lines.append("default check-out")
 
     configure_command = "./configure.py " + shlex.join(argv) if argv else "./configure.py"
@@ -314,8 +419,27 @@ def main(argv):
         f.write(text)
     os.replace(tmp, os.path.join(ROOT, "build.ninja"))
     print(f"configure.py: {target.name}, {main_cc['id']} {main_cc['version']}, "
-          f"{keccak.name}, {chacha.name} -> {out_dir}; test matrix: "
+          f"{keccak.name} -> {out_dir}; test matrix: "
           + (", ".join(f"{c['id']} {c['version']}" for c in test_ccs) or "none"))
+
+
+def multi_sources_needing(multis, multi_files, cc):
+    """The out/ multi-state sources compiler `cc` cannot build (no intrinsics: tcc). The
+    sponge leaves them out for such a compiler by itself."""
+    return [f for m, f in zip(multis, [f for f in multi_files if f.endswith(".c")])
+            if any(need not in cc["caps"] for need in m.compiler_needs())]
+
+
+def peer_libraries():
+    """OpenSSL's libcrypto and libgcrypt, when installed, for the benches' side-by-side."""
+    cflags, libs = [], []
+    for package, macro in (("libcrypto", "RS_HAVE_OPENSSL"), ("libgcrypt", "RS_HAVE_GCRYPT")):
+        if run(["pkg-config", "--exists", package]).returncode == 0:
+            cflags += [f"-D{macro}", run(["pkg-config", "--cflags", package]).stdout.strip()]
+            libs.append(run(["pkg-config", "--libs", package]).stdout.strip())
+        else:
+            print(f"configure.py: {package} not found; the benches leave it out")
+    return {"cflags": " ".join(filter(None, cflags)), "libs": " ".join(libs)}
 
 
 def pick_keccak(args, target, cc):
@@ -343,30 +467,34 @@ def pick_chacha(args, target, cc):
 def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=True,
            crypto_libs=None):
     """Every variant this compiler can build: generated, compiled, linked into one Check
-    binary per kernel family and bench binaries. Returns (logs, bench executables)."""
+    binary and one bench binary per family. Returns (logs, bench executables)."""
     name = cc["cc"]
     gen = os.path.join("build", name, "gen")
     obj = os.path.join("build", name, "obj")
     space = variants.keccak_scalar_space(target, set(cc["caps"]))
+    simd_space = variants.keccak_simd_space(target, set(cc["caps"]))
     sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
-    headers = [os.path.join(gen, f"{v.ident}.h") for v in space]
+    simd_sources = [os.path.join(gen, f"{v.ident}.c") for v in simd_space]
+    headers = [os.path.join(gen, f"{v.ident}.h") for v in space + simd_space]
     chacha_space = variants.chacha_space(target, set(cc["caps"]))
     chacha_sources = [os.path.join(gen, f"{v.ident}.c") for v in chacha_space]
-    generated = sources + headers + [os.path.join(gen, "keccak_variants.h"),
-                                     os.path.join(gen, "keccak_vectors.h")]
-    generated += chacha_sources + [os.path.join(gen, f"{v.ident}.h") for v in chacha_space]
-    generated += [os.path.join(gen, "chacha_variants.h"), os.path.join(gen, "chacha_vectors.h")]
+    headers += [os.path.join(gen, f"{v.ident}.h") for v in chacha_space]
+    generated = sources + simd_sources + chacha_sources + headers + [
+        os.path.join(gen, name) for name in ("keccak_variants.h", "keccak_vectors.h",
+                                             "keccak_simd_variants.h", "keccak_simd_vectors.h",
+                                             "sponge_vectors.h", "chacha_variants.h",
+                                             "chacha_vectors.h")]
     w.build(generated, "testsuite", implicit=gen_inputs,
-            variables=[("target", target.name), ("caps", ",".join(cc["caps"])),
-                       ("outdir", gen)])
+            variables=[("target", target.name), ("ccid", cc["id"]),
+                       ("caps", ",".join(cc["caps"])), ("outdir", gen)])
     opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
     kernel_flags = f"{opt} {WARNINGS.get(cc['id'], '')}"
-    objs, chacha_objs = [], []
-    for src in sources + chacha_sources:
+    objs, simd_objs, chacha_objs = [], [], []
+    for src in sources + simd_sources + chacha_sources:
         o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
         w.build([o], "cc", [src], order_only=generated,
                 variables=[("cc", name), ("cflags", kernel_flags)])
-        (objs if src in sources else chacha_objs).append(o)
+        (objs if src in sources else simd_objs if src in simd_sources else chacha_objs).append(o)
     if not run_tests:
         return [], []
     harness_flags = f"-O1 -I{gen} -Itests {check_cflags} -DRS_COMPILER='\"{name}\"'"
@@ -390,8 +518,8 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     bench = os.path.join("build", name, "bench_keccak")
     w.build([bench], "link", [bench_o, ref_o] + objs, variables=[("cc", name), ("ldflags", "")])
 
-    # ChaCha: the same shape, with the plain reference as the tests' second opinion and the
-    # bench's yardstick (gcc -O3 again), OpenSSL as the bench's other peer.
+    # ChaCha: its suite, with the plain reference (gcc -O3 again) as the second opinion, and
+    # its bench against that reference and OpenSSL; bench_table.py shows its own table.
     chacha_ref_o = os.path.join(obj, "chacha_ref.o")
     w.build([chacha_ref_o], "cc", ["tests/ref/chacha_ref.c"],
             variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
@@ -413,7 +541,28 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
                 variables=[("cc", name), ("ldflags", crypto_libs)])
         benches.append(bench_chacha)
     w.blank()
-    return [exe + ".log", chacha_exe + ".log"], benches
+    if not simd_space:
+        return [exe + ".log", chacha_exe + ".log"], benches
+
+    # Vector kernels: their own suite and bench, linked with the scalar kernel they are
+    # compared with (this compiler's default scalar variant, already among objs).
+    yard_o = os.path.join(obj, f"{targets.default_keccak(target, cc['id']).ident}.o")
+    simd_check_o = os.path.join(obj, "check_keccak_simd.o")
+    w.build([simd_check_o], "cc", ["tests/check_keccak_simd.c"], order_only=generated,
+            variables=[("cc", name), ("cflags", harness_flags)])
+    simd_exe = os.path.join("build", name, "check_keccak_simd")
+    w.build([simd_exe], "link", [simd_check_o, yard_o] + simd_objs,
+            variables=[("cc", name), ("ldflags", check_libs)])
+    w.build([simd_exe + ".log"], "run_check", [simd_exe])
+    simd_bench_o = os.path.join(obj, "bench_keccak_simd.o")
+    w.build([simd_bench_o], "cc", ["tests/bench_keccak_simd.c"], order_only=generated,
+            variables=[("cc", name), ("cflags", f"-O2 -I{gen} -Itests "
+                                                f"-DRS_COMPILER='\"{name}\"'")])
+    simd_bench = os.path.join("build", name, "bench_keccak_simd")
+    w.build([simd_bench], "link", [simd_bench_o, ref_o, yard_o] + simd_objs,
+            variables=[("cc", name), ("ldflags", "")])
+    w.blank()
+    return [exe + ".log", simd_exe + ".log", chacha_exe + ".log"], benches + [simd_bench]
 
 
 if __name__ == "__main__":

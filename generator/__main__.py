@@ -6,7 +6,7 @@ Every user error ends in one line on stderr and exit code 2; nothing is written 
 import argparse
 import sys
 
-from . import VERSION, kernels, render, targets, variants, vectors
+from . import VERSION, kernels, reference, render, targets, variants, vectors
 from .errors import UsageError
 
 
@@ -51,22 +51,47 @@ def cmd_generate(args):
     target = targets.get(args.target)
     families = parse_families(args.kernels, "--kernels")
     prefix = check_prefix(args.prefix)
-    chosen = []
-    if "keccak" in families:
-        chosen.append(keccak_variant(args, target))
-    if "chacha" in families:
-        chosen.append(chacha_variant(args, target))
     env = render.environment()
     command = render.command_line()
-    files = {}
-    for v in chosen:
-        make = kernels.keccak_scalar if isinstance(v, variants.KeccakVariant) \
-            else kernels.chacha_sources
-        files.update(make(env, v, prefix, command, target))
+    files, names = {}, []
+    if "keccak" in families:
+        v = keccak_variant(args, target)
+        if args.isa != "scalar":
+            if args.rotate or args.lane_complement or args.parity:
+                raise UsageError("--rotate, --lane-complement and --parity shape the scalar "
+                                 "kernel; drop them with --isa " + args.isa)
+            # The single-state vector kernel takes the scalar one's place behind the same API.
+            v = targets.check_vector(target, variants.SimdKeccakVariant(
+                instances=1, isa=args.isa,
+                unroll=variants.parse_unroll(args.unroll) if args.unroll else 1))
+        multis = [targets.multi_variant(spec, target) for spec in args.multi]
+        if len({m.instances for m in multis}) < len(multis):
+            raise UsageError("--multi: one kernel per instance count (their files share a name)")
+        files.update(kernels.keccak_any(env, v, prefix, command, target))
+        files.update(kernels.keccak_sponge(env, v, prefix, command, target, multis))
+        for m in multis:
+            files.update(kernels.keccak_simd(env, m, prefix, command, target))
+        names += [x.name for x in [v] + multis]
+    if "chacha" in families:
+        c = chacha_variant(args, target)
+        files.update(kernels.chacha_sources(env, c, prefix, command, target))
+        names.append(c.name)
     changed = render.write_tree(args.out, files)
-    print(f"generated {args.out}: {', '.join(v.name for v in chosen)} for {target.name}"
+    print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
+
+
+def suite_files(env, variants_, kernel, command, target):
+    """Each variant under its own symbol prefix, its files named after it."""
+    files = {}
+    for v in variants_:
+        for name, text in kernel(env, v, v.ident + "_", command, target).items():
+            stem, ext = name.rsplit(".", 1)
+            if ext == "c":
+                text = text.replace(f'#include "{stem}.h"', f'#include "{v.ident}.h"')
+            files[f"{v.ident}.{ext}"] = text
+    return files
 
 
 def cmd_testsuite(args):
@@ -74,33 +99,51 @@ def cmd_testsuite(args):
     data, so a single Check binary per compiler links the whole matrix."""
     target = targets.get(args.target)
     caps = set(filter(None, args.caps.split(",")))
-    families = parse_families(args.families, "--families")
     env = render.environment()
     command = render.command_line()
     files = {}
-    if "keccak" in families:
-        files.update(keccak_testsuite(env, command, target, caps, args.vectors))
-    if "chacha" in families:
+    if args.only in ("all", "scalar"):
+        space = variants.keccak_scalar_space(target, caps)
+        files.update(suite_files(env, space, kernels.keccak_scalar, command, target))
+        params = (("target", target.name),
+                  ("compiler caps", ",".join(sorted(caps)) or "(none)"),
+                  ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+        files["keccak_variants.h"] = render.render(
+            env, "tests/keccak_variants.h.j2", variants=space,
+            header=render.provenance(params, command,
+                                     "Test registry: every scalar Keccak variant."))
+        files["sponge_vectors.h"] = kernels.sponge_test_vectors(
+            env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
+            render.provenance(params, command, "Test vectors for the sponge functions."))
+    # The single-state vector kernels run the scalar vector table too.
+    files["keccak_vectors.h"] = render.render(
+        env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(args.vectors),
+        header=render.provenance((("target", target.name), ("vector seed", hex(vectors.SEED))),
+                                 command, "Test vectors for Keccak-p[1600]."))
+    if args.only in ("all", "simd"):
+        space = [v for v in variants.keccak_simd_space(target, caps)
+                 if not args.select or any(s in v.name for s in args.select.split(","))]
+        # The scalar kernel this compiler gets by default: what a vector kernel must beat.
+        yardstick = targets.default_keccak(target, args.cc_id)
+        files.update(suite_files(env, space + [yardstick], kernels.keccak_any, command, target))
+        multis = [v for v in space if not v.single]
+        params = (("target", target.name),
+                  ("compiler caps", ",".join(sorted(caps)) or "(none)"),
+                  ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+        most = max([v.instances for v in multis] or [1])
+        files["keccak_simd_variants.h"] = render.render(
+            env, "tests/keccak_simd_variants.h.j2", yardstick=yardstick, multis=multis,
+            singles=[v for v in space if v.single], max_instances=most,
+            header=render.provenance(params, command,
+                                     "Test registry: every vector Keccak variant."))
+        files["keccak_simd_vectors.h"] = render.render(
+            env, "tests/keccak_simd_vectors.h.j2", instances=8,
+            cases=vectors.keccak_multi_cases(8),
+            header=render.provenance(params, command,
+                                     "Test vectors for the x-N Keccak-p[1600] kernels."))
+    if args.only in ("all", "chacha"):
         files.update(chacha_testsuite(env, command, target, caps, args.vectors))
     render.write_tree(args.out, files)
-
-
-def keccak_testsuite(env, command, target, caps, vectors_dir):
-    space = variants.keccak_scalar_space(target, caps)
-    files = {}
-    for v in space:
-        for name, text in kernels.keccak_scalar(env, v, v.ident + "_", command, target).items():
-            files[f"{v.ident}.{name.rsplit('.', 1)[1]}"] = text.replace(
-                '#include "keccak_p1600.h"', f'#include "{v.ident}.h"')
-    params = (("target", target.name), ("compiler caps", ",".join(sorted(caps)) or "(none)"),
-              ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
-    files["keccak_variants.h"] = render.render(
-        env, "tests/keccak_variants.h.j2", variants=space,
-        header=render.provenance(params, command, "Test registry: every scalar Keccak variant."))
-    files["keccak_vectors.h"] = render.render(
-        env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(vectors_dir),
-        header=render.provenance(params, command, "Test vectors for Keccak-p[1600]."))
-    return files
 
 
 def chacha_testsuite(env, command, target, caps, vectors_dir):
@@ -146,15 +189,31 @@ def cmd_describe(args):
         print(f"  {name}: " + ", ".join(p.replace(" = ", "=") for p in params))
 
 
+def cmd_permute(args):
+    """Keccak-p[1600, rounds] by the Python reference: a hand check for any target's output."""
+    rounds = variants.parse_rounds(args.rounds)
+    try:
+        data = bytes.fromhex(args.state) if args.state else bytes(200)
+    except ValueError:
+        data = b""
+    if len(data) != 200:
+        raise UsageError("--state takes 200 bytes in hex (400 digits), the FIPS 202 byte order")
+    print(reference.state_to_bytes(reference.keccak_p1600(reference.state_from_bytes(data),
+                                                          rounds)).hex())
+
+
 def cmd_list(args):
     target = targets.get(args.target)
+    caps = set(args.caps.split(","))
     if args.what == "targets":
         for t in targets.TARGETS.values():
             print(f"{t.name:10} {t.description}")
     else:
-        caps = set(args.caps.split(","))
-        for v in variants.keccak_scalar_space(target, caps) + variants.chacha_space(target,
-                                                                                   caps):
+        for v in variants.keccak_scalar_space(target, caps):
+            print(v.name)
+        for v in variants.keccak_simd_space(target, caps):
+            print(v.name)
+        for v in variants.chacha_space(target, caps):
             print(v.name)
 
 
@@ -170,6 +229,10 @@ def parser():
     g.add_argument("--lane-complement")
     g.add_argument("--rotate")
     g.add_argument("--parity")
+    g.add_argument("--isa", default="scalar", choices=("scalar", "avx512"),
+                   help="single-state kernel: scalar (default) or avx512")
+    g.add_argument("--multi", action="append", default=[], metavar="xN[-uU]-ISA",
+                   help="also emit a multi-state kernel, e.g. x8-avx512, x4-avx2 (repeatable)")
     g.add_argument("--kernels", default=",".join(FAMILIES),
                    help="kernel families to emit, comma separated (default: all)")
     g.add_argument("--chacha-isa", help="widest ChaCha level: " + ", ".join(variants.CHACHA_ISAS))
@@ -184,9 +247,14 @@ def parser():
     t = sub.add_parser("testsuite", help="generate every variant and the vectors for the tests")
     t.add_argument("--target", default="host")
     t.add_argument("--caps", default="", help="compiler capabilities, comma separated")
-    t.add_argument("--families", default=",".join(FAMILIES),
-                   help="kernel families to emit, comma separated (default: all)")
+    t.add_argument("--cc-id", default="gcc",
+                   help="compiler whose default scalar kernel the vector kernels are timed against")
     t.add_argument("--vectors", default=vectors.default_dir())
+    t.add_argument("--only", choices=("all", "scalar", "simd", "chacha"), default="all",
+                   help="which kernel families to emit (default all)")
+    t.add_argument("--select", default="",
+                   help="vector variants: keep only names containing one of these, comma "
+                        "separated (to build a part of the matrix)")
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
 
@@ -194,10 +262,16 @@ def parser():
     d.add_argument("folder")
     d.set_defaults(run=cmd_describe)
 
+    pm = sub.add_parser("permute", help="apply the reference Keccak-p[1600, rounds] to a state")
+    pm.add_argument("--rounds", default="24")
+    pm.add_argument("--state", default="", help="200 bytes in hex (default: zeros)")
+    pm.set_defaults(run=cmd_permute)
+
     ls = sub.add_parser("list", help="list targets or variants")
     ls.add_argument("what", choices=("targets", "variants"))
     ls.add_argument("--target", default="host")
-    ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2,x86-target-attr")
+    ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2,intrin-sse2,intrin-avx2,"
+                                      "intrin-avx512,x86-target-attr")
     ls.set_defaults(run=cmd_list)
     return p
 

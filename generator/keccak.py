@@ -6,6 +6,7 @@ list of ready operations: which lane is read, which rotation it takes, which chi
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 LANES = 25
 WIDTH = 64
@@ -39,6 +40,7 @@ def rc_bit(t):
     return r & 1
 
 
+@lru_cache(maxsize=None)
 def round_constants(rounds=MAX_ROUNDS):
     """RC[ir] for ir = 0..rounds-1: bit 2^j - 1 is rc(j + 7 ir)."""
     out = []
@@ -48,9 +50,10 @@ def round_constants(rounds=MAX_ROUNDS):
             if rc_bit(j + 7 * ir):
                 value |= 1 << ((1 << j) - 1)
         out.append(value)
-    return out
+    return tuple(out)
 
 
+@lru_cache(maxsize=None)
 def rho_offsets():
     """offset[index(x, y)] from the walk (x, y) <- (y, 2x + 3y) starting at (1, 0)."""
     offsets = [0] * LANES
@@ -58,7 +61,7 @@ def rho_offsets():
     for t in range(24):
         offsets[index(x, y)] = ((t + 1) * (t + 2) // 2) % WIDTH
         x, y = y, (2 * x + 3 * y) % 5
-    return offsets
+    return tuple(offsets)
 
 
 def pi_source(x, y):
@@ -209,6 +212,17 @@ def divisors(n):
 
 
 @dataclass(frozen=True)
+class Entry:
+    position: int   # round of the loop body to jump to
+    base: int       # round index of the body's first round on that pass
+
+
+# Round counts that get a block loop with the state held across blocks: Keccak-f (SHA-3,
+# SHAKE) and the 12 rounds of TurboSHAKE and KangarooTwelve.
+ABSORB_ROUNDS = (24, 12)
+
+
+@dataclass(frozen=True)
 class Schedule:
     """Everything a scalar Keccak-p[1600] kernel needs to be printed."""
     unroll: int
@@ -225,6 +239,20 @@ class Schedule:
     @property
     def complemented(self):
         return sorted(self.pattern)
+
+    @property
+    def absorb_order(self):
+        """(lane count, lane name, byte offset) from lane 24 down to lane 0: the cases of a
+        switch that xors the first `lane count` lanes of a block into the state."""
+        return tuple((i + 1, self.lane_names[i], 8 * i) for i in reversed(range(LANES)))
+
+    def absorb_entry(self, start):
+        """Where a block loop running rounds start..23 enters the unrolled body. Only entries
+        whose round reads set A qualify: the loop xors each block into A."""
+        position = start % self.unroll
+        if self.entry_sets[position] != "A":
+            raise ValueError(f"rounds from {start} enter unroll {self.unroll} outside set A")
+        return Entry(position=position, base=start - position)
 
 
 def schedule(unroll, lane_complement, fused_parity=True, rounds=MAX_ROUNDS):

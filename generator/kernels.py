@@ -5,7 +5,7 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from . import chacha, keccak, render, targets
+from . import chacha, cpuid, keccak, render, simd, sponge, targets, variants
 
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 
@@ -27,7 +27,8 @@ def keccak_scalar(env, variant, prefix, command, target):
                       header=render.provenance(params, command,
                                                f"keccak_p1600.c: {variant.name}."),
                       s=s, negated=negated, nots=keccak.nots_per_round(s.pattern),
-                      columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
+                      columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE,
+                      absorb_starts=[keccak.MAX_ROUNDS - r for r in keccak.ABSORB_ROUNDS])
     return {"keccak_p1600.h": h, "keccak_p1600.c": c}
 
 
@@ -69,3 +70,100 @@ def chacha_sources(env, variant, prefix, command, target):
                       levels=levels, simd=[l for l in levels if l["paths"]], scalar=scalar,
                       names={r: variant.name_for(r) for r in variant.rounds})
     return {"chacha.h": h, "chacha8.h": h8, "chacha.c": c}
+
+
+SPONGE_FILES = ("keccak_sponge.h", "keccak_sponge.c", "KeccakP-1600-SnP.h", "keccak_snp.c")
+
+
+def keccak_sponge(env, variant, prefix, command, target, multis=()):
+    """The functions users call, on top of whichever permutation `variant` is; KT128's leaves
+    also run on the multi-state kernels `multis` where the CPU allows."""
+    params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
+    if multis:
+        params += (("kt128 leaves", ", ".join(m.name for m in multis)),)
+    by_width = sorted(multis, key=lambda m: -m.instances)
+    multi_ctx = [{"n": m.instances, "cpu": cpuid.features(m.cpu_needs())} for m in by_width]
+    common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx,
+                  hashes=sponge.HASHES,
+                  xofs=sponge.XOFS, turboshakes=sponge.TURBOSHAKES, kt=sponge.KT128,
+                  pad_last=f"0x{sponge.PAD_LAST:02X}")
+    what = {
+        "keccak_sponge.h": "keccak_sponge.h: SHA-3, SHAKE, Keccak-256, TurboSHAKE, KT128.",
+        "keccak_sponge.c": "keccak_sponge.c: the sponge functions.",
+        "KeccakP-1600-SnP.h": "KeccakP-1600-SnP.h: XKCP's low-level interface.",
+        "keccak_snp.c": "keccak_snp.c: XKCP's low-level interface on this kernel.",
+    }
+    files = {}
+    for name in SPONGE_FILES:
+        files[name] = render.render(env, name + ".j2", **common,
+                                    header=render.provenance(params, command, what[name]),
+                                    guard=guard(prefix, name))
+    return files
+
+
+def _message(spec):
+    kind, value = spec
+    if kind == "hex":
+        return {"kind": "h", "length": len(value), "hex": value.hex()}
+    return {"kind": "p" if kind == "ptn" else "f", "length": value, "hex": ""}
+
+
+SPONGE_TEST_FUNCTIONS = tuple(f.name for f in sponge.HASHES + sponge.XOFS + sponge.TURBOSHAKES) \
+    + ("kt128",)
+
+
+def sponge_test_vectors(env, cases, header):
+    """The sponge cases as C data: hex strings, decoded by the harness."""
+    rows = [dict(c, message=_message(c["message"]), custom=_message(c["custom"]),
+                 expected=c["expected"].hex(), source=c["source"].replace('"', "'"))
+            for c in cases]
+    return render.render(env, "tests/sponge_vectors.h.j2", header=header, cases=rows,
+                         functions=SPONGE_TEST_FUNCTIONS)
+
+
+def keccak_simd(env, variant, prefix, command, target):
+    """A vector Keccak kernel: the single-state AVX-512 kernel behind the scalar API
+    (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_xN.h/.c)."""
+    isa = variant.vector_isa
+    params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
+    common = dict(prefix=prefix, variant=variant, variant_name=variant.name, isa=isa)
+    if variant.single:
+        h = render.render(env, "keccak_p1600.h.j2", **common,
+                          header=render.provenance(params, command, "keccak_p1600.h: the API."),
+                          guard=guard(prefix, "keccak_p1600.h"))
+        c = render.render(env, "keccak_p1600_avx512.c.j2", **common,
+                          header=render.provenance(params, command,
+                                                   f"keccak_p1600.c: {variant.name}."),
+                          unroll=variant.unroll, rc=keccak.round_constants(),
+                          xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
+                          shift_m1=simd.shift_index(4), shift_p1=simd.shift_index(1),
+                          rho=simd.rho_counts(), pi=simd.pi_to_columns(),
+                          transpose=simd.transpose_gathers(),
+                          iota_lane=keccak.IOTA_LANE)
+        return {"keccak_p1600.h": h, "keccak_p1600.c": c}
+    s = keccak.schedule(variant.unroll, lane_complement=False,
+                        fused_parity=simd.fused_parity(isa))
+    for row in s.rows:
+        for o in row.outputs:
+            # The vector ops print chi as RS_VCHI(a, b, c) = a ^ (~b & c): textbook form only.
+            assert o.form == keccak.ChiForm("&", True, False, False), o
+    n = variant.instances
+    base = f"keccak_p1600_x{n}"
+    h = render.render(env, "keccak_p1600_xN.h.j2", **common, n=n, cpu=isa.cpu,
+                      header=render.provenance(params, command, f"{base}.h: the x{n} API."),
+                      guard=guard(prefix, f"{base}.h"))
+    c = render.render(env, "keccak_p1600_xN.c.j2", **common, n=n, s=s,
+                      header=render.provenance(params, command, f"{base}.c: {variant.name}."),
+                      xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
+                      rotations=simd.rotations_used(s), fused=simd.theta_fused(isa),
+                      ops_per_round=simd.multi_ops_per_round(isa, s),
+                      parity_after=simd.parity_steps(s.fused_parity),
+                      columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
+    return {f"{base}.h": h, f"{base}.c": c}
+
+
+def keccak_any(env, variant, prefix, command, target):
+    """Whichever kernel family `variant` belongs to."""
+    if isinstance(variant, variants.SimdKeccakVariant):
+        return keccak_simd(env, variant, prefix, command, target)
+    return keccak_scalar(env, variant, prefix, command, target)

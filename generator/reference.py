@@ -26,16 +26,19 @@ def rho(a):
     return [rol64(a[i], offsets[i]) for i in range(25)]
 
 
+PI_SOURCES = tuple(keccak.pi_source(i % 5, i // 5) for i in range(25))
+
+
 def pi(a):
-    return [a[keccak.pi_source(i % 5, i // 5)] for i in range(25)]
+    return [a[PI_SOURCES[i]] for i in range(25)]
+
+
+CHI_NEIGHBOURS = tuple((keccak.index(i % 5 + 1, i // 5), keccak.index(i % 5 + 2, i // 5))
+                       for i in range(25))
 
 
 def chi(a):
-    out = []
-    for i in range(25):
-        x, y = i % 5, i // 5
-        out.append(a[i] ^ (~a[keccak.index(x + 1, y)] & a[keccak.index(x + 2, y)] & MASK64))
-    return out
+    return [a[i] ^ (~a[b] & a[c] & MASK64) for i, (b, c) in enumerate(CHI_NEIGHBOURS)]
 
 
 def iota(a, ir):
@@ -189,3 +192,43 @@ def chacha20_ietf_xor(data, key, nonce, counter):
         s[12] = (counter + i) & MASK32
         out += chacha_block(s, 20)
     return _xor(data, out)
+
+
+def keccak256(message):
+    """The original Keccak padding (domain byte 0x01), as Ethereum uses it."""
+    return sponge(136, 0x01, message, 32)
+
+
+def turboshake(security, message, domain, outlen):
+    """TurboSHAKE128/256 (RFC 9861): 12 rounds, the domain byte D in 0x01..0x7F."""
+    if not 0x01 <= domain <= 0x7F:
+        raise ValueError("TurboSHAKE domain byte must be 0x01..0x7F")
+    return sponge(200 - security // 4, domain, message, outlen, rounds=12)
+
+
+def length_encode(x):
+    """RFC 9861: x big-endian with no leading zero byte, then the count of those bytes."""
+    body = x.to_bytes((x.bit_length() + 7) // 8, "big") if x else b""
+    return body + bytes([len(body)])
+
+
+KT_CHUNK = 8192
+KT_CV = 32
+
+
+def kt128(message, custom, outlen):
+    """KangarooTwelve (KT128, RFC 9861) on TurboSHAKE128."""
+    s = message + custom + length_encode(len(custom))
+    if len(s) <= KT_CHUNK:
+        return turboshake(128, s, 0x07, outlen)
+    chunks = [s[i:i + KT_CHUNK] for i in range(0, len(s), KT_CHUNK)]
+    node = chunks[0] + b"\x03" + bytes(7)
+    for chunk in chunks[1:]:
+        node += turboshake(128, chunk, 0x0B, KT_CV)
+    node += length_encode(len(chunks) - 1) + b"\xff\xff"
+    return turboshake(128, node, 0x06, outlen)
+
+
+def ptn(n):
+    """The RFC 9861 test message: n bytes of 00 01 .. FA repeated."""
+    return bytes(i % 251 for i in range(n))

@@ -29,6 +29,7 @@ def environment():
     )
     env.filters["hex64"] = lambda v: f"0x{v:016X}ULL"
     env.filters["hex32"] = lambda v: f"0x{v:08X}U"
+    env.filters["hex8"] = lambda v: f"0x{v:02X}"
     return env
 
 

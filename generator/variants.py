@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from . import chacha, keccak
+from . import chacha, keccak, simd
 from .errors import UsageError
 
 KECCAK_UNROLLS = tuple(keccak.divisors(keccak.MAX_ROUNDS))
@@ -60,6 +60,57 @@ class KeccakVariant:
 
     def cpu_needs(self):
         return ROTATIONS[self.rotate]["cpu"]
+
+
+# (instances, ISA) pairs the vector kernels come in. Instances 1 is the single-state kernel
+# (one row of the state per 512-bit register); the others run that many states side by side.
+SIMD_SHAPES = ((1, "avx512"), (2, "sse2"), (2, "avx512vl"), (4, "avx2"), (4, "avx512vl"),
+               (8, "avx512"))
+
+
+@dataclass(frozen=True)
+class SimdKeccakVariant:
+    instances: int = 8
+    unroll: int = 24
+    isa: str = "avx512"
+
+    def __post_init__(self):
+        if (self.instances, self.isa) not in SIMD_SHAPES:
+            raise UsageError(f"no {self.isa} kernel for {self.instances} instance(s); accepted: "
+                             + ", ".join(f"x{n} {i}" for n, i in SIMD_SHAPES))
+        if self.unroll not in KECCAK_UNROLLS:
+            raise UsageError(f"unroll {self.unroll} does not divide {keccak.MAX_ROUNDS} rounds; "
+                             f"accepted: {', '.join(map(str, KECCAK_UNROLLS))}")
+
+    @property
+    def vector_isa(self):
+        if self.instances == 1:
+            return simd.ISAS["avx512"]
+        return simd.isa_for(self.isa, self.instances)
+
+    @property
+    def single(self):
+        return self.instances == 1
+
+    @property
+    def name(self):
+        shape = "" if self.single else f"x{self.instances}-"
+        return f"keccakp1600-{shape}u{self.unroll}-{self.isa}"
+
+    @property
+    def ident(self):
+        return self.name.replace("-", "_")
+
+    @property
+    def params(self):
+        return (("kernel", "keccak-p1600"), ("isa", self.isa), ("instances", self.instances),
+                ("unroll", self.unroll))
+
+    def compiler_needs(self):
+        return (self.vector_isa.compiler_cap,)
+
+    def cpu_needs(self):
+        return self.vector_isa.cpu
 
 
 def parse_unroll(text):
@@ -228,6 +279,19 @@ def chacha_space(target, compiler_caps):
                     v = ChachaVariant(isa=isa, schedule=schedule, rotate=rotate, states=states)
                     if all(need in compiler_caps for need in v.compiler_needs()):
                         out.append(v)
+    return out
+
+
+def keccak_simd_space(target, compiler_caps):
+    """Every vector Keccak variant the target allows and the compiler can build."""
+    out = []
+    for instances, isa in SIMD_SHAPES:
+        if isa not in target.vector_isas:
+            continue
+        for unroll in KECCAK_UNROLLS:
+            v = SimdKeccakVariant(instances=instances, unroll=unroll, isa=isa)
+            if all(need in compiler_caps for need in v.compiler_needs()):
+                out.append(v)
     return out
 
 

@@ -185,3 +185,156 @@ def chacha_xor_cases(count=48):
             out = reference.chacha_xor(xor_input(length), key, nonce, counter)
         cases.append((ietf, key, nonce, counter, length, fnv1a64(out)))
     return cases
+
+
+# --- sponge functions ---------------------------------------------------------------------
+
+FIPS202_KATS = (("sha3_224", "ShortMsgKAT_SHA3-224.txt", "MD"),
+                ("sha3_256", "ShortMsgKAT_SHA3-256.txt", "MD"),
+                ("sha3_384", "ShortMsgKAT_SHA3-384.txt", "MD"),
+                ("sha3_512", "ShortMsgKAT_SHA3-512.txt", "MD"),
+                ("shake128", "ShortMsgKAT_SHAKE128.txt", "Squeezed"),
+                ("shake256", "ShortMsgKAT_SHAKE256.txt", "Squeezed"))
+
+
+def _case(function, message, expected, outlen=None, domain=0, custom=None, check_from=0,
+          source=""):
+    """One sponge test case. `message` and `custom` are ('hex', bytes), ('ptn', n) or
+    ('ff', n): the C side rebuilds patterns rather than embedding megabytes."""
+    return {"function": function, "message": message, "custom": custom or ("hex", b""),
+            "domain": domain, "outlen": outlen if outlen is not None else len(expected),
+            "check_from": check_from, "expected": expected, "source": source}
+
+
+def fips202_cases(vectors_dir):
+    """The byte-aligned entries (Len % 8 == 0) of the NIST-format known answers."""
+    cases = []
+    for function, name, key in FIPS202_KATS:
+        text = _read(vectors_dir, name)
+        for bits, msg, out in re.findall(
+                rf"Len = (\d+)\s*\nMsg = ([0-9A-Fa-f]*)\s*\n{key} = ([0-9A-Fa-f]+)", text):
+            if int(bits) % 8:
+                continue
+            data = bytes.fromhex(msg)[:int(bits) // 8]
+            cases.append(_case(function, ("hex", data), bytes.fromhex(out),
+                               source=f"{name} Len={bits}"))
+    return cases
+
+
+def _message_spec(text):
+    """'empty', 'pattern 0x00 to 0xFA for 17^2 bytes', '3 times byte 0xFF'."""
+    text = text.strip()
+    if text == "empty":
+        return ("hex", b"")
+    m = re.fullmatch(r"pattern 0x00 to 0xFA for (\d+)\^(\d+) bytes", text)
+    if m:
+        return ("ptn", int(m.group(1)) ** int(m.group(2)))
+    m = re.fullmatch(r"(\d+) times byte 0xFF", text)
+    if m:
+        return ("ff", int(m.group(1)))
+    raise ValueError(f"unknown message description: {text}")
+
+
+def kt128_cases(vectors_dir):
+    text = _read(vectors_dir, "KangarooTwelve.txt")
+    cases = []
+    for head, out in re.findall(r"^(KangarooTwelve\(.*\):)\s*\n([0-9a-f ]+)$", text, re.M):
+        m = re.match(r"KangarooTwelve\(M=(.*), C=(.*), (\d+) bytes\)(, last 32 bytes)?:", head)
+        expected = bytes.fromhex(out)
+        outlen = int(m.group(3))
+        cases.append(_case("kt128", _message_spec(m.group(1)), expected, outlen=outlen,
+                           custom=_message_spec(m.group(2)),
+                           check_from=outlen - 32 if m.group(4) else 0,
+                           source="KangarooTwelve.txt " + head))
+    return cases
+
+
+def turboshake_cases(path):
+    with open(path, encoding="ascii") as f:
+        text = f.read()
+    cases = []
+    for record in text.split("\n\n"):
+        fields = dict(re.findall(r"^(\w+) = ?(.*)$", record, re.M))
+        if "function" not in fields:
+            continue
+        msg = fields["message"].strip()
+        message = ("ptn", int(msg[4:-1])) if msg.startswith("ptn(") else ("hex",
+                                                                             bytes.fromhex(msg))
+        outlen = int(fields["length"])
+        last = fields.get("last32")
+        expected = bytes.fromhex(last or fields["output"])
+        cases.append(_case(fields["function"].lower(), message, expected, outlen=outlen,
+                           domain=int(fields["D"], 16), check_from=outlen - 32 if last else 0,
+                           source=f"RFC 9861 {fields['function']} {msg or 'empty'} "
+                                  f"D={fields['D']}"))
+    return cases
+
+
+def message_bytes(spec):
+    kind, value = spec
+    if kind == "hex":
+        return value
+    if kind == "ptn":
+        return reference.ptn(value)
+    return b"\xff" * value
+
+
+def random_sponge_cases(count_per_function=24, max_len=2000):
+    """Random lengths 0..max_len for every function, expected values from hashlib where it
+    has the function and from the reference otherwise (itself checked against hashlib)."""
+    import hashlib
+    rng = random.Random(SEED ^ 0x5F0)
+    lib = {"sha3_224": lambda m, n: hashlib.sha3_224(m).digest(),
+           "sha3_256": lambda m, n: hashlib.sha3_256(m).digest(),
+           "sha3_384": lambda m, n: hashlib.sha3_384(m).digest(),
+           "sha3_512": lambda m, n: hashlib.sha3_512(m).digest(),
+           "shake128": lambda m, n: hashlib.shake_128(m).digest(n),
+           "shake256": lambda m, n: hashlib.shake_256(m).digest(n),
+           "keccak256": lambda m, n: reference.keccak256(m),
+           "turboshake128": None, "turboshake256": None, "kt128": None}
+    cases = []
+    for function, fn in lib.items():
+        for i in range(count_per_function):
+            length = rng.randrange(max_len + 1) if i else 0
+            msg = bytes(rng.getrandbits(8) for _ in range(length))
+            outlen = rng.choice((32, 64, 168, 200, 500))
+            domain = 0
+            custom = b""
+            if function.startswith("turboshake"):
+                domain = rng.randrange(1, 0x80)
+                out = reference.turboshake(int(function[-3:]), msg, domain, outlen)
+            elif function == "kt128":
+                custom = bytes(rng.getrandbits(8) for _ in range(rng.randrange(40)))
+                out = reference.kt128(msg, custom, outlen)
+            else:
+                out = fn(msg, outlen)
+            cases.append(_case(function, ("hex", msg), out, domain=domain,
+                               custom=("hex", custom), source=f"random {function} #{i}"))
+    # KangarooTwelve across the chunk boundary and several leaves, where the tree starts.
+    for length in (8191, 8192, 8193, 8192 + 8192, 8 * 8192 + 5, 9 * 8192 + 1):
+        msg = reference.ptn(length)
+        cases.append(_case("kt128", ("ptn", length), reference.kt128(msg, b"", 32),
+                           source=f"kt128 tree edge {length}"))
+    return cases
+
+
+def sponge_cases(vectors_dir, extra_dir):
+    return (fips202_cases(vectors_dir) + kt128_cases(vectors_dir)
+            + turboshake_cases(os.path.join(extra_dir, "turboshake.txt"))
+            + random_sponge_cases())
+
+
+def extra_dir():
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests",
+                        "vectors")
+
+
+def keccak_multi_cases(instances=8):
+    """(rounds, inputs, outputs) for every round count 0..24: `instances` independent random
+    states each, so every lane of every x-N kernel sees different data."""
+    rng = random.Random(SEED ^ instances)
+    cases = []
+    for rounds in range(keccak.MAX_ROUNDS, -1, -1):
+        ins = random_states(instances, rng)
+        cases.append((rounds, ins, [reference.keccak_p1600(s, rounds) for s in ins]))
+    return cases

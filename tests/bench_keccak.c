@@ -23,7 +23,7 @@ struct variant {
     void (*p1600)(uint64_t state[25], unsigned rounds);
 };
 
-#define RS_ENTRY(f1600, p1600, name, cpu) {name, cpu, f1600, p1600},
+#define RS_ENTRY(f1600, p1600, absorb, name, cpu) {name, cpu, f1600, p1600},
 static const struct variant all_variants[] = {RS_KECCAK_VARIANTS(RS_ENTRY)};
 #define NVARIANTS (sizeof all_variants / sizeof all_variants[0])
 

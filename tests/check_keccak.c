@@ -18,7 +18,7 @@
 #ifdef RS_OUT_F
 /* Checking the vendorable out/ folder itself, under the symbol names a user links. */
 #include "keccak_p1600.h"
-#define RS_KECCAK_VARIANTS(X) X(RS_OUT_F, RS_OUT_P, "out/ " RS_OUT_NAME, RS_OUT_CPU)
+#define RS_KECCAK_VARIANTS(X) X(RS_OUT_F, RS_OUT_P, RS_OUT_A, "out/ " RS_OUT_NAME, RS_OUT_CPU)
 #else
 #include "keccak_variants.h"
 #endif
@@ -28,9 +28,11 @@ struct variant {
     const char *cpu;
     void (*f1600)(uint64_t state[25]);
     void (*p1600)(uint64_t state[25], unsigned rounds);
+    size_t (*absorb)(uint64_t state[25], unsigned rounds, unsigned lanes, const uint8_t *data,
+                     size_t len);
 };
 
-#define RS_ENTRY(f1600, p1600, name, cpu) {name, cpu, f1600, p1600},
+#define RS_ENTRY(f1600, p1600, absorb, name, cpu) {name, cpu, f1600, p1600, absorb},
 static const struct variant all_variants[] = {RS_KECCAK_VARIANTS(RS_ENTRY)};
 #define NVARIANTS (sizeof all_variants / sizeof all_variants[0])
 
@@ -92,6 +94,46 @@ START_TEST(test_canonical_between_calls)
 }
 END_TEST
 
+/* The block loop equals xoring each block in and permuting, for every rate a sponge uses,
+ * 24, 12 and an untuned round count, unaligned data, and lengths with a partial tail. */
+static const unsigned absorb_lanes[] = {1, 9, 13, 16, 17, 18, 21, 25};
+static const unsigned absorb_rounds[] = {24, 12, 7};
+#define ABSORB_CASES (sizeof absorb_lanes / sizeof absorb_lanes[0] * 3)
+
+START_TEST(test_absorb_loop)
+{
+    const struct variant *v = runnable[_i / ABSORB_CASES];
+    unsigned lanes = absorb_lanes[(_i % ABSORB_CASES) / 3];
+    unsigned rounds = absorb_rounds[_i % 3];
+    uint8_t buffer[1 + 5 * 200 + 7];
+    const uint8_t *data = buffer + 1; /* deliberately misaligned */
+    size_t len = 5 * 8 * lanes + 7, done, k, j;
+    uint64_t got[25], want[25];
+
+    for (k = 0; k < sizeof buffer; k++)
+        buffer[k] = (uint8_t)(k * 131u + lanes * 7u + rounds);
+    memcpy(got, rs_keccak_cases[3].in, sizeof got);
+    memcpy(want, rs_keccak_cases[3].in, sizeof want);
+    done = v->absorb(got, rounds, lanes, data, len);
+    ck_assert_uint_eq(done, 5 * 8 * lanes);
+    for (k = 0; k < 5; k++) {
+        for (j = 0; j < lanes; j++) {
+            uint64_t lane = 0;
+            unsigned b;
+            for (b = 0; b < 8; b++)
+                lane |= (uint64_t)data[8 * (k * lanes + j) + b] << (8 * b);
+            want[j] ^= lane;
+        }
+        v->p1600(want, rounds);
+    }
+    ck_assert_msg(memcmp(got, want, sizeof got) == 0, "%s: absorb of %u lanes, %u rounds",
+                  v->name, lanes, rounds);
+    ck_assert_uint_eq(v->absorb(got, rounds, lanes, data, 8 * lanes - 1), 0);
+    ck_assert_uint_eq(v->absorb(got, rounds, 0, data, len), 0);
+    ck_assert_uint_eq(v->absorb(got, rounds, 26, data, len), 0);
+}
+END_TEST
+
 static Suite *keccak_suite(void)
 {
     Suite *s = suite_create("keccak-p1600 scalar (" RS_COMPILER ")");
@@ -99,6 +141,10 @@ static Suite *keccak_suite(void)
 
     tc = tcase_create("vectors");
     tcase_add_loop_test(tc, test_vectors, 0, (int)(nrunnable * RS_KECCAK_NCASES));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("absorb loop");
+    tcase_add_loop_test(tc, test_absorb_loop, 0, (int)(nrunnable * ABSORB_CASES));
     suite_add_tcase(s, tc);
 
     tc = tcase_create("rounds out of range");

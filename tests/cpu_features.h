@@ -2,6 +2,7 @@
 #ifndef RS_TEST_CPU_FEATURES_H
 #define RS_TEST_CPU_FEATURES_H
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__TINYC__))
@@ -11,47 +12,46 @@ static void rs_cpuid(unsigned leaf, unsigned sub, unsigned r[4])
                      : "a"(leaf), "c"(sub));
 }
 
-/* XCR0: which register states the OS saves; AVX needs bits 1-2, AVX-512 also bits 5-7. */
-static unsigned rs_xcr0(void)
+/* XCR0: which register states the OS saves on a context switch. */
+static unsigned long long rs_xgetbv0(void)
 {
-    unsigned r[4], lo, hi;
-    rs_cpuid(1, 0, r);
-    if (!((r[2] >> 27) & 1))
-        return 0;
-    /* xgetbv, spelled as bytes for assemblers that predate it */
+    unsigned lo, hi;
     __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
-    (void)hi;
-    return lo;
+    return ((unsigned long long)hi << 32) | lo;
 }
 
 #define RS_FEATURE(name) (len == sizeof name - 1 && memcmp(feature, name, len) == 0)
 
 static int rs_cpu_has_one(const char *feature, size_t len)
 {
-    unsigned r[4], max;
+    unsigned r[4], leaf1[4];
+    int os_ymm, os_zmm;
     rs_cpuid(0, 0, r);
-    max = r[0];
-    if (RS_FEATURE("sse2") || RS_FEATURE("ssse3")) {
-        rs_cpuid(1, 0, r);
-        return RS_FEATURE("sse2") ? (r[3] >> 26) & 1 : (r[2] >> 9) & 1;
-    }
-    if (max < 7)
+    if (r[0] < 7)
         return 0;
+    rs_cpuid(1, 0, leaf1);
+    if (RS_FEATURE("sse2"))
+        return (leaf1[3] >> 26) & 1;
+    if (RS_FEATURE("ssse3"))
+        return (leaf1[2] >> 9) & 1;
+    /* AVX registers are usable only if the OS enabled them (OSXSAVE, then XCR0 bits). */
+    os_ymm = ((leaf1[2] >> 27) & 1) && (rs_xgetbv0() & 0x06) == 0x06;
+    os_zmm = os_ymm && (rs_xgetbv0() & 0xE6) == 0xE6;
     rs_cpuid(7, 0, r);
     if (RS_FEATURE("bmi2"))
         return (r[1] >> 8) & 1;
     if (RS_FEATURE("bmi1"))
         return (r[1] >> 3) & 1;
     if (RS_FEATURE("avx2"))
-        return (r[1] >> 5) & 1 && (rs_xcr0() & 0x6) == 0x6;
-    if (RS_FEATURE("avx512f") || RS_FEATURE("avx512vl") || RS_FEATURE("avx512bw")) {
-        unsigned bit = RS_FEATURE("avx512f") ? 16 : RS_FEATURE("avx512bw") ? 30 : 31;
-        return (r[1] >> bit) & 1 && (rs_xcr0() & 0xE6) == 0xE6;
-    }
+        return os_ymm && ((r[1] >> 5) & 1);
+    if (RS_FEATURE("avx512f"))
+        return os_zmm && ((r[1] >> 16) & 1);
+    if (RS_FEATURE("avx512vl"))
+        return os_zmm && ((r[1] >> 31) & 1);
+    if (RS_FEATURE("avx512bw"))
+        return os_zmm && ((r[1] >> 30) & 1);
     return 0;
 }
-
-#undef RS_FEATURE
 #else
 static int rs_cpu_has_one(const char *feature, size_t len)
 {
@@ -61,13 +61,28 @@ static int rs_cpu_has_one(const char *feature, size_t len)
 }
 #endif
 
+/* Tests only: RS_CPU_DISABLE="avx512f avx2" makes the harnesses act as on a CPU without
+ * those features, so the skip paths run on this machine too. */
+static int rs_cpu_disabled(const char *feature, size_t len)
+{
+    const char *p = getenv("RS_CPU_DISABLE");
+    while (p && *p) {
+        size_t n = strcspn(p, " ,");
+        if (n == len && memcmp(p, feature, len) == 0)
+            return 1;
+        p += n;
+        p += strspn(p, " ,");
+    }
+    return 0;
+}
+
 /* Every space-separated feature in `features` is present; sets *missing to the first absent. */
 static int rs_cpu_has_all(const char *features, const char **missing)
 {
     const char *p = features;
     while (*p) {
         size_t len = strcspn(p, " ");
-        if (len && !rs_cpu_has_one(p, len)) {
+        if (len && (rs_cpu_disabled(p, len) || !rs_cpu_has_one(p, len))) {
             *missing = p;
             return 0;
         }

@@ -7,6 +7,8 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from generator import kernels  # noqa: E402
 
 
 def read(path, mode="rb"):
@@ -30,6 +32,9 @@ class BadInput(unittest.TestCase):
         (["generate", "--prefix", "9bad"], "C identifier prefix"),
         (["generate", "--bogus"], "unrecognized arguments"),
         (["testsuite", "--vectors", "/nonexistent"], "cannot read test vectors"),
+        (["permute", "--rounds", "25"], "rounds must be 0..24"),
+        (["permute", "--rounds", "-1"], "rounds must be 0..24"),
+        (["permute", "--state", "00"], "200 bytes in hex"),
     ]
 
     def test_each_bad_input_is_one_line_exit_2_and_out_untouched(self):
@@ -40,7 +45,8 @@ class BadInput(unittest.TestCase):
                 f.write("previous output\n")
             for args, message in self.CASES:
                 with self.subTest(args=args):
-                    r = generator(*args, "--out", out)
+                    extra = ["--out", out] if args[0] != "permute" else []
+                    r = generator(*args, *extra)
                     self.assertEqual(r.returncode, 2, r.stderr)
                     self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
                     self.assertIn(message, r.stderr)
@@ -54,6 +60,13 @@ class BadInput(unittest.TestCase):
         r = generator("generate", "--out", target)
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+
+class Permute(unittest.TestCase):
+    def test_zero_state_gives_the_published_permutation(self):
+        r = generator("permute")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("e7dde140798f25f18a47c033f9ccd584"), r.stdout)
 
 
 class Output(unittest.TestCase):
@@ -70,15 +83,18 @@ class Output(unittest.TestCase):
             self.assertEqual(first, again)
             self.assertEqual(stamps, {n: os.stat(os.path.join(out, n)).st_mtime_ns
                                       for n in first})
-            self.assertEqual(sorted(first), ["keccak_p1600.c", "keccak_p1600.h"])
+            self.assertEqual(sorted(first), sorted(kernels.KECCAK_FILES + kernels.SPONGE_FILES))
             for name, text in first.items():
-                head = text.decode()[:1200]
+                head = text.decode()[:1400]
                 self.assertIn("Do not edit", head)
                 self.assertIn("python3 -m generator generate --unroll 6", head)
                 self.assertIn("lane_complement = on", head)
                 self.assertIn("prefix          = my_", head)
             self.assertIn(b"void my_keccak_p1600(", first["keccak_p1600.h"])
-            self.assertNotIn(b"main(", first["keccak_p1600.c"])
+            for name, text in first.items():
+                self.assertNotIn(b"main(", text, name)
+            self.assertIn(b"void my_sha3_256(", first["keccak_sponge.h"])
+            self.assertIn(b"my_KeccakP1600_Initialize(", first["KeccakP-1600-SnP.h"])
             self.assertFalse([n for n in os.listdir(tmp) if n.startswith(".")])
 
     def test_a_changed_parameter_replaces_the_folder_whole(self):
@@ -90,7 +106,8 @@ class Output(unittest.TestCase):
                 f.write("/* left from an older run */\n")
             self.assertEqual(generator("generate", "--unroll", "3", "--kernels", "keccak",
                                        "--out", out).returncode, 0)
-            self.assertEqual(sorted(os.listdir(out)), ["keccak_p1600.c", "keccak_p1600.h"])
+            self.assertEqual(sorted(os.listdir(out)),
+                             sorted(kernels.KECCAK_FILES + kernels.SPONGE_FILES))
             self.assertIn("unroll          = 3", read(os.path.join(out, "keccak_p1600.c"), "r"))
 
 

@@ -1,0 +1,89 @@
+"""The sponge functions on Keccak-p[1600] as data: rates, domain bytes and round counts, each
+derived from its definition (FIPS 202, the Keccak submission, RFC 9861)."""
+
+from dataclasses import dataclass
+
+from . import keccak
+
+STATE_BYTES = keccak.LANES * keccak.WIDTH // 8
+PAD_LAST = 0x80  # the final 1 of pad10*1, in the last byte of the block
+
+
+def rate_for(security_bits):
+    """Capacity is twice the security level; the rate is what is left of the state."""
+    return STATE_BYTES - 2 * security_bits // 8
+
+
+def domain_byte(suffix_bits):
+    """The byte xored after the message: the domain suffix bits (first bit lowest), then the
+    first 1 of pad10*1."""
+    value = 0
+    for i, bit in enumerate(suffix_bits):
+        value |= int(bit) << i
+    return value | 1 << len(suffix_bits)
+
+
+@dataclass(frozen=True)
+class SpongeFunction:
+    name: str             # C name
+    title: str            # the standard's name
+    rate: int             # bytes per block
+    rounds: int
+    domain: int           # 0 when the caller passes it (TurboSHAKE)
+    digest: int           # fixed output bytes; 0 for an extendable-output function
+    standard: str
+
+    @property
+    def lanes(self):
+        return self.rate // 8
+
+
+def _sha3(bits):
+    return SpongeFunction(f"sha3_{bits}", f"SHA3-{bits}", rate_for(bits), 24, domain_byte("01"),
+                          bits // 8, "FIPS 202")
+
+
+def _shake(bits):
+    return SpongeFunction(f"shake{bits}", f"SHAKE{bits}", rate_for(bits), 24,
+                          domain_byte("1111"), 0, "FIPS 202")
+
+
+def _turboshake(bits):
+    return SpongeFunction(f"turboshake{bits}", f"TurboSHAKE{bits}", rate_for(bits), 12, 0, 0,
+                          "RFC 9861")
+
+
+HASHES = tuple(_sha3(b) for b in (224, 256, 384, 512)) + (
+    SpongeFunction("keccak256", "Keccak-256", rate_for(256), 24, domain_byte(""), 32,
+                   "the Keccak submission (Ethereum's Keccak-256)"),)
+XOFS = tuple(_shake(b) for b in (128, 256))
+TURBOSHAKES = tuple(_turboshake(b) for b in (128, 256))
+
+
+@dataclass(frozen=True)
+class KangarooTwelve:
+    """KT128 (RFC 9861): a tree of TurboSHAKE128 calls over 8192-byte chunks."""
+    chunk: int = 8192
+    cv: int = 32                  # chaining value bytes per leaf
+    leaf_domain: int = 0x0B
+    single_domain: int = 0x07     # the whole input fits the first chunk
+    final_domain: int = 0x06
+    first_chunk_marker: bytes = bytes([0x03]) + bytes(7)
+    final_trailer: bytes = b"\xff\xff"
+    rate: int = rate_for(128)
+    rounds: int = 12
+    batch: int = 8                # whole leaves taken from the input at a time
+
+    @property
+    def leaf_blocks(self):
+        """Whole rate-sized blocks in a leaf; the rest is the tail padded with the domain."""
+        return self.chunk // self.rate
+
+    @property
+    def leaf_tail_lanes(self):
+        tail = self.chunk % self.rate
+        assert tail % 8 == 0, "the multi-leaf loop moves whole lanes"
+        return tail // 8
+
+
+KT128 = KangarooTwelve()

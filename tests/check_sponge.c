@@ -1,0 +1,343 @@
+/*
+ * Check suite for the sponge layer in out/<target>/ (SHA-3, SHAKE, Keccak-256, TurboSHAKE,
+ * KT128) and for XKCP's SnP interface, driven by the generated sponge_vectors.h.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "KeccakP-1600-SnP.h"
+#include "keccak_sponge.h"
+#include "sponge_vectors.h"
+
+static uint8_t *from_hex(const char *hex, size_t len)
+{
+    uint8_t *out = malloc(len ? len : 1);
+    size_t k;
+    ck_assert_ptr_nonnull(out);
+    for (k = 0; k < len; k++) {
+        unsigned v;
+        ck_assert_int_eq(sscanf(hex + 2 * k, "%2x", &v), 1);
+        out[k] = (uint8_t)v;
+    }
+    return out;
+}
+
+static uint8_t *message(const struct rs_message *m)
+{
+    uint8_t *out;
+    size_t k;
+    if (m->kind == 'h')
+        return from_hex(m->hex, m->length);
+    out = malloc(m->length ? m->length : 1);
+    ck_assert_ptr_nonnull(out);
+    for (k = 0; k < m->length; k++)
+        out[k] = m->kind == 'p' ? (uint8_t)(k % 251) : 0xFF;
+    return out;
+}
+
+/* Deterministic split sizes, different per case, biased towards the awkward small ones. */
+static size_t next_split(uint64_t *s, size_t left)
+{
+    size_t n;
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    switch (*s % 4) {
+    case 0: n = *s % 8; break;
+    case 1: n = *s % 200; break;
+    case 2: n = *s % 2000; break;
+    default: n = *s % 20000; break;
+    }
+    return n < left ? n : left;
+}
+
+static int is_xof(enum rs_sponge_function f)
+{
+    return f == RS_SHAKE128 || f == RS_SHAKE256 || f == RS_TURBOSHAKE128 ||
+           f == RS_TURBOSHAKE256 || f == RS_KT128;
+}
+
+/* One-shot entry points. */
+static void one_shot(const struct rs_sponge_case *c, const uint8_t *in, size_t inlen,
+                     const uint8_t *custom, size_t customlen, uint8_t *out)
+{
+    switch (c->function) {
+    case RS_SHA3_224: sha3_224(out, in, inlen); break;
+    case RS_SHA3_256: sha3_256(out, in, inlen); break;
+    case RS_SHA3_384: sha3_384(out, in, inlen); break;
+    case RS_SHA3_512: sha3_512(out, in, inlen); break;
+    case RS_KECCAK256: keccak256(out, in, inlen); break;
+    case RS_SHAKE128: shake128(out, c->outlen, in, inlen); break;
+    case RS_SHAKE256: shake256(out, c->outlen, in, inlen); break;
+    case RS_TURBOSHAKE128: turboshake128(out, c->outlen, in, inlen, (uint8_t)c->domain); break;
+    case RS_TURBOSHAKE256: turboshake256(out, c->outlen, in, inlen, (uint8_t)c->domain); break;
+    case RS_KT128: kt128(out, c->outlen, in, inlen, custom, customlen); break;
+    default: ck_abort_msg("unknown function");
+    }
+}
+
+/* The same through init/update/final (or absorb/squeeze), cut into uneven pieces. */
+static void incremental(const struct rs_sponge_case *c, const uint8_t *in, size_t inlen,
+                        const uint8_t *custom, size_t customlen, uint8_t *out, uint64_t seed)
+{
+    keccak_sponge s;
+    kt128_ctx kt;
+    size_t done = 0, n;
+
+    switch (c->function) {
+    case RS_SHA3_224: sha3_224_init(&s); break;
+    case RS_SHA3_256: sha3_256_init(&s); break;
+    case RS_SHA3_384: sha3_384_init(&s); break;
+    case RS_SHA3_512: sha3_512_init(&s); break;
+    case RS_KECCAK256: keccak256_init(&s); break;
+    case RS_SHAKE128: shake128_init(&s); break;
+    case RS_SHAKE256: shake256_init(&s); break;
+    case RS_TURBOSHAKE128: turboshake128_init(&s, (uint8_t)c->domain); break;
+    case RS_TURBOSHAKE256: turboshake256_init(&s, (uint8_t)c->domain); break;
+    case RS_KT128: kt128_init(&kt); break;
+    default: ck_abort_msg("unknown function");
+    }
+    while (done < inlen) {
+        n = next_split(&seed, inlen - done);
+        if (c->function == RS_KT128)
+            kt128_update(&kt, in + done, n);
+        else
+            sha3_256_update(&s, in + done, n); /* every update/absorb is the same sponge step */
+        done += n;
+    }
+    if (c->function == RS_KT128) {
+        kt128_final(&kt, custom, customlen, out, c->outlen);
+        return;
+    }
+    if (!is_xof(c->function)) {
+        switch (c->function) {
+        case RS_SHA3_224: sha3_224_final(&s, out); break;
+        case RS_SHA3_256: sha3_256_final(&s, out); break;
+        case RS_SHA3_384: sha3_384_final(&s, out); break;
+        case RS_SHA3_512: sha3_512_final(&s, out); break;
+        default: keccak256_final(&s, out); break;
+        }
+        return;
+    }
+    for (done = 0; done < c->outlen; done += n) {
+        n = next_split(&seed, c->outlen - done);
+        shake128_squeeze(&s, out + done, n);
+    }
+}
+
+static const unsigned rates[RS_NFUNCTIONS] = {144, 136, 104, 72, 136, 168, 136, 168, 136, 0};
+static const uint8_t suffixes[RS_NFUNCTIONS] = {0x06, 0x06, 0x06, 0x06, 0x01, 0x1F, 0x1F, 0, 0,
+                                                0};
+
+/* A sponge written the way XKCP's high-level code drives SnP: fast loop for whole blocks,
+ * AddBytes for the rest, the delimited suffix and the final bit, then ExtractBytes. */
+static void snp_sponge(const struct rs_sponge_case *c, const uint8_t *in, size_t inlen,
+                       uint8_t *out)
+{
+    KeccakP1600_state state;
+    unsigned rate = rates[c->function];
+    unsigned rounds = (c->function == RS_TURBOSHAKE128 || c->function == RS_TURBOSHAKE256) ? 12
+                                                                                          : 24;
+    uint8_t suffix = rounds == 12 ? (uint8_t)c->domain : suffixes[c->function];
+    size_t outlen = c->outlen, take;
+
+    KeccakP1600_StaticInitialize();
+    KeccakP1600_Initialize(&state);
+    while (inlen >= rate) {
+        size_t n = rounds == 24 ? KeccakF1600_FastLoop_Absorb(&state, rate / 8, in, inlen)
+                                : KeccakP1600_12rounds_FastLoop_Absorb(&state, rate / 8, in,
+                                                                       inlen);
+        ck_assert_uint_eq(n % rate, 0);
+        ck_assert_uint_gt(n, 0);
+        in += n;
+        inlen -= n;
+    }
+    KeccakP1600_AddBytes(&state, in, 0, (unsigned)inlen);
+    KeccakP1600_AddByte(&state, suffix, (unsigned)inlen);
+    KeccakP1600_AddByte(&state, 0x80, rate - 1);
+    for (;;) {
+        KeccakP1600_Permute_Nrounds(&state, rounds);
+        take = outlen < rate ? outlen : rate;
+        if (outlen & 1) {
+            KeccakP1600_ExtractBytes(&state, out, 0, (unsigned)take);
+        } else {
+            /* ExtractAndAddBytes onto zeros must give the same bytes. */
+            memset(out, 0, take);
+            KeccakP1600_ExtractAndAddBytes(&state, out, out, 0, (unsigned)take);
+        }
+        out += take;
+        outlen -= take;
+        if (!outlen)
+            break;
+    }
+}
+
+struct prepared {
+    uint8_t *in, *custom, *expected, *out;
+    size_t inlen, customlen;
+};
+
+static struct prepared prepare(const struct rs_sponge_case *c)
+{
+    struct prepared p;
+    p.in = message(&c->message);
+    p.inlen = c->message.length;
+    p.custom = message(&c->custom);
+    p.customlen = c->custom.length;
+    p.expected = from_hex(c->expected, c->outlen - c->check_from);
+    p.out = malloc(c->outlen + 1);
+    ck_assert_ptr_nonnull(p.out);
+    memset(p.out, 0xA5, c->outlen + 1);
+    return p;
+}
+
+static void check_and_free(const struct rs_sponge_case *c, struct prepared *p, const char *how)
+{
+    ck_assert_msg(memcmp(p->out + c->check_from, p->expected, c->outlen - c->check_from) == 0,
+                  "%s (%s): %s", rs_sponge_function_names[c->function], how, c->source);
+    ck_assert_msg(p->out[c->outlen] == 0xA5, "%s wrote past the output: %s", how, c->source);
+    free(p->in);
+    free(p->custom);
+    free(p->expected);
+    free(p->out);
+}
+
+START_TEST(test_one_shot)
+{
+    const struct rs_sponge_case *c = &rs_sponge_cases[_i];
+    struct prepared p = prepare(c);
+    one_shot(c, p.in, p.inlen, p.custom, p.customlen, p.out);
+    check_and_free(c, &p, "one-shot");
+}
+END_TEST
+
+START_TEST(test_incremental)
+{
+    const struct rs_sponge_case *c = &rs_sponge_cases[_i];
+    struct prepared p = prepare(c);
+    incremental(c, p.in, p.inlen, p.custom, p.customlen, p.out, 0x9E3779B97F4A7C15ull ^ _i);
+    check_and_free(c, &p, "incremental, uneven pieces");
+}
+END_TEST
+
+START_TEST(test_snp)
+{
+    const struct rs_sponge_case *c = &rs_sponge_cases[_i];
+    struct prepared p;
+    if (c->function == RS_KT128)
+        return; /* a tree mode, not one sponge */
+    p = prepare(c);
+    snp_sponge(c, p.in, p.inlen, p.out);
+    check_and_free(c, &p, "XKCP SnP interface");
+}
+END_TEST
+
+/* NULL with length 0 is the empty message; NULL output with length 0 writes nothing. */
+START_TEST(test_null_and_empty)
+{
+    uint8_t a[64], b[64];
+    keccak_sponge s;
+    kt128_ctx kt;
+
+    sha3_256(a, NULL, 0);
+    sha3_256(b, (const uint8_t *)"", 0);
+    ck_assert_mem_eq(a, b, 32);
+    shake128(NULL, 0, NULL, 0);
+    shake128_init(&s);
+    shake128_absorb(&s, NULL, 0);
+    shake128_squeeze(&s, NULL, 0);
+    shake128_squeeze(&s, a, 64);
+    shake128(b, 64, NULL, 0);
+    ck_assert_mem_eq(a, b, 64);
+    kt128(a, 32, NULL, 0, NULL, 0);
+    kt128_init(&kt);
+    kt128_update(&kt, NULL, 0);
+    kt128_final(&kt, NULL, 0, b, 32);
+    ck_assert_mem_eq(a, b, 32);
+}
+END_TEST
+
+/* Absorbing after the first squeeze is documented to be ignored. */
+START_TEST(test_absorb_after_squeeze_ignored)
+{
+    uint8_t a[100], b[100];
+    keccak_sponge s;
+    shake256(a, 100, (const uint8_t *)"abc", 3);
+    shake256_init(&s);
+    shake256_absorb(&s, (const uint8_t *)"abc", 3);
+    shake256_squeeze(&s, b, 10);
+    shake256_absorb(&s, (const uint8_t *)"more", 4);
+    shake256_squeeze(&s, b + 10, 90);
+    ck_assert_mem_eq(a, b, 100);
+}
+END_TEST
+
+/* Every SnP byte operation at every offset, against a plain byte array model. */
+START_TEST(test_snp_bytes)
+{
+    KeccakP1600_state state;
+    uint8_t model[200], data[256], got[200];
+    unsigned offset = (unsigned)_i, length, k;
+
+    for (k = 0; k < sizeof data; k++)
+        data[k] = (uint8_t)(k * 7 + 3);
+    for (length = 0; offset + length <= 200; length += 13) {
+        KeccakP1600_Initialize(&state);
+        KeccakP1600_AddBytes(&state, data, 0, 200);
+        memcpy(model, data, 200);
+        KeccakP1600_OverwriteBytes(&state, data + 50, offset, length);
+        memcpy(model + offset, data + 50, length);
+        KeccakP1600_ExtractBytes(&state, got, 0, 200);
+        ck_assert_mem_eq(got, model, 200);
+        KeccakP1600_AddByte(&state, 0x5A, offset);
+        model[offset] ^= 0x5A;
+        KeccakP1600_OverwriteWithZeroes(&state, offset);
+        memset(model, 0, offset);
+        KeccakP1600_ExtractBytes(&state, got + offset, offset, 200 - offset);
+        KeccakP1600_ExtractBytes(&state, got, 0, offset);
+        ck_assert_mem_eq(got, model, 200);
+    }
+}
+END_TEST
+
+static Suite *sponge_suite(void)
+{
+    Suite *s = suite_create("sponge (" RS_COMPILER ")");
+    TCase *tc;
+
+    tc = tcase_create("one-shot");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_one_shot, 0, (int)RS_SPONGE_NCASES);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("incremental");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_incremental, 0, (int)RS_SPONGE_NCASES);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("XKCP SnP interface");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_snp, 0, (int)RS_SPONGE_NCASES);
+    tcase_add_loop_test(tc, test_snp_bytes, 0, 200);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("API edges");
+    tcase_add_test(tc, test_null_and_empty);
+    tcase_add_test(tc, test_absorb_after_squeeze_ignored);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(sponge_suite());
+    int failed;
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
