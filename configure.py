@@ -17,13 +17,53 @@ import tempfile
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
-from generator import kernels, targets, variants, vectors  # noqa: E402
+from generator import kernels, profiles, targets, variants, vectors  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
 
 KNOWN_COMPILERS = ("gcc", "clang", "tcc")
 WARNINGS = {"gcc": "-Wall -Wextra -pedantic -Werror", "clang": "-Wall -Wextra -pedantic -Werror",
             "tcc": "-Wall -Werror"}
 DEFAULT_OPT = {"gcc": "-O3 -march=native", "clang": "-O3 -march=native", "tcc": "-O2"}
+
+# --- reliability checks: what is checked (families) and how it is built (flavours) ----------
+#
+# One row per kernel family. `space` lists the variants a compiler can build (the testsuite
+# command generates them, and the <name>_variants.h registry their harnesses walk); `subset`
+# picks the ones a flavour asks for; `support` are plain sources the Check harness links; `ct`
+# is the constant-time harness; each fuzz target is a libFuzzer harness and the extra sources
+# it links. ChaCha and x-N Keccak plug in as rows, with their harness files.
+FAMILIES = (
+    {"name": "keccak",
+     "space": variants.keccak_scalar_space,
+     "subset": variants.keccak_subset,
+     "check": "tests/check_keccak.c",
+     "support": ("tests/ref/keccak_ref.c",),
+     "ct": "tests/ct/ct_keccak.c",
+     "fuzz": {"keccak_vs_ref": ("tests/fuzz/keccak_vs_ref.c", ("tests/ref/keccak_ref.c",)),
+              "sponge_splits": ("tests/fuzz/sponge_splits.c", ("tests/sponge_min.c",))}},
+)
+
+SANITIZE = "-fsanitize=address,undefined -fno-sanitize-recover=all"
+# Instrumented builds of the variant matrix, in build/<cc>-<flavour>/. `subset` trades
+# coverage for build time (generator/variants.py says what "representative" keeps).
+FLAVOURS = {
+    # clang's objects also carry libFuzzer's coverage hooks, so the fuzz targets link the
+    # very objects the sanitized Check suite tested instead of compiling them again.
+    "asan": {"compilers": ("gcc", "clang"), "subset": "representative",
+             "cflags": {"gcc": f"-O1 -g -fno-omit-frame-pointer {SANITIZE}",
+                        "clang": f"-O1 -g -fno-omit-frame-pointer {SANITIZE} "
+                                 "-fsanitize=fuzzer-no-link"},
+             "ldflags": SANITIZE},
+    # Built the way users build (-O2), for an instruction set valgrind 3.19 can execute: it
+    # stops at the first AVX-512 instruction, and -march=native here would emit some. Its
+    # debug-info reader gives up on clang 14's default DWARF 5, hence -gdwarf-4.
+    "ct": {"compilers": ("gcc", "clang", "tcc"), "subset": "all",
+           "cflags": {"gcc": "-O2 -g -march=x86-64-v3",
+                      "clang": "-O2 -gdwarf-4 -march=x86-64-v3",
+                      "tcc": "-O2 -g"},
+           "ldflags": ""},
+}
+FUZZ_FLAGS = f"-O1 -g {SANITIZE} -fsanitize=fuzzer"
 
 
 def fail(message):
@@ -55,12 +95,21 @@ def options(argv):
     p.add_argument("--chacha-states", help="ChaCha block sets interleaved: 1 or 2")
     p.add_argument("--chacha-rounds", help="ChaCha round counts, e.g. 8,12,20")
     p.add_argument("--prefix", default="", help="prefix for every exported symbol")
+    p.add_argument("--no-profile", action="store_true",
+                   help="ignore tuned profiles in generator/profiles/")
     p.add_argument("--out", default=None, help="output folder (default: out/<target>)")
     p.add_argument("--test-cc", default=",".join(KNOWN_COMPILERS),
                    help="compilers for the test matrix; missing ones are skipped")
     p.add_argument("--vectors", default=vectors.default_dir(),
                    help="folder with the official vector files")
-    return p.parse_args(argv)
+    p.add_argument("--fuzz-seconds", type=int, default=60,
+                   help="how long `ninja fuzz` runs each fuzz target (default 60)")
+    p.add_argument("--fuzz-short-seconds", type=int, default=4,
+                   help="how long `ninja test` runs each fuzz target (default 4; 0: not at all)")
+    args = p.parse_args(argv)
+    if args.fuzz_seconds < 1 or args.fuzz_short_seconds < 0:
+        fail("--fuzz-seconds must be at least 1, --fuzz-short-seconds at least 0")
+    return args
 
 
 # --- compiler probes: compile tiny files rather than guess from names ---------------------
@@ -132,6 +181,21 @@ def probe(cc):
     version = version.replace(" ", "")
     caps = sorted(c for c, src in PROBE_CAPS.items() if compiles(cc, src))
     return {"cc": cc, "path": path, "id": cid, "version": version, "caps": caps}
+
+
+def links(cc, source, flags=()):
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "probe.c")
+        with open(src, "w") as f:
+            f.write(source)
+        return run([cc, *flags, src, "-o", os.path.join(tmp, "probe")]).returncode == 0
+
+
+PROBE_FUZZER = ("#include <stddef.h>\n#include <stdint.h>\n"
+                "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)"
+                "{ (void)d; (void)n; return 0; }\n")
+PROBE_MAIN = "int main(void) { return 0; }\n"
+PROBE_MEMCHECK = "#include <valgrind/memcheck.h>\nint main(void) { return RUNNING_ON_VALGRIND; }\n"
 
 
 def cpu_features():
@@ -229,7 +293,8 @@ def main(argv):
     gen_inputs = sorted(rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "*.py"))
                         + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"),
                                     recursive=True))
-    configure_inputs = ["configure.py", "build.ninja.in"] + gen_inputs
+    configure_inputs = ["configure.py", "build.ninja.in"] + gen_inputs + sorted(
+        rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "profiles", "*.json")))
     w.build(["build.ninja"], "configure", implicit=configure_inputs)
     w.blank()
 
@@ -386,17 +451,37 @@ def main(argv):
     w.build(["build/rsum_e2e.log"], "e2e", ["build/rsum"], implicit=["tests/e2e_rsum.py"])
     w.blank()
 
+    checks = reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs)
+
     unit_log = os.path.join("build", "unittest.log")
     w.build([unit_log], "unittest", implicit=gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
-    all_logs = [unit_log] + logs + out_logs + ["build/rsum_e2e.log"]
+    all_logs = [unit_log] + logs + out_logs + ["build/rsum_e2e.log"] + checks["test"]
     w.build(["test"], "summarize", all_logs, implicit=["tests/summarize.py"])
+    for name in ("test-sanitize", "fuzz"):
+        if checks[name]:
+            w.build([name], "summarize", checks[name], implicit=["tests/summarize.py"])
+        else:
+            w.build([name], "unavailable", variables=[("why", checks["why"][name])])
     w.build(["generated"], "describe", order_only=out_logs,
             variables=[("outdir", out_dir)])
     w.build(["check-out"], "phony", out_logs + ["build/rsum", "generated"])
     w.build(["bench-keccak"], "bench", benches["keccak"], implicit=["tests/bench_table.py"])
     w.build(["bench-sponge"], "bench_each", benches["sponge"])
     w.build(["bench"], "phony", ["bench-keccak", "bench-sponge"])
+    # Tuning: time every candidate each compiler built (verified first), record the winners.
+    tunes = {"tune": [], "tune-quick": []}
+    for cc in test_ccs:
+        bench = os.path.join("build", cc["cc"], "bench_keccak")
+        for edge, quick in (("tune", ""), ("tune-quick", "--quick")):
+            out = f"build/{cc['cc']}/{edge}.stamp"
+            w.build([out], "tune", [bench],
+                    variables=[("ccid", cc["id"]), ("ccversion", cc["version"]),
+                               ("cflags", opt_flags(args, cc)), ("target", target.name),
+                               ("caps", ",".join(cc["caps"])), ("quick", quick)])
+            tunes[edge].append(out)
+    for edge, stamps in tunes.items():
+        w.build([edge], "phony", stamps)
     w.lines.append("default check-out")
 
     configure_command = "./configure.py " + shlex.join(argv) if argv else "./configure.py"
@@ -423,6 +508,10 @@ def main(argv):
           + (", ".join(f"{c['id']} {c['version']}" for c in test_ccs) or "none"))
 
 
+def opt_flags(args, cc):
+    return args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
+
+
 def multi_sources_needing(multis, multi_files, cc):
     """The out/ multi-state sources compiler `cc` cannot build (no intrinsics: tcc). The
     sponge leaves them out for such a compiler by itself."""
@@ -442,10 +531,147 @@ def peer_libraries():
     return {"cflags": " ".join(filter(None, cflags)), "libs": " ".join(libs)}
 
 
+def reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs):
+    """The sanitized Check suites, the constant-time run and the fuzz targets, for every row
+    of FAMILIES built in every FLAVOURS entry whose compiler is here and can do it.
+    Returns the logs of `ninja test`, `ninja test-sanitize` and `ninja fuzz`."""
+    out = {"test": [], "test-sanitize": [], "fuzz": [],
+           "why": {"test-sanitize": "no compiler of the test matrix links "
+                                    "-fsanitize=address,undefined (gcc or clang)",
+                   "fuzz": "clang cannot link -fsanitize=fuzzer "
+                           "(apt-get install -y clang libclang-rt-14-dev)"}}
+    by_id = {c["id"]: c for c in reversed(test_ccs)}
+    valgrind = shutil.which("valgrind")
+    w.build(["always"], "phony")
+    for flavour, spec in FLAVOURS.items():
+        for cid in spec["compilers"]:
+            cc = by_id.get(cid)
+            if cc is None:
+                continue
+            cflags = spec["cflags"][cid]
+            if target.arch != "x86_64":
+                cflags = cflags.replace("-march=x86-64-v3", "")
+            if flavour == "asan" and not links(cc["cc"], PROBE_MAIN, cflags.split()
+                                               + spec["ldflags"].split()):
+                print(f"configure.py: {cc['cc']} cannot build with {cflags}; "
+                      "left out of test-sanitize")
+                continue
+            if flavour == "ct" and not (valgrind and links(cc["cc"], PROBE_MEMCHECK)):
+                print(f"configure.py: valgrind or valgrind/memcheck.h missing; constant-time "
+                      f"check left out (apt-get install -y valgrind)")
+                break
+            for family in FAMILIES:
+                objs, gen, obj = flavour_objects(w, cc, flavour, spec, cflags, family, target,
+                                                 gen_inputs)
+                base = os.path.join("build", f"{cc['cc']}-{flavour}")
+                harness = f"-I{gen} -Itests -DRS_COMPILER='\"{cc['cc']} {flavour}\"'"
+                if flavour == "asan":
+                    support = []
+                    for src in family["support"]:
+                        o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
+                        w.build([o], "cc", [src], variables=[("cc", cc["cc"]),
+                                                             ("cflags", cflags)])
+                        support.append(o)
+                    check_o = os.path.join(obj, os.path.basename(family["check"])[:-2] + ".o")
+                    w.build([check_o], "cc", [family["check"]],
+                            order_only=[os.path.join(gen, f"{family['name']}_variants.h")],
+                            variables=[("cc", cc["cc"]), ("cflags", f"{cflags} {harness} "
+                                                                     f"{check_cflags}")])
+                    exe = os.path.join(base, f"check_{family['name']}")
+                    w.build([exe], "link", [check_o] + support + objs,
+                            variables=[("cc", cc["cc"]),
+                                       ("ldflags", f"{spec['ldflags']} {check_libs}")])
+                    # No fork per test: forking a sanitized process costs 300 times the test
+                    # (2 minutes instead of 0.4 s), and the first finding aborts the run
+                    # anyway (-fno-sanitize-recover), which summarize.py reports as broken.
+                    w.build([exe + ".log"], "run_check", [exe],
+                            variables=[("check_env", "CK_FORK=no")])
+                    out["test-sanitize"].append(exe + ".log")
+                    if cid == "clang" and links(cc["cc"], PROBE_FUZZER, FUZZ_FLAGS.split()):
+                        fuzz_targets(w, cc, family, objs, gen, args, out)
+                if flavour == "ct":
+                    ct_o = os.path.join(obj, os.path.basename(family["ct"])[:-2] + ".o")
+                    w.build([ct_o], "cc", [family["ct"]],
+                            order_only=[os.path.join(gen, f"{family['name']}_variants.h")],
+                            variables=[("cc", cc["cc"]), ("cflags", f"{cflags} {harness}")])
+                    exe = os.path.join(base, f"ct_{family['name']}")
+                    w.build([exe], "link", [ct_o] + objs,
+                            variables=[("cc", cc["cc"]), ("ldflags", spec["ldflags"])])
+                    w.build([exe + ".log"], "run_ct", [exe])
+                    out["test"].append(exe + ".log")
+    w.blank()
+    return out
+
+
+def flavour_objects(w, cc, flavour, spec, cflags, family, target, gen_inputs):
+    """One family's variants generated for this compiler and compiled with a flavour's flags.
+    Returns (objects, gen folder, object folder)."""
+    base = os.path.join("build", f"{cc['cc']}-{flavour}")
+    gen, obj = os.path.join(base, "gen"), os.path.join(base, "obj")
+    space = family["space"](target, set(cc["caps"]))
+    space = family["subset"](space, spec["subset"])
+    sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
+    generated = sources + [os.path.join(gen, f"{v.ident}.h") for v in space] + [
+        os.path.join(gen, f"{family['name']}_variants.h"),
+        os.path.join(gen, f"{family['name']}_vectors.h")]
+    w.build(generated, "testsuite", implicit=gen_inputs,
+            variables=[("target", target.name), ("caps", ",".join(cc["caps"])),
+                       ("outdir", gen), ("subset", spec["subset"])])
+    flags = f"{cflags} {WARNINGS.get(cc['id'], '')}"
+    objs = []
+    for src in sources:
+        o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
+        w.build([o], "cc", [src], order_only=generated,
+                variables=[("cc", cc["cc"]), ("cflags", flags)])
+        objs.append(o)
+    return objs, gen, obj
+
+
+def fuzz_targets(w, cc, family, objs, gen, args, out):
+    """Each fuzz target of a family, linked with the sanitized variant objects: a short run
+    for `ninja test` and a long one (--fuzz-seconds) for `ninja fuzz`."""
+    base = os.path.join("build", "fuzz")
+    flags = f"{FUZZ_FLAGS} -I{gen} -Itests -Itests/fuzz"
+    extra_flags = f"-O1 -g {SANITIZE} -fsanitize=fuzzer-no-link -Itests"
+    for name, (harness, extras) in family["fuzz"].items():
+        linked = []
+        for src in (harness,) + tuple(extras):
+            o = os.path.join(base, "obj", os.path.basename(src)[:-2] + ".o")
+            if o not in linked:
+                w.build([o], "cc", [src],
+                        order_only=[os.path.join(gen, f"{family['name']}_variants.h")],
+                        variables=[("cc", cc["cc"]),
+                                   ("cflags", flags if src == harness else extra_flags)])
+                linked.append(o)
+        exe = os.path.join(base, name)
+        w.build([exe], "link", linked + objs,
+                variables=[("cc", cc["cc"]), ("ldflags", FUZZ_FLAGS)])
+        seeds = os.path.join("tests", "fuzz", "corpus", name)
+        runs = [("fuzz", args.fuzz_seconds, ["always"])]
+        if args.fuzz_short_seconds:
+            runs.append(("test", args.fuzz_short_seconds, []))
+        for goal, seconds, always in runs:
+            log = os.path.join(base, f"{name}.{goal}.log")
+            w.build([log], "run_fuzz", [exe], implicit=["tests/fuzz/run_fuzz.py"] + always,
+                    variables=[("seconds", str(seconds)), ("seeds", seeds),
+                               ("corpus", os.path.join(base, f"{name}.corpus")),
+                               ("artifacts", os.path.join(base, f"{name}.crash-"))])
+            out[goal].append(log)
+
+
 def pick_keccak(args, target, cc):
-    v = variants.keccak_from_options(target, targets.default_keccak(target, cc["id"]),
-                                     args.unroll, args.lane_complement, args.rotate,
-                                     args.parity)
+    """The variant for out/: the options given, over the matching tuned profile, over the
+    built-in default."""
+    base = targets.default_keccak(target, cc["id"])
+    if not args.no_profile and target is targets.host():
+        tuned, warning = profiles.lookup(cc["id"], cc["version"], opt_flags(args, cc))
+        if warning:
+            print(f"configure.py: warning: {warning}")
+        if tuned:
+            print(f"configure.py: {cc['cc']}: tuned profile picks {tuned.name}")
+            base = tuned
+    v = variants.keccak_from_options(target, base, args.unroll, args.lane_complement,
+                                     args.rotate, args.parity)
     missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
     if missing:
         raise UsageError(f"{cc['cc']} cannot build rotation '{v.rotate}' (lacks "
@@ -502,15 +728,16 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     w.build([check_o], "cc", ["tests/check_keccak.c"], order_only=generated,
             variables=[("cc", name), ("cflags", harness_flags)])
     exe = os.path.join("build", name, "check_keccak")
-    w.build([exe], "link", [check_o] + objs, variables=[("cc", name), ("ldflags", check_libs)])
-    w.build([exe + ".log"], "run_check", [exe])
-
     # The yardstick is always the plain rolled kernel built by gcc -O3 when gcc exists, so
-    # every compiler's figures are ratios against the same code.
+    # every compiler's figures are ratios against the same code. The Check suite tests it
+    # too: the fuzz targets take it as the truth.
     ref_cc = "gcc" if shutil.which("gcc") else name
     ref_o = os.path.join(obj, "keccak_ref.o")
     w.build([ref_o], "cc", ["tests/ref/keccak_ref.c"],
             variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
+    w.build([exe], "link", [check_o, ref_o] + objs,
+            variables=[("cc", name), ("ldflags", check_libs)])
+    w.build([exe + ".log"], "run_check", [exe])
     bench_o = os.path.join(obj, "bench_keccak.o")
     w.build([bench_o], "cc", ["tests/bench_keccak.c"], order_only=generated,
             variables=[("cc", name), ("cflags", f"-O2 -I{gen} -Itests "

@@ -103,11 +103,13 @@ def cmd_testsuite(args):
     command = render.command_line()
     files = {}
     if args.only in ("all", "scalar"):
-        space = variants.keccak_scalar_space(target, caps)
+        space = variants.keccak_subset(variants.keccak_scalar_space(target, caps),
+                                       args.subset)
         files.update(suite_files(env, space, kernels.keccak_scalar, command, target))
         params = (("target", target.name),
                   ("compiler caps", ",".join(sorted(caps)) or "(none)"),
-                  ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+                  ("subset", args.subset), ("variants", len(space)),
+                  ("vector seed", hex(vectors.SEED)))
         files["keccak_variants.h"] = render.render(
             env, "tests/keccak_variants.h.j2", variants=space,
             header=render.provenance(params, command,
@@ -202,6 +204,12 @@ def cmd_permute(args):
                                                           rounds)).hex())
 
 
+def cmd_tune(args):
+    from . import tune
+    tune.tune(args.bench, args.cc_id, args.cc_version, args.cflags, args.target,
+              [c for c in args.caps.split(",") if c], args.quick, render.command_line())
+
+
 def cmd_list(args):
     target = targets.get(args.target)
     caps = set(args.caps.split(","))
@@ -255,12 +263,25 @@ def parser():
     t.add_argument("--select", default="",
                    help="vector variants: keep only names containing one of these, comma "
                         "separated (to build a part of the matrix)")
+    t.add_argument("--subset", default="all", choices=variants.SUBSETS,
+                   help="all variants, or a representative few for instrumented builds")
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
 
     d = sub.add_parser("describe", help="print what a generated folder holds")
     d.add_argument("folder")
     d.set_defaults(run=cmd_describe)
+
+    tu = sub.add_parser("tune", help="time the built candidates of one compiler and record "
+                                     "the winner in generator/profiles/ (run by ninja tune)")
+    tu.add_argument("--bench", required=True, help="the compiler's bench_keccak program")
+    tu.add_argument("--cc-id", required=True)
+    tu.add_argument("--cc-version", required=True)
+    tu.add_argument("--cflags", required=True)
+    tu.add_argument("--target", default="host")
+    tu.add_argument("--caps", default="")
+    tu.add_argument("--quick", action="store_true", help="the pruned space")
+    tu.set_defaults(run=cmd_tune)
 
     pm = sub.add_parser("permute", help="apply the reference Keccak-p[1600, rounds] to a state")
     pm.add_argument("--rounds", default="24")

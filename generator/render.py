@@ -3,6 +3,7 @@
 import os
 import shlex
 import shutil
+import signal
 import sys
 import tempfile
 
@@ -53,12 +54,77 @@ def render(env, template, **context):
     return env.get_template(template).render(**context)
 
 
+# Tests only: makes write_tree fail after N files (or at "swap", between its two renames), as
+# a crash ("raise:N") or as the process being killed ("kill:N", SIGKILL: no cleanup code
+# runs), to prove that out/ survives both.
+FAULT_ENV = "ROUNDSMITH_FAULT"
+
+
+def _inject_fault(point):
+    spec = os.environ.get(FAULT_ENV)
+    if not spec:
+        return
+    kind, _, at = spec.partition(":")
+    if at != str(point):
+        return
+    if kind == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    raise RuntimeError(f"{FAULT_ENV}={spec}: fault injected at {point}")
+
+
+def _recover(out_dir):
+    """Undo what an interrupted earlier run left next to out_dir.
+
+    A run killed while writing leaves a .<name>.tmp-* folder: it is incomplete, so it goes. A
+    run killed between its two renames leaves the previous output in .<name>.old-*/old and no
+    out_dir: that output is complete, so it is put back before anything else happens.
+    """
+    parent, base = os.path.split(out_dir)
+    try:
+        names = sorted(os.listdir(parent))
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(parent, name)
+        if name.startswith(f".{base}.old-"):
+            old = os.path.join(path, "old")
+            if os.path.isdir(old) and not os.path.lexists(out_dir):
+                try:
+                    os.rename(old, out_dir)
+                except OSError:
+                    pass
+            shutil.rmtree(path, ignore_errors=True)
+        elif name.startswith(f".{base}.tmp-"):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _check_replaceable(out_dir):
+    """Refuse an out_dir whose replacement would destroy more than generated files."""
+    if os.path.lexists(out_dir) and not os.path.isdir(out_dir):
+        raise UsageError(f"{out_dir} exists and is not a folder; pass another --out")
+    cwd = os.path.realpath(os.getcwd())
+    real = os.path.realpath(out_dir)
+    if cwd == real or cwd.startswith(real.rstrip(os.sep) + os.sep):
+        raise UsageError(f"will not replace {out_dir}: it holds the current folder; "
+                         "pass a dedicated --out folder")
+    try:
+        entries = list(os.scandir(out_dir)) if os.path.isdir(out_dir) else []
+    except OSError as e:
+        raise UsageError(f"cannot read {out_dir}: {e.strerror}") from None
+    folders = [e.name for e in entries if e.is_dir(follow_symlinks=False)]
+    if folders:
+        raise UsageError(f"will not replace {out_dir}: it holds folders ({', '.join(folders)}), "
+                         "which roundsmith never writes; pass a dedicated --out folder")
+
+
 def write_tree(out_dir, files):
     """Replace out_dir by exactly `files` (name -> text), atomically, keeping unchanged files.
 
     Everything is written into a sibling temporary folder first; a file whose bytes did not
     change is carried over with its timestamp, so ninja sees nothing to rebuild. Only when the
-    whole set is ready is the old folder swapped out. Returns the names that changed.
+    whole set is ready is the old folder swapped out, so a run that fails or is killed at any
+    point leaves the previous out_dir whole; the next run clears its leftovers (_recover).
+    Returns the names that changed.
     """
     out_dir = os.path.abspath(out_dir)
     parent = os.path.dirname(out_dir)
@@ -66,22 +132,31 @@ def write_tree(out_dir, files):
         os.makedirs(parent, exist_ok=True)
     except OSError as e:
         raise UsageError(f"cannot create {parent}: {e.strerror}") from None
+    if not os.path.isdir(parent):
+        raise UsageError(f"cannot write {out_dir}: {parent} is not a folder")
+    _recover(out_dir)
+    _check_replaceable(out_dir)
     changed = []
     old = {}
-    if os.path.isdir(out_dir):
-        for name in os.listdir(out_dir):
-            path = os.path.join(out_dir, name)
-            if os.path.isfile(path):
-                with open(path, "rb") as f:
-                    old[name] = f.read()
+    try:
+        if os.path.isdir(out_dir):
+            for name in os.listdir(out_dir):
+                path = os.path.join(out_dir, name)
+                if os.path.isfile(path):
+                    with open(path, "rb") as f:
+                        old[name] = f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {out_dir}: {e.strerror}") from None
     if set(old) == set(files) and all(old[n] == files[n].encode() for n in files):
         return changed
     try:
         tmp = tempfile.mkdtemp(prefix="." + os.path.basename(out_dir) + ".tmp-", dir=parent)
     except OSError as e:
         raise UsageError(f"cannot write into {parent}: {e.strerror}") from None
+    backup = None
     try:
-        for name, text in sorted(files.items()):
+        for written, (name, text) in enumerate(sorted(files.items())):
+            _inject_fault(written)
             data = text.encode()
             dst = os.path.join(tmp, name)
             if old.get(name) == data:
@@ -90,15 +165,20 @@ def write_tree(out_dir, files):
                 changed.append(name)
                 with open(dst, "wb") as f:
                     f.write(data)
-        backup = None
         if os.path.exists(out_dir):
             backup = tempfile.mkdtemp(prefix="." + os.path.basename(out_dir) + ".old-",
                                       dir=parent)
             os.rename(out_dir, os.path.join(backup, "old"))
+            _inject_fault("swap")
         os.rename(tmp, out_dir)
         if backup:
             shutil.rmtree(backup)
     except OSError as e:
         shutil.rmtree(tmp, ignore_errors=True)
+        _recover(out_dir)  # puts the previous output back if only the second rename failed
         raise UsageError(f"cannot write {out_dir}: {e.strerror}") from None
+    except BaseException:
+        # A crash or Ctrl-C mid-write: the half-written folder must not outlive it.
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     return changed

@@ -39,9 +39,11 @@ HOST_ARCHES = {"x86_64": "x86_64", "amd64": "x86_64"}
 # Measured winners per compiler (TSC cycles per permutation, see README); used when no
 # better choice is given on the command line.
 # Only variants that need nothing of the CPU at run time are defaults; rorx may still win a
-# tuned profile on a machine known to have BMI2.
+# tuned profile on a machine known to have BMI2. gcc's default is not the fully unrolled
+# body: 24 rounds are ~25 KB of code per copy, and with one link layout the sponge's block
+# loop then ran at 6.07 cycles/byte instead of 4.76 (the permutation alone differs by <1%).
 DEFAULT_KECCAK = {
-    "gcc": KeccakVariant(unroll=24, lane_complement=False, rotate="shift", parity="fused"),
+    "gcc": KeccakVariant(unroll=4, lane_complement=False, rotate="builtin", parity="fused"),
     "clang": KeccakVariant(unroll=3, lane_complement=False, rotate="builtin", parity="fused"),
     "tcc": KeccakVariant(unroll=3, lane_complement=False, rotate="shift", parity="separate"),
 }
@@ -59,7 +61,7 @@ def host():
 
 
 def get(name):
-    if name in (None, "", "host"):
+    if name in (None, "host"):
         return host()
     try:
         return TARGETS[name]

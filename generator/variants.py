@@ -1,5 +1,6 @@
 """The parameter space: what may be asked for, validated, with one canonical name per variant."""
 
+import re
 from dataclasses import dataclass, field
 
 from . import chacha, keccak, simd
@@ -295,15 +296,37 @@ def keccak_simd_space(target, compiler_caps):
     return out
 
 
+# Subsets of the variant space for the slow, instrumented builds (sanitizers, fuzzing), which
+# cannot afford to compile every variant on every run. "representative": every combination of
+# lane complementing, parity and rotation at unroll 1, 2 and 3 (one, two and three lane sets,
+# the entry dispatch into the middle of an unrolled body), and every larger unroll factor once
+# per parity with lane complementing and the builtin rotation (the long bodies, where a wrong
+# entry label or lane-set schedule would show). What a sanitizer can catch in a kernel (an
+# out-of-bounds lane, a shift by 64, a read of a lane set before it is written) depends on the
+# schedule shape, which these cover, not on the rotation spelled in a 24-round body.
+SUBSETS = ("all", "representative")
+
+
+def keccak_subset(space, subset):
+    if subset == "all":
+        return list(space)
+    if subset == "representative":
+        return [v for v in space if v.unroll <= 3
+                or (v.lane_complement and v.rotate == "builtin")]
+    raise UsageError(f"unknown subset '{subset}'; accepted: {', '.join(SUBSETS)}")
+
+
 def keccak_from_options(target, default, unroll=None, lane_complement=None, rotate=None,
                         parity=None):
     """The variant the command line asks for: each option given overrides `default`."""
+    # `is None`, not falsiness: an empty value ("--rotate ''", a blank shell variable) is a
+    # mistake to report, not a request for the default.
     v = KeccakVariant(
-        unroll=parse_unroll(unroll) if unroll else default.unroll,
+        unroll=parse_unroll(unroll) if unroll is not None else default.unroll,
         lane_complement=(parse_on_off(lane_complement, "--lane-complement")
-                         if lane_complement else default.lane_complement),
-        rotate=rotate or default.rotate,
-        parity=parity or default.parity)
+                         if lane_complement is not None else default.lane_complement),
+        rotate=default.rotate if rotate is None else rotate,
+        parity=default.parity if parity is None else parity)
     if v.rotate not in target.rotations:
         raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
                          f"accepted: {', '.join(target.rotations)}")
@@ -331,3 +354,12 @@ def chacha_from_options(target, default, isa=None, schedule=None, rotate=None, s
         isa=isa, schedule=schedule or default.schedule,
         rotate=rotate or (default.rotate if isa == default.isa else CHACHA_ISAS[isa].rotations[-1]),
         states=states, rounds=parse_chacha_rounds(rounds) if rounds else default.rounds)
+
+
+def keccak_from_name(name):
+    """The scalar variant a canonical name stands for (the inverse of KeccakVariant.name)."""
+    m = re.fullmatch(r"keccakp1600-u(\d+)-(lc|nolc)-(\w+)-(\w+)-scalar", name)
+    if not m:
+        raise UsageError(f"not a scalar Keccak variant name: '{name}'")
+    return KeccakVariant(unroll=int(m.group(1)), lane_complement=m.group(2) == "lc",
+                         parity=m.group(3), rotate=m.group(4))

@@ -2,7 +2,8 @@
 """Sum up the logs of every test suite into one closing line: N passed, N failed, N skipped.
 
 Reads Check's '100%: Checks: N, Failures: F, Errors: E' lines, unittest's 'Ran N tests' and
-'FAILED (...)' lines, and 'SKIP' lines; exits 1 if anything failed or a suite did not finish.
+'FAILED (...)' lines, 'SKIP' lines, and TAP lines ('ok N - ...', 'not ok N - ...', '# SKIP')
+from the constant-time and fuzz runners; exits 1 if anything failed or a suite did not finish.
 """
 
 import re
@@ -28,8 +29,16 @@ def summarize(path):
         failed += n_bad
         skipped += n_skip
         passed += int(ran.group(1)) - n_bad - n_skip
+    tap = re.findall(r"^(ok|not ok)\b(.*)$", text, re.M)
+    for verdict, rest in tap:
+        if "# SKIP" in rest:
+            skipped += 1
+        elif verdict == "ok":
+            passed += 1
+        else:
+            failed += 1
     status = re.search(r"^exit status (\d+)", text, re.M)
-    broken = not (checks or ran) or (status and status.group(1) != "0" and failed == 0)
+    broken = not (checks or ran or tap) or (status and status.group(1) != "0" and failed == 0)
     return passed, failed, skipped, broken
 
 

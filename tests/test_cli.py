@@ -35,6 +35,26 @@ class BadInput(unittest.TestCase):
         (["permute", "--rounds", "25"], "rounds must be 0..24"),
         (["permute", "--rounds", "-1"], "rounds must be 0..24"),
         (["permute", "--state", "00"], "200 bytes in hex"),
+        (["permute", "--state", "zz" * 200], "200 bytes in hex"),
+        (["permute", "--rounds", "twelve"], "rounds must be 0..24"),
+        (["generate", "--unroll", "0"], "unroll 0 does not divide 24"),
+        (["generate", "--unroll", "48"], "unroll 48 does not divide 24"),
+        (["generate", "--unroll", "-3"], "unroll -3 does not divide 24"),
+        (["generate", "--unroll", "2.0"], "unroll must be a number"),
+        (["generate", "--unroll", ""], "unroll must be a number"),
+        (["generate", "--rotate", ""], "unknown rotation ''"),
+        (["generate", "--parity", "diagonal"], "unknown parity 'diagonal'"),
+        (["generate", "--parity", ""], "unknown parity ''"),
+        (["generate", "--lane-complement", ""], "takes on or off, not ''"),
+        (["generate", "--target", "generic64", "--rotate", "rol"], "not available on target"),
+        (["generate", "--target", ""], "unknown target ''"),
+        (["generate", "--prefix", "a-b"], "C identifier prefix"),
+        (["generate", "--prefix", "\u00e9_"], "C identifier prefix"),
+        (["testsuite", "--subset", "some"], "invalid choice: 'some'"),
+        (["testsuite", "--target", "vax"], "unknown target 'vax'"),
+        (["list", "variants", "--target", "vax"], "unknown target 'vax'"),
+        (["describe", "/nonexistent"], "cannot read /nonexistent"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
     ]
 
     def test_each_bad_input_is_one_line_exit_2_and_out_untouched(self):
@@ -45,7 +65,7 @@ class BadInput(unittest.TestCase):
                 f.write("previous output\n")
             for args, message in self.CASES:
                 with self.subTest(args=args):
-                    extra = ["--out", out] if args[0] != "permute" else []
+                    extra = ["--out", out] if args[0] in ("generate", "testsuite") else []
                     r = generator(*args, *extra)
                     self.assertEqual(r.returncode, 2, r.stderr)
                     self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
@@ -53,13 +73,75 @@ class BadInput(unittest.TestCase):
                     self.assertEqual(os.listdir(out), ["keep.txt"])
 
     def test_unwritable_output_is_reported(self):
-        if os.geteuid() == 0:
-            target = "/proc/roundsmith-cannot-exist/out"
-        else:
-            target = "/roundsmith-cannot-exist/out"
-        r = generator("generate", "--out", target)
-        self.assertEqual(r.returncode, 2, r.stderr)
-        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        """Each place generate cannot (or must not) write: one line, exit 2, no traceback.
+        Permission bits do not stop root, so /proc stands for a folder nobody may write."""
+        with tempfile.TemporaryDirectory() as tmp:
+            a_file = os.path.join(tmp, "file")
+            with open(a_file, "w") as f:
+                f.write("not a folder\n")
+            holds_folders = os.path.join(tmp, "mine")
+            os.makedirs(os.path.join(holds_folders, "src"))
+            cases = [
+                ("/proc/roundsmith-cannot-exist/out", "cannot create"),
+                ("/proc/roundsmith-out", "cannot write into /proc"),
+                (os.path.join(a_file, "out"), "cannot create"),
+                (a_file, "exists and is not a folder"),
+                (holds_folders, "holds folders (src)"),
+                (tmp, "holds folders"),
+                (".", "holds the current folder"),
+                ("/", "holds the current folder"),
+            ]
+            for out, message in cases:
+                with self.subTest(out=out):
+                    r = generator("generate", "--out", out)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                    self.assertIn(message, r.stderr)
+            with open(a_file) as f:
+                self.assertEqual(f.read(), "not a folder\n")
+            self.assertEqual(os.listdir(holds_folders), ["src"])
+
+
+def snapshot(folder):
+    return {n: (read(os.path.join(folder, n)), os.stat(os.path.join(folder, n)).st_mtime_ns)
+            for n in os.listdir(folder)}
+
+
+class Interrupted(unittest.TestCase):
+    """A generation that dies midway (render.FAULT_ENV) leaves the previous output whole, and
+    the next run neither trips over nor keeps what the dead one left."""
+
+    FIRST = ("generate", "--unroll", "4", "--rotate", "shift")
+    SECOND = ("generate", "--unroll", "6", "--rotate", "builtin")
+
+    def run_with_fault(self, fault, out):
+        env = dict(os.environ, ROUNDSMITH_FAULT=fault)
+        return subprocess.run([sys.executable, "-m", "generator", *self.SECOND, "--out", out],
+                              cwd=ROOT, env=env, capture_output=True, text=True)
+
+    def test_crash_or_kill_leaves_previous_output(self):
+        for fault in ("raise:0", "raise:1", "kill:0", "kill:1", "kill:swap"):
+            with self.subTest(fault=fault), tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, "out")
+                self.assertEqual(generator(*self.FIRST, "--out", out).returncode, 0)
+                before = snapshot(out)
+                r = self.run_with_fault(fault, out)
+                self.assertNotEqual(r.returncode, 0, "the injected fault did not fire")
+                if fault.startswith("raise"):
+                    self.assertEqual(snapshot(out), before)
+                    self.assertEqual(sorted(os.listdir(tmp)), ["out"])
+                # Whatever was left, the previous output is what the next run finds: the same
+                # parameters regenerate nothing.
+                r = generator(*self.FIRST, "--out", out)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertIn("(unchanged)", r.stdout)
+                self.assertEqual(snapshot(out), before)
+                self.assertEqual(sorted(os.listdir(tmp)), ["out"])
+                r = generator(*self.SECOND, "--out", out)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertIn("unroll          = 6", read(os.path.join(out, "keccak_p1600.c"),
+                                                          "r"))
+                self.assertEqual(sorted(os.listdir(tmp)), ["out"])
 
 
 class Permute(unittest.TestCase):

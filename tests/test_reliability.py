@@ -1,0 +1,68 @@
+"""The pieces the reliability checks stand on: the representative subset and the summary."""
+
+import itertools
+import os
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+
+from generator import targets, variants  # noqa: E402
+from generator.errors import UsageError  # noqa: E402
+import summarize  # noqa: E402
+
+
+class RepresentativeSubset(unittest.TestCase):
+    def setUp(self):
+        self.space = variants.keccak_scalar_space(targets.get("x86_64"),
+                                                  {"gnu-asm-x86-64", "asm-bmi2"})
+        self.subset = variants.keccak_subset(self.space, "representative")
+
+    def test_every_shape_at_small_unrolls_and_every_unroll(self):
+        chosen = {(v.unroll, v.lane_complement, v.parity, v.rotate) for v in self.subset}
+        for unroll, lc, parity, rotate in itertools.product(
+                (1, 2, 3), (False, True), variants.PARITIES, variants.ROTATIONS):
+            self.assertIn((unroll, lc, parity, rotate), chosen)
+        for unroll in variants.KECCAK_UNROLLS:
+            for parity in variants.PARITIES:
+                self.assertIn((unroll, True, parity, "builtin"), chosen)
+        self.assertLess(len(self.subset), len(self.space) // 2)
+        self.assertTrue(set(self.subset) <= set(self.space))
+
+    def test_all_is_all_and_unknown_is_refused(self):
+        self.assertEqual(variants.keccak_subset(self.space, "all"), self.space)
+        with self.assertRaises(UsageError):
+            variants.keccak_subset(self.space, "most")
+
+
+class Summary(unittest.TestCase):
+    def summary(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write(text)
+        try:
+            return summarize.summarize(f.name)
+        finally:
+            os.unlink(f.name)
+
+    def test_tap_lines_count(self):
+        text = ("1..4\nok 1 - a: constant time\nnot ok 2 - b: secret-dependent branch\n"
+                "ok 3 - c # SKIP this CPU lacks bmi2\nok 4 - d\nexit status 1\n")
+        self.assertEqual(self.summary(text), (2, 1, 1, False))
+
+    def test_a_log_without_results_is_broken(self):
+        p, f, s, broken = self.summary("==1== ERROR: AddressSanitizer: heap-buffer-overflow\n"
+                                       "exit status 1\n")
+        self.assertTrue(broken)
+
+    def test_check_and_unittest_lines_still_count(self):
+        self.assertEqual(self.summary("100%: Checks: 7, Failures: 0, Errors: 0\n"
+                                      "exit status 0\n"), (7, 0, 0, False))
+        self.assertEqual(self.summary("Ran 5 tests in 1s\n\nFAILED (failures=2)\n"
+                                      "exit status 1\n"), (3, 2, 0, False))
+
+
+if __name__ == "__main__":
+    unittest.main()
