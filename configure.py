@@ -89,6 +89,11 @@ def options(argv):
                    help="multi-state kernels to add to the output, comma separated "
                         "(for example x8-avx512,x4-avx2; 'none' for none; default: "
                         "x8-avx512,x4-avx2 on x86_64 when the compiler has intrinsics)")
+    p.add_argument("--chacha-isa", help="widest ChaCha level: scalar, sse2, ssse3, avx2, avx512")
+    p.add_argument("--chacha-schedule", help="ChaCha quarter-round order: seq, step or pair")
+    p.add_argument("--chacha-rotate", help="ChaCha rotations: shift, pshufb or vprold")
+    p.add_argument("--chacha-states", help="ChaCha block sets interleaved: 1 or 2")
+    p.add_argument("--chacha-rounds", help="ChaCha round counts, e.g. 8,12,20")
     p.add_argument("--prefix", default="", help="prefix for every exported symbol")
     p.add_argument("--no-profile", action="store_true",
                    help="ignore tuned profiles in generator/profiles/")
@@ -139,6 +144,12 @@ PROBE_CAPS.update({
         target="avx512f,avx512vl",
         body="__m512i f(__m512i a, __m256i b, __m256i *o)"
              " { *o = _mm256_rol_epi64(b, 3); return _mm512_ternarylogic_epi64(a, a, a, 0x96); }"),
+    # ChaCha's levels: every one in one file under target attributes, picked at run time with
+    # __builtin_cpu_supports (so the probe asks for both).
+    "x86-target-attr": PROBE_INTRIN.format(
+        target="avx512f,avx512vl,avx512bw",
+        body="__m512i f(__m512i a) { return _mm512_rol_epi32(a, 7); }\n"
+             "int g(void) { return __builtin_cpu_supports(\"avx512vl\"); }"),
 })
 
 
@@ -251,7 +262,9 @@ def main(argv):
             if m.compiler_needs()[0] not in main_cc["caps"]:
                 raise UsageError(f"{main_cc['cc']} cannot build {m.name} (no {m.isa} "
                                  f"intrinsics); drop it from --multi")
+        chacha = pick_chacha(args, target, main_cc)
         vectors.keccak_intermediate(args.vectors)  # fail now, not halfway through the build
+        vectors.chacha_records(args.vectors)
     except UsageError as e:
         fail(e)
     try:
@@ -262,6 +275,9 @@ def main(argv):
         fail("Check is missing; install it with: apt-get install -y check pkg-config")
     check_cflags = run(["pkg-config", "--cflags", "check"]).stdout.strip()
     check_libs = run(["pkg-config", "--libs", "check"]).stdout.strip()
+    # The ChaCha bench times OpenSSL's EVP_chacha20 as a peer; without libcrypto it is left out.
+    crypto_libs = (run(["pkg-config", "--libs", "libcrypto"]).stdout.strip()
+                   if not run(["pkg-config", "--exists", "libcrypto"]).returncode else None)
 
     test_ccs = []
     for name in filter(None, args.test_cc.split(",")):
@@ -290,13 +306,17 @@ def main(argv):
     if args.prefix:
         genargs.append(f"--prefix {args.prefix}")
     genargs += [f"--multi x{m.instances}-u{m.unroll}-{m.isa}" for m in multis]
+    genargs += [f"--chacha-isa {chacha.isa}", f"--chacha-schedule {chacha.schedule}",
+                f"--chacha-rotate {chacha.rotate}", f"--chacha-states {chacha.states}",
+                f"--chacha-rounds {','.join(map(str, chacha.rounds))}"]
+    chacha_out = [os.path.join(out_dir, n) for n in kernels.CHACHA_FILES]
     out_files = [os.path.join(out_dir, n) for n in kernels.KECCAK_FILES + kernels.SPONGE_FILES]
     multi_files = [os.path.join(out_dir, f"keccak_p1600_x{m.instances}.{ext}")
                    for m in multis for ext in ("h", "c")]
     out_files += multi_files
     out_headers = [f for f in out_files if f.endswith(".h")]
     out_sources = [f for f in out_files if f.endswith(".c")]
-    w.build(out_files, "generate", implicit=gen_inputs,
+    w.build(out_files + chacha_out, "generate", implicit=gen_inputs,
             variables=[("genargs", " ".join(genargs)), ("outdir", out_dir)])
     # Harnesses use the plain API names; with --prefix a forced include maps them.
     api_flags = f"-I{out_dir}"
@@ -319,7 +339,7 @@ def main(argv):
         name = cc["cc"]
         run_matrix = any(cc is t for t in test_ccs)
         logs_cc, bench = matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs,
-                                run_tests=run_matrix)
+                                run_tests=run_matrix, crypto_libs=crypto_libs)
         logs += logs_cc
         benches["keccak"] += bench or []
         gen = os.path.join("build", name, "gen")
@@ -395,6 +415,31 @@ def main(argv):
         w.build([simd_exe + ".log"], "run_check", [simd_exe])
         out_logs.append(simd_exe + ".log")
     out_log = out_logs[0]
+
+    # The out/ ChaCha file: compiled by the main compiler, under the ChaCha harness in out/ mode.
+    chacha_o = os.path.join(obj, "chacha.o")
+    main_opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(main_cc["id"], "-O2")
+    w.build([chacha_o], "cc", [chacha_out[2]], order_only=chacha_out,
+            variables=[("cc", main_cc["cc"]),
+                       ("cflags", f"{main_opt} {WARNINGS.get(main_cc['id'], '')}")])
+    chacha_runs = chacha.isa if "x86-target-attr" in main_cc["caps"] else "scalar"
+    chacha_harness = os.path.join(obj, "check_chacha_out.o")
+    w.build([chacha_harness], "cc", ["tests/check_chacha.c"],
+            order_only=chacha_out + [os.path.join(main_gen, "chacha_vectors.h")],
+            variables=[("cc", main_cc["cc"]),
+                       ("cflags", f"-O1 -I{out_dir} -I{main_gen} -Itests {check_cflags} "
+                                  f"-DRS_COMPILER='\"{main_cc['cc']} (out/)\"' "
+                                  + (f"-DRS_OUT_PREFIX={pfx} " if pfx else "")
+                                  + f"-DRS_OUT_NAME='\"{chacha.name}\"' "
+                                  f"-DRS_OUT_CPU='\"{' '.join(variants.CHACHA_ISAS[chacha_runs].cpu)}\"'")])
+    chacha_ref = os.path.join(obj, "chacha_ref.o")
+    w.build([chacha_ref], "cc", ["tests/ref/chacha_ref.c"],
+            variables=[("cc", main_cc["cc"]), ("cflags", "-O2")])
+    chacha_exe = os.path.join(obj, "check_chacha_out")
+    w.build([chacha_exe], "link", [chacha_harness, chacha_o, chacha_ref],
+            variables=[("cc", main_cc["cc"]), ("ldflags", check_libs)])
+    w.build([chacha_exe + ".log"], "run_check", [chacha_exe])
+    out_logs.append(chacha_exe + ".log")
 
     # rsum, the command-line tool, on the out/ sources; tested end to end against openssl.
     rsum_o = os.path.join("build", "rsum.o")
@@ -634,9 +679,21 @@ def pick_keccak(args, target, cc):
     return v
 
 
-def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=True):
+def pick_chacha(args, target, cc):
+    v = variants.chacha_from_options(target, targets.default_chacha(target, cc["id"]),
+                                     args.chacha_isa, args.chacha_schedule, args.chacha_rotate,
+                                     args.chacha_states, args.chacha_rounds)
+    missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
+    if missing:
+        raise UsageError(f"{cc['cc']} cannot build ChaCha level '{v.isa}' (lacks "
+                         f"{', '.join(missing)}); pick --chacha-isa scalar")
+    return v
+
+
+def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=True,
+           crypto_libs=None):
     """Every variant this compiler can build: generated, compiled, linked into one Check
-    binary and one bench binary. Returns (logs, bench executable)."""
+    binary and one bench binary per family. Returns (logs, bench executables)."""
     name = cc["cc"]
     gen = os.path.join("build", name, "gen")
     obj = os.path.join("build", name, "obj")
@@ -645,21 +702,25 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
     simd_sources = [os.path.join(gen, f"{v.ident}.c") for v in simd_space]
     headers = [os.path.join(gen, f"{v.ident}.h") for v in space + simd_space]
-    generated = sources + simd_sources + headers + [
+    chacha_space = variants.chacha_space(target, set(cc["caps"]))
+    chacha_sources = [os.path.join(gen, f"{v.ident}.c") for v in chacha_space]
+    headers += [os.path.join(gen, f"{v.ident}.h") for v in chacha_space]
+    generated = sources + simd_sources + chacha_sources + headers + [
         os.path.join(gen, name) for name in ("keccak_variants.h", "keccak_vectors.h",
                                              "keccak_simd_variants.h", "keccak_simd_vectors.h",
-                                             "sponge_vectors.h")]
+                                             "sponge_vectors.h", "chacha_variants.h",
+                                             "chacha_vectors.h")]
     w.build(generated, "testsuite", implicit=gen_inputs,
             variables=[("target", target.name), ("ccid", cc["id"]),
                        ("caps", ",".join(cc["caps"])), ("outdir", gen)])
     opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
     kernel_flags = f"{opt} {WARNINGS.get(cc['id'], '')}"
-    objs, simd_objs = [], []
-    for src in sources + simd_sources:
+    objs, simd_objs, chacha_objs = [], [], []
+    for src in sources + simd_sources + chacha_sources:
         o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
         w.build([o], "cc", [src], order_only=generated,
                 variables=[("cc", name), ("cflags", kernel_flags)])
-        (objs if src in sources else simd_objs).append(o)
+        (objs if src in sources else simd_objs if src in simd_sources else chacha_objs).append(o)
     if not run_tests:
         return [], []
     harness_flags = f"-O1 -I{gen} -Itests {check_cflags} -DRS_COMPILER='\"{name}\"'"
@@ -683,9 +744,32 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
                                                 f"-DRS_COMPILER='\"{name}\"'")])
     bench = os.path.join("build", name, "bench_keccak")
     w.build([bench], "link", [bench_o, ref_o] + objs, variables=[("cc", name), ("ldflags", "")])
+
+    # ChaCha: its suite, with the plain reference (gcc -O3 again) as the second opinion, and
+    # its bench against that reference and OpenSSL; bench_table.py shows its own table.
+    chacha_ref_o = os.path.join(obj, "chacha_ref.o")
+    w.build([chacha_ref_o], "cc", ["tests/ref/chacha_ref.c"],
+            variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
+    check_chacha_o = os.path.join(obj, "check_chacha.o")
+    w.build([check_chacha_o], "cc", ["tests/check_chacha.c"], order_only=generated,
+            variables=[("cc", name), ("cflags", harness_flags)])
+    chacha_exe = os.path.join("build", name, "check_chacha")
+    w.build([chacha_exe], "link", [check_chacha_o, chacha_ref_o] + chacha_objs,
+            variables=[("cc", name), ("ldflags", check_libs)])
+    w.build([chacha_exe + ".log"], "run_check", [chacha_exe])
+    benches = [bench]
+    if crypto_libs is not None and "x86-target-attr" in cc["caps"]:
+        bench_chacha_o = os.path.join(obj, "bench_chacha.o")
+        w.build([bench_chacha_o], "cc", ["tests/bench_chacha.c"], order_only=generated,
+                variables=[("cc", name), ("cflags", f"-O2 -I{gen} -Itests "
+                                                    f"-DRS_COMPILER='\"{name}\"'")])
+        bench_chacha = os.path.join("build", name, "bench_chacha")
+        w.build([bench_chacha], "link", [bench_chacha_o, chacha_ref_o] + chacha_objs,
+                variables=[("cc", name), ("ldflags", crypto_libs)])
+        benches.append(bench_chacha)
     w.blank()
     if not simd_space:
-        return [exe + ".log"], [bench]
+        return [exe + ".log", chacha_exe + ".log"], benches
 
     # Vector kernels: their own suite and bench, linked with the scalar kernel they are
     # compared with (this compiler's default scalar variant, already among objs).
@@ -705,7 +789,7 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     w.build([simd_bench], "link", [simd_bench_o, ref_o, yard_o] + simd_objs,
             variables=[("cc", name), ("ldflags", "")])
     w.blank()
-    return [exe + ".log", simd_exe + ".log"], [bench, simd_bench]
+    return [exe + ".log", simd_exe + ".log", chacha_exe + ".log"], benches + [simd_bench]
 
 
 if __name__ == "__main__":

@@ -28,29 +28,56 @@ def check_prefix(prefix):
     return prefix
 
 
+def chacha_variant(args, target):
+    return variants.chacha_from_options(target, targets.default_chacha(target, args.cc_id),
+                                        args.chacha_isa, args.chacha_schedule,
+                                        args.chacha_rotate, args.chacha_states,
+                                        args.chacha_rounds)
+
+
+FAMILIES = ("keccak", "chacha")
+
+
+def parse_families(text, option):
+    out = tuple(dict.fromkeys(filter(None, text.split(","))))
+    bad = [f for f in out if f not in FAMILIES]
+    if bad or not out:
+        raise UsageError(f"{option} takes a comma-separated list of {', '.join(FAMILIES)}, "
+                         f"not '{text}'")
+    return out
+
+
 def cmd_generate(args):
     target = targets.get(args.target)
+    families = parse_families(args.kernels, "--kernels")
     prefix = check_prefix(args.prefix)
-    v = keccak_variant(args, target)
-    if args.isa != "scalar":
-        if args.rotate or args.lane_complement or args.parity:
-            raise UsageError("--rotate, --lane-complement and --parity shape the scalar kernel; "
-                             "drop them with --isa " + args.isa)
-        # The single-state vector kernel takes the scalar one's place behind the same API.
-        v = targets.check_vector(target, variants.SimdKeccakVariant(
-            instances=1, isa=args.isa,
-            unroll=variants.parse_unroll(args.unroll) if args.unroll else 1))
-    multis = [targets.multi_variant(spec, target) for spec in args.multi]
-    if len({m.instances for m in multis}) < len(multis):
-        raise UsageError("--multi: one kernel per instance count (their files share a name)")
     env = render.environment()
     command = render.command_line()
-    files = kernels.keccak_any(env, v, prefix, command, target)
-    files.update(kernels.keccak_sponge(env, v, prefix, command, target, multis))
-    for m in multis:
-        files.update(kernels.keccak_simd(env, m, prefix, command, target))
+    files, names = {}, []
+    if "keccak" in families:
+        v = keccak_variant(args, target)
+        if args.isa != "scalar":
+            if args.rotate or args.lane_complement or args.parity:
+                raise UsageError("--rotate, --lane-complement and --parity shape the scalar "
+                                 "kernel; drop them with --isa " + args.isa)
+            # The single-state vector kernel takes the scalar one's place behind the same API.
+            v = targets.check_vector(target, variants.SimdKeccakVariant(
+                instances=1, isa=args.isa,
+                unroll=variants.parse_unroll(args.unroll) if args.unroll else 1))
+        multis = [targets.multi_variant(spec, target) for spec in args.multi]
+        if len({m.instances for m in multis}) < len(multis):
+            raise UsageError("--multi: one kernel per instance count (their files share a name)")
+        files.update(kernels.keccak_any(env, v, prefix, command, target))
+        files.update(kernels.keccak_sponge(env, v, prefix, command, target, multis))
+        for m in multis:
+            files.update(kernels.keccak_simd(env, m, prefix, command, target))
+        names += [x.name for x in [v] + multis]
+    if "chacha" in families:
+        c = chacha_variant(args, target)
+        files.update(kernels.chacha_sources(env, c, prefix, command, target))
+        names.append(c.name)
     changed = render.write_tree(args.out, files)
-    print(f"generated {args.out}: {', '.join(x.name for x in [v] + multis)} for {target.name}"
+    print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
 
@@ -116,7 +143,34 @@ def cmd_testsuite(args):
             cases=vectors.keccak_multi_cases(8),
             header=render.provenance(params, command,
                                      "Test vectors for the x-N Keccak-p[1600] kernels."))
+    if args.only in ("all", "chacha"):
+        files.update(chacha_testsuite(env, command, target, caps, args.vectors))
     render.write_tree(args.out, files)
+
+
+def chacha_testsuite(env, command, target, caps, vectors_dir):
+    """Every ChaCha variant under its own prefix, the registry the Check suite and the bench
+    walk, and the vectors (official records, plus digests computed by the Python reference)."""
+    space = variants.chacha_space(target, caps)
+    files = {}
+    for v in space:
+        for name, text in kernels.chacha_sources(env, v, v.ident + "_", command,
+                                                 target).items():
+            if name == "chacha8.h":
+                continue
+            files[f"{v.ident}.{name.rsplit('.', 1)[1]}"] = text.replace(
+                '#include "chacha.h"', f'#include "{v.ident}.h"')
+    params = (("target", target.name), ("compiler caps", ",".join(sorted(caps)) or "(none)"),
+              ("variants", len(space)), ("vector seed", hex(vectors.SEED)))
+    files["chacha_variants.h"] = render.render(
+        env, "tests/chacha_variants.h.j2", variants=space,
+        header=render.provenance(params, command, "Test registry: every ChaCha variant."))
+    files["chacha_vectors.h"] = render.render(
+        env, "tests/chacha_vectors.h.j2", records=vectors.chacha_records(vectors_dir),
+        streams=vectors.chacha_stream_cases(), xors=vectors.chacha_xor_cases(),
+        fnv=(vectors.FNV_OFFSET, vectors.FNV_PRIME),
+        header=render.provenance(params, command, "Test vectors for ChaCha."))
+    return files
 
 
 def cmd_describe(args):
@@ -167,6 +221,8 @@ def cmd_list(args):
             print(v.name)
         for v in variants.keccak_simd_space(target, caps):
             print(v.name)
+        for v in variants.chacha_space(target, caps):
+            print(v.name)
 
 
 def parser():
@@ -185,6 +241,13 @@ def parser():
                    help="single-state kernel: scalar (default) or avx512")
     g.add_argument("--multi", action="append", default=[], metavar="xN[-uU]-ISA",
                    help="also emit a multi-state kernel, e.g. x8-avx512, x4-avx2 (repeatable)")
+    g.add_argument("--kernels", default=",".join(FAMILIES),
+                   help="kernel families to emit, comma separated (default: all)")
+    g.add_argument("--chacha-isa", help="widest ChaCha level: " + ", ".join(variants.CHACHA_ISAS))
+    g.add_argument("--chacha-schedule", help="quarter-round order: seq, step, pair")
+    g.add_argument("--chacha-rotate", help="rotation strategy: shift, pshufb, vprold")
+    g.add_argument("--chacha-rounds", help="round counts to emit, e.g. 8,12,20")
+    g.add_argument("--chacha-states", help="block sets interleaved in the widest path: 1, 2")
     g.add_argument("--prefix", default="")
     g.add_argument("--out", required=True)
     g.set_defaults(run=cmd_generate)
@@ -195,7 +258,7 @@ def parser():
     t.add_argument("--cc-id", default="gcc",
                    help="compiler whose default scalar kernel the vector kernels are timed against")
     t.add_argument("--vectors", default=vectors.default_dir())
-    t.add_argument("--only", choices=("all", "scalar", "simd"), default="all",
+    t.add_argument("--only", choices=("all", "scalar", "simd", "chacha"), default="all",
                    help="which kernel families to emit (default all)")
     t.add_argument("--select", default="",
                    help="vector variants: keep only names containing one of these, comma "
@@ -229,7 +292,7 @@ def parser():
     ls.add_argument("what", choices=("targets", "variants"))
     ls.add_argument("--target", default="host")
     ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2,intrin-sse2,intrin-avx2,"
-                                      "intrin-avx512")
+                                      "intrin-avx512,x86-target-attr")
     ls.set_defaults(run=cmd_list)
     return p
 

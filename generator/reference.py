@@ -105,6 +105,95 @@ def shake(security, message, outlen):
     return sponge(200 - security // 4, 0x1F, message, outlen)
 
 
+# ChaCha, straight from Bernstein's description: a 4x4 grid of 32-bit words, column rounds
+# and diagonal rounds, the input added back at the end, the words written little-endian.
+
+MASK32 = (1 << 32) - 1
+
+
+def rol32(v, n):
+    return ((v << n) | (v >> (32 - n))) & MASK32
+
+
+def chacha_quarter(x, a, b, c, d):
+    x[a] = (x[a] + x[b]) & MASK32
+    x[d] = rol32(x[d] ^ x[a], 16)
+    x[c] = (x[c] + x[d]) & MASK32
+    x[b] = rol32(x[b] ^ x[c], 12)
+    x[a] = (x[a] + x[b]) & MASK32
+    x[d] = rol32(x[d] ^ x[a], 8)
+    x[c] = (x[c] + x[d]) & MASK32
+    x[b] = rol32(x[b] ^ x[c], 7)
+
+
+def chacha_block(state, rounds):
+    """The 64 keystream bytes of one 16-word input state."""
+    x = list(state)
+    for _ in range(rounds // 2):
+        chacha_quarter(x, 0, 4, 8, 12)
+        chacha_quarter(x, 1, 5, 9, 13)
+        chacha_quarter(x, 2, 6, 10, 14)
+        chacha_quarter(x, 3, 7, 11, 15)
+        chacha_quarter(x, 0, 5, 10, 15)
+        chacha_quarter(x, 1, 6, 11, 12)
+        chacha_quarter(x, 2, 7, 8, 13)
+        chacha_quarter(x, 3, 4, 9, 14)
+    return b"".join(((v + s) & MASK32).to_bytes(4, "little") for v, s in zip(x, state))
+
+
+def _words(data):
+    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
+
+
+def chacha_keysetup(key, iv=None):
+    """The 16-word input of the original layout; words 12, 13 (the block counter) are zero.
+
+    A 128-bit key is used twice with the "expand 16-byte k" constants, a 256-bit key once with
+    "expand 32-byte k"; a missing IV is eight zero bytes.
+    """
+    if len(key) == 32:
+        constants, k = b"expand 32-byte k", key
+    elif len(key) == 16:
+        constants, k = b"expand 16-byte k", key + key
+    else:
+        raise ValueError("ChaCha keys are 16 or 32 bytes")
+    iv = bytes(8) if iv is None else iv
+    return _words(constants) + _words(k) + [0, 0] + _words(iv)
+
+
+def chacha_keystream(state, pos, n_blocks, rounds):
+    """Blocks pos, pos + 1, ... of the 64-bit counter in words 12 (low) and 13 (high), which
+    wraps at 2^64."""
+    out = bytearray()
+    for i in range(n_blocks):
+        p = (pos + i) & ((1 << 64) - 1)
+        s = list(state)
+        s[12], s[13] = p & MASK32, p >> 32
+        out += chacha_block(s, rounds)
+    return bytes(out)
+
+
+def _xor(data, stream):
+    return bytes(a ^ b for a, b in zip(data, stream))
+
+
+def chacha_xor(data, key, iv, counter, rounds=20):
+    """Encrypt/decrypt with the original layout: 64-bit block counter, 8-byte IV."""
+    state = chacha_keysetup(key, iv)
+    return _xor(data, chacha_keystream(state, counter, (len(data) + 63) // 64, rounds))
+
+
+def chacha20_ietf_xor(data, key, nonce, counter):
+    """RFC 8439: 32-bit block counter in word 12 (wrapping at 2^32), 12-byte nonce in 13-15."""
+    state = _words(b"expand 32-byte k") + _words(key) + [0] + _words(nonce)
+    out = bytearray()
+    for i in range((len(data) + 63) // 64):
+        s = list(state)
+        s[12] = (counter + i) & MASK32
+        out += chacha_block(s, 20)
+    return _xor(data, out)
+
+
 def keccak256(message):
     """The original Keccak padding (domain byte 0x01), as Ethereum uses it."""
     return sponge(136, 0x01, message, 32)

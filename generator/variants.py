@@ -3,7 +3,7 @@
 import re
 from dataclasses import dataclass, field
 
-from . import keccak, simd
+from . import chacha, keccak, simd
 from .errors import UsageError
 
 KECCAK_UNROLLS = tuple(keccak.divisors(keccak.MAX_ROUNDS))
@@ -155,6 +155,134 @@ def keccak_scalar_space(target, compiler_caps):
     return out
 
 
+@dataclass(frozen=True)
+class VectorIsa:
+    """One instruction-set level of the ChaCha kernels.
+
+    widths: the block-parallel paths compiled for this level, widest first (a tail narrower
+    than the last one goes to the scalar one-block path). attribute: the gcc/clang target
+    attribute the level's functions carry, so one source file holds every level and picks one
+    at run time. cpu: __builtin_cpu_supports names the level needs. fallback: the level a file
+    built for this one drops to on a CPU that lacks it.
+    """
+    name: str
+    widths: tuple
+    rotations: tuple
+    attribute: str
+    cpu: tuple
+    fallback: str
+
+    @property
+    def width(self):
+        return self.widths[0] if self.widths else 1
+
+    @property
+    def compiler(self):
+        """What the compiler must support (configure.py probes it): target attributes and
+        immintrin.h, which tcc lacks."""
+        return ("x86-target-attr",) if self.attribute else ()
+
+
+CHACHA_ISAS = {
+    "scalar": VectorIsa("scalar", (), ("shift",), "", (), ""),
+    "sse2": VectorIsa("sse2", (4,), ("shift",), "sse2", (), "scalar"),
+    "ssse3": VectorIsa("ssse3", (4,), ("shift", "pshufb"), "ssse3", ("ssse3",), "sse2"),
+    "avx2": VectorIsa("avx2", (8, 4), ("shift", "pshufb"), "avx2", ("avx2",), "sse2"),
+    # Narrow paths of this level use VL encodings (vprold on xmm/ymm); BW for vpshufb on zmm.
+    "avx512": VectorIsa("avx512", (16, 8, 4), ("shift", "pshufb", "vprold"),
+                        "avx512f,avx512vl,avx512bw", ("avx512f", "avx512vl", "avx512bw"),
+                        "avx2"),
+}
+
+
+CHACHA_STATES = (1, 2)
+
+
+@dataclass(frozen=True)
+class ChachaVariant:
+    isa: str = "avx512"
+    schedule: str = "step"
+    rotate: str = "vprold"
+    rounds: tuple = chacha.BUILT_ROUNDS
+    states: int = 1     # independent block sets interleaved in the widest path
+
+    def __post_init__(self):
+        if self.isa not in CHACHA_ISAS:
+            raise UsageError(f"unknown ChaCha ISA '{self.isa}'; accepted: "
+                             f"{', '.join(CHACHA_ISAS)}")
+        if self.schedule not in chacha.SCHEDULES:
+            raise UsageError(f"unknown ChaCha schedule '{self.schedule}'; accepted: "
+                             f"{', '.join(chacha.SCHEDULES)}")
+        allowed = CHACHA_ISAS[self.isa].rotations
+        if self.rotate not in allowed:
+            raise UsageError(f"rotation '{self.rotate}' is not available on {self.isa}; "
+                             f"accepted: {', '.join(allowed)}")
+        for r in self.rounds:
+            try:
+                chacha.check_rounds(r)
+            except ValueError as e:
+                raise UsageError(str(e)) from None
+        if self.states not in CHACHA_STATES or (self.states > 1 and self.isa == "scalar"):
+            raise UsageError(f"ChaCha interleaves {', '.join(map(str, CHACHA_STATES))} block "
+                             f"sets on vector ISAs, not {self.states} on {self.isa}")
+        if len(set(self.rounds)) != len(self.rounds) or not self.rounds:
+            raise UsageError("ChaCha round counts must be distinct and at least one")
+
+    @property
+    def width(self):
+        return CHACHA_ISAS[self.isa].width * self.states
+
+    def name_for(self, rounds):
+        return f"chacha{rounds}-x{self.width}-{self.schedule}-{self.rotate}-{self.isa}"
+
+    @property
+    def name(self):
+        """The file's name: every round count it carries shares one shape."""
+        return self.name_for("")
+
+    @property
+    def ident(self):
+        return self.name.replace("-", "_")
+
+    @property
+    def params(self):
+        return (("kernel", "chacha"), ("isa", self.isa), ("width", self.width),
+                ("states", self.states),
+                ("schedule", self.schedule), ("rotate", self.rotate),
+                ("rounds", ",".join(map(str, self.rounds))))
+
+    def compiler_needs(self):
+        return CHACHA_ISAS[self.isa].compiler
+
+    def cpu_needs(self):
+        return CHACHA_ISAS[self.isa].cpu
+
+
+def parse_chacha_rounds(text):
+    out = []
+    for part in text.split(","):
+        try:
+            out.append(chacha.check_rounds(int(part)))
+        except ValueError:
+            raise UsageError(f"ChaCha round counts are even numbers 2..{chacha.MAX_ROUNDS}, "
+                             f"comma separated, not '{text}'") from None
+    return tuple(out)
+
+
+def chacha_space(target, compiler_caps):
+    """Every ChaCha variant the target allows and the compiler can build."""
+    out = []
+    for isa in target.chacha_isas:
+        for schedule in chacha.SCHEDULES:
+            for rotate in CHACHA_ISAS[isa].rotations:
+                # Two interleaved sets need 32 registers: only AVX-512 has them.
+                for states in (1, 2) if isa == "avx512" else (1,):
+                    v = ChachaVariant(isa=isa, schedule=schedule, rotate=rotate, states=states)
+                    if all(need in compiler_caps for need in v.compiler_needs()):
+                        out.append(v)
+    return out
+
+
 def keccak_simd_space(target, compiler_caps):
     """Every vector Keccak variant the target allows and the compiler can build."""
     out = []
@@ -203,6 +331,29 @@ def keccak_from_options(target, default, unroll=None, lane_complement=None, rota
         raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
                          f"accepted: {', '.join(target.rotations)}")
     return v
+
+
+def chacha_from_options(target, default, isa=None, schedule=None, rotate=None, states=None,
+                        rounds=None):
+    """The ChaCha variant the command line asks for: each option given overrides `default`;
+    a different ISA than the default's starts from that ISA's richest rotation and one set."""
+    isa = isa or default.isa
+    if isa not in target.chacha_isas:
+        raise UsageError(f"ChaCha ISA '{isa}' is not available on target {target.name}; "
+                         f"accepted: {', '.join(target.chacha_isas)}")
+    if isa not in CHACHA_ISAS:
+        raise UsageError(f"unknown ChaCha ISA '{isa}'; accepted: {', '.join(CHACHA_ISAS)}")
+    if states:
+        try:
+            states = int(states)
+        except ValueError:
+            raise UsageError(f"--chacha-states takes a number, not '{states}'") from None
+    else:
+        states = default.states if isa == default.isa else 1
+    return ChachaVariant(
+        isa=isa, schedule=schedule or default.schedule,
+        rotate=rotate or (default.rotate if isa == default.isa else CHACHA_ISAS[isa].rotations[-1]),
+        states=states, rounds=parse_chacha_rounds(rounds) if rounds else default.rounds)
 
 
 def keccak_from_name(name):

@@ -92,6 +92,101 @@ def keccak_cases(vectors_dir, random_count=64):
     return cases
 
 
+def chacha_records(vectors_dir):
+    """Parse chacha.txt: dicts with rounds, key, iv, counter, block (bytes or ints)."""
+    text = _read(vectors_dir, "chacha.txt")
+    records, current = [], {}
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = (part.strip() for part in line.partition("="))
+        if not sep or key not in ("rounds", "key", "iv", "counter", "block"):
+            raise UsageError(f"chacha.txt line {n}: cannot read '{line}'")
+        if key == "rounds" and current:
+            records.append(current)
+            current = {}
+        current[key] = int(value) if key in ("rounds", "counter") else bytes.fromhex(value)
+    if current:
+        records.append(current)
+    for r in records:
+        if set(r) != {"rounds", "key", "iv", "counter", "block"} or len(r["block"]) != 64:
+            raise UsageError(f"chacha.txt: incomplete record {r}")
+    return records
+
+
+FNV_OFFSET = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+
+
+def fnv1a64(data):
+    """The digest the C tests recompute over a whole keystream, so long expected outputs need
+    not be embedded byte by byte."""
+    h = FNV_OFFSET
+    for b in data:
+        h = ((h ^ b) * FNV_PRIME) & ((1 << 64) - 1)
+    return h
+
+
+def xor_input(length):
+    """The plaintext of the xor cases, recomputed by the C tests: byte i is (131 i + 7) mod 256."""
+    return bytes((131 * i + 7) & 0xFF for i in range(length))
+
+
+def _positions(rng, n_blocks):
+    """Block positions that cross the 2^32 carry and the 2^64 wrap inside the call, or not."""
+    k = rng.randrange(1, n_blocks + 2)
+    return (rng.getrandbits(64), (1 << 32) - k, (1 << 64) - k, 0, (rng.getrandbits(32) << 32) - k,
+            rng.getrandbits(32))
+
+
+def chacha_stream_cases(rounds_list=(8, 12, 20), max_blocks=70):
+    """Keystream calls for every round count and block count 0..max_blocks, checked by digest.
+
+    Rows: (rounds, key, iv or None, pos, n_blocks, fnv1a64 of the output, its first block).
+    """
+    rng = random.Random(SEED ^ 0xC4AC4A)
+    cases = []
+    for rounds in rounds_list:
+        for n in range(max_blocks + 1):
+            key = rng.randbytes(32 if (n + rounds) % 3 else 16)
+            iv = None if n % 7 == 3 else rng.randbytes(8)
+            pos = _positions(rng, n)[n % 6]
+            state = reference.chacha_keysetup(key, iv)
+            out = reference.chacha_keystream(state, pos, n, rounds)
+            cases.append((rounds, key, iv, pos, n, fnv1a64(out), out[:64].ljust(64, b"\0")))
+    return cases
+
+
+def chacha_xor_cases(count=48):
+    """xor calls, RFC 8439 (ietf = True: 32-bit counter, 12-byte nonce) and the original 64-bit
+    counter layout: lengths across block boundaries and counters at their wrap points.
+
+    Rows: (ietf, key, nonce (12 or 8 bytes), counter, length, fnv1a64 of the output).
+    """
+    rng = random.Random(SEED ^ 0x8439)
+    lengths = [0, 1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1024,
+               1025, 4095, 4097]
+    cases = []
+    for i in range(count):
+        ietf = i % 2 == 0
+        length = lengths[i // 2] if i // 2 < len(lengths) else rng.randrange(1, 5000)
+        key = rng.randbytes(32)
+        blocks = (length + 63) // 64
+        if ietf:
+            nonce = rng.randbytes(12)
+            counter = ((1 << 32) - rng.randrange(1, blocks + 2)) if i % 4 == 0 else \
+                rng.getrandbits(32)
+            out = reference.chacha20_ietf_xor(xor_input(length), key, nonce, counter)
+        else:
+            nonce = rng.randbytes(8)
+            counter = rng.choice([(1 << 64) - rng.randrange(1, blocks + 2),
+                                  (1 << 32) - rng.randrange(1, blocks + 2), rng.getrandbits(64)])
+            out = reference.chacha_xor(xor_input(length), key, nonce, counter)
+        cases.append((ietf, key, nonce, counter, length, fnv1a64(out)))
+    return cases
+
+
 # --- sponge functions ---------------------------------------------------------------------
 
 FIPS202_KATS = (("sha3_224", "ShortMsgKAT_SHA3-224.txt", "MD"),

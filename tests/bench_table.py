@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Run the bench programs given and print their rows as one table, best variant per compiler
-(and per number of states run at once) last. The programs do the timing; this only merges and sorts what they print."""
+(and per number of states run at once) last. The programs do the timing; this only merges and
+sorts what they print. A program that prints its own table (the ChaCha bench, whose columns
+differ) is shown as it printed it."""
 
 import re
 import subprocess
@@ -8,7 +10,7 @@ import sys
 
 
 def main(programs):
-    rows, skipped = [], []
+    rows, skipped, own = [], [], []
     for prog in programs:
         out = subprocess.run([prog], capture_output=True, text=True, check=True).stdout
         for line in out.splitlines():
@@ -18,6 +20,8 @@ def main(programs):
                              float(cols[5])))
             elif len(cols) == 3:
                 skipped.append(cols)
+            else:
+                own.append(line)
     head = ("compiler", "variant", "cyc/perm 24r", "cyc/perm 12r", "ref 24r", "x ref")
     print(f"{head[0]:8} {head[1]:36} {head[2]:>12} {head[3]:>12} {head[4]:>8} {head[5]:>6}")
     for r in rows:
@@ -32,6 +36,9 @@ def main(programs):
                        key=lambda r: r[2])
             print(f"  {cc:8} {best[1]:36} {best[2]:6.0f} cycles (24 rounds), {best[3]:6.0f} "
                   f"(12 rounds), {best[5]:.2f}x the reference")
+    if own:
+        print()
+        print("\n".join(own))
 
 
 def shape_of(name):

@@ -32,6 +32,8 @@ static int rs_cpu_has_one(const char *feature, size_t len)
     rs_cpuid(1, 0, leaf1);
     if (RS_FEATURE("sse2"))
         return (leaf1[3] >> 26) & 1;
+    if (RS_FEATURE("ssse3"))
+        return (leaf1[2] >> 9) & 1;
     /* AVX registers are usable only if the OS enabled them (OSXSAVE, then XCR0 bits). */
     os_ymm = ((leaf1[2] >> 27) & 1) && (rs_xgetbv0() & 0x06) == 0x06;
     os_zmm = os_ymm && (rs_xgetbv0() & 0xE6) == 0xE6;
@@ -46,6 +48,8 @@ static int rs_cpu_has_one(const char *feature, size_t len)
         return os_zmm && ((r[1] >> 16) & 1);
     if (RS_FEATURE("avx512vl"))
         return os_zmm && ((r[1] >> 31) & 1);
+    if (RS_FEATURE("avx512bw"))
+        return os_zmm && ((r[1] >> 30) & 1);
     return 0;
 }
 #else
