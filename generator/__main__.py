@@ -76,7 +76,8 @@ def cmd_testsuite(args):
     command = render.command_line()
     files = {}
     if args.only in ("all", "scalar"):
-        space = variants.keccak_scalar_space(target, caps)
+        space = (variants.keccak_cross_space(target, caps) if args.scalar_space == "cross"
+                 else variants.keccak_scalar_space(target, caps))
         files.update(suite_files(env, space, kernels.keccak_scalar, command, target))
         params = (("target", target.name),
                   ("compiler caps", ",".join(sorted(caps)) or "(none)"),
@@ -192,6 +193,8 @@ def parser():
     t.add_argument("--select", default="",
                    help="vector variants: keep only names containing one of these, comma "
                         "separated (to build a part of the matrix)")
+    t.add_argument("--scalar-space", choices=("all", "cross"), default="all",
+                   help="scalar variants: all, or the cross subset run under emulation")
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
 

@@ -21,6 +21,14 @@ class Target:
     rotations: tuple
     cpu_features: tuple = ()
     vector_isas: tuple = ()
+    # Cross-testing facts (empty for targets only built natively): the Debian cross gcc's
+    # triplet (gcc-<triplet> package, <triplet>-gcc command), the qemu-user binary that runs
+    # its executables, the CPU qemu emulates, and the byte order the sources must get right.
+    triplet: str = ""
+    qemu: str = ""
+    qemu_cpu: str = ""
+    byte_order: str = "little"
+    word_bits: int = 64
 
 
 TARGETS = {
@@ -32,7 +40,27 @@ TARGETS = {
                         rotations=("shift", "builtin")),
 }
 
-HOST_ARCHES = {"x86_64": "x86_64", "amd64": "x86_64"}
+# Cross targets: the portable scalar kernel on other architectures, built with Debian's cross
+# gcc and run under qemu-user. Rotations are the portable ones: the x86 asm strategies would
+# not assemble there. A target with new instructions adds a template and names it here.
+CROSS_TARGETS = {
+    "aarch64": Target("aarch64", "aarch64", "ARMv8-A 64-bit, little-endian, scalar lanes",
+                      rotations=("shift", "builtin"),
+                      triplet="aarch64-linux-gnu", qemu="qemu-aarch64", qemu_cpu="max"),
+    "s390x": Target("s390x", "s390x", "IBM Z, big-endian 64-bit: every byte-order step explicit",
+                    rotations=("shift", "builtin"),
+                    triplet="s390x-linux-gnu", qemu="qemu-s390x", byte_order="big"),
+    "armhf": Target("armhf", "arm", "ARMv7-A hard-float, 32-bit: 64-bit lanes in register pairs",
+                    rotations=("shift", "builtin"),
+                    triplet="arm-linux-gnueabihf", qemu="qemu-arm", word_bits=32),
+    "riscv64": Target("riscv64", "riscv64", "RV64GC, little-endian, scalar lanes",
+                      rotations=("shift", "builtin"),
+                      triplet="riscv64-linux-gnu", qemu="qemu-riscv64"),
+}
+TARGETS.update(CROSS_TARGETS)
+
+HOST_ARCHES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
+               "s390x": "s390x", "armv7l": "armhf", "riscv64": "riscv64"}
 
 # Measured winners per compiler (TSC cycles per permutation, see README); used when no
 # better choice is given on the command line.
