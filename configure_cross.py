@@ -26,12 +26,17 @@ def run(cmd, env=None):
 def cross_check_libs(target):
     """(cflags, libs) of Check for `target`'s architecture from Debian multiarch, static so
     qemu needs no library path; None when Check for that architecture is not installed."""
-    pcdir = f"/usr/lib/{target.triplet}/pkgconfig"
-    env = dict(os.environ, PKG_CONFIG_LIBDIR=pcdir, PKG_CONFIG_PATH="")
-    if not shutil.which("pkg-config") or not os.path.isdir(pcdir):
+    if not shutil.which("pkg-config"):
         return None
-    r = run(["pkg-config", "--static", "--cflags", "--libs", "check"], env=env)
-    if r.returncode:
+    # Debian's multiarch package first; then a Check built by hand for an architecture
+    # Debian does not ship (tests/build_check_cross.sh installs it under /usr/local).
+    for pcdir in (f"/usr/lib/{target.triplet}/pkgconfig",
+                  f"/usr/local/lib/{target.triplet}/pkgconfig"):
+        env = dict(os.environ, PKG_CONFIG_LIBDIR=pcdir, PKG_CONFIG_PATH="")
+        r = run(["pkg-config", "--static", "--cflags", "--libs", "check"], env=env)
+        if os.path.isdir(pcdir) and r.returncode == 0:
+            break
+    else:
         return None
     words = r.stdout.split()
     cflags = " ".join(w for w in words if w.startswith(("-I", "-pthread")))
@@ -57,7 +62,8 @@ def plan_target(target):
     if check is None:
         arch = {"aarch64": "arm64"}.get(target.name, target.name)
         cell["missing"].append(f"Check for {arch} (dpkg --add-architecture {arch}; "
-                               f"apt-get update; apt-get install check:{arch})")
+                               f"apt-get update; apt-get install check:{arch}; where Debian "
+                               f"has none: tests/build_check_cross.sh {target.triplet})")
     else:
         cell["check_cflags"], cell["check_libs"] = check
     if not shutil.which(target.qemu):
