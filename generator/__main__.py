@@ -67,6 +67,23 @@ def suite_files(env, variants_, kernel, command, target):
     return files
 
 
+def sha3_suite_files(env, command, target, scalar_space):
+    """The AArch64 SHA3-extension x2 kernels at the cross unrolls, each under its own prefix,
+    with a registry naming the scalar variant they are checked against."""
+    files = {}
+    for u in variants.CROSS_UNROLLS:
+        for name, text in kernels.keccak_x2_sha3(env, u, f"u{u}_", command, target).items():
+            text = text.replace('#include "keccak_p1600_x2.h"', f'#include "u{u}_{name[:-2]}.h"')
+            files[f"u{u}_{name}"] = text
+    oracle = scalar_space[0]
+    files["keccak_sha3_variants.h"] = render.render(
+        env, "tests/keccak_sha3_variants.h.j2", unrolls=variants.CROSS_UNROLLS,
+        oracle=oracle.ident + "_", oracle_name=oracle.name,
+        header=render.provenance((("target", target.name),), command,
+                                 "Test registry: the SHA3-extension x2 kernels."))
+    return files
+
+
 def cmd_testsuite(args):
     """Every variant one compiler can build, each under its own symbol prefix, plus the test
     data, so a single Check binary per compiler links the whole matrix."""
@@ -89,6 +106,8 @@ def cmd_testsuite(args):
         files["sponge_vectors.h"] = kernels.sponge_test_vectors(
             env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
             render.provenance(params, command, "Test vectors for the sponge functions."))
+    if args.scalar_space == "cross" and "sha3" in target.vector_isas:
+        files.update(sha3_suite_files(env, command, target, space))
     # The single-state vector kernels run the scalar vector table too.
     files["keccak_vectors.h"] = render.render(
         env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(args.vectors),

@@ -42,10 +42,12 @@ TARGETS = {
 
 # Cross targets: the portable scalar kernel on other architectures, built with Debian's cross
 # gcc and run under qemu-user. Rotations are the portable ones: the x86 asm strategies would
-# not assemble there. A target with new instructions adds a template and names it here.
+# not assemble there. A target with new instructions adds a template and names it here:
+# aarch64's "sha3" is the Armv8.2-A SHA3 extension x2 kernel (keccak_p1600_x2_sha3.c.j2),
+# checked under `qemu-aarch64 -cpu max`, which emulates it.
 CROSS_TARGETS = {
     "aarch64": Target("aarch64", "aarch64", "ARMv8-A 64-bit, little-endian, scalar lanes",
-                      rotations=("shift", "builtin"),
+                      rotations=("shift", "builtin"), vector_isas=("sha3",),
                       triplet="aarch64-linux-gnu", qemu="qemu-aarch64", qemu_cpu="max"),
     "s390x": Target("s390x", "s390x", "IBM Z, big-endian 64-bit: every byte-order step explicit",
                     rotations=("shift", "builtin"),

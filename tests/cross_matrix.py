@@ -39,7 +39,8 @@ def main(argv):
                 text, failed = suite_cell(log)
                 bad |= failed
                 checked.append(f"{suite.replace('check_', '')} {text}")
-            built = f"yes ({cell['variants']} kernels + out/)"
+            extra = f" + {cell['sha3_variants']} sha3 x2" if cell.get("sha3_variants") else ""
+            built = f"yes ({cell['variants']} kernels{extra} + out/)"
             rows.append((cell["target"], where, cc, "yes", built,
                          ", ".join(checked) if checked else "no"))
     if len(argv) > 1 and argv[1]:
@@ -59,7 +60,9 @@ def main(argv):
         if "version" in cell:
             print(f"  {cell['target']}: kernels {cell['variants']} scalar variants (unroll 1, 2, "
                   f"24 x rotation x lane complementing x parity); out/{cell['target']} "
-                  f"{cell['out_variant']}")
+                  f"{cell['out_variant']}"
+                  + (f"; sha3 x2 (EOR3, RAX1, XAR, BCAX) at unroll 1, 2, 24 under "
+                     f"qemu -cpu max" if cell.get("sha3_variants") else ""))
     missing_cells = [c["target"] for c in plan if c["missing"]]
     print("test-cross: " + ("FAILED" if bad else "ok")
           + (f"; not fully checked here: {', '.join(missing_cells)}" if missing_cells else ""))
