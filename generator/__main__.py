@@ -40,7 +40,11 @@ def cmd_generate(args):
         v = targets.check_vector(target, variants.SimdKeccakVariant(
             instances=1, isa=args.isa,
             unroll=variants.parse_unroll(args.unroll) if args.unroll else 1))
-    multis = [targets.multi_variant(spec, target) for spec in args.multi]
+    # AArch64's SHA3-extension x2 kernel stands beside the sponge, not under it: KT128's
+    # leaves dispatch on x86 CPUID only.
+    sha3 = [targets.sha3_unroll(spec, target) for spec in args.multi if spec.endswith("-sha3")]
+    multis = [targets.multi_variant(spec, target) for spec in args.multi
+              if not spec.endswith("-sha3")]
     if len({m.instances for m in multis}) < len(multis):
         raise UsageError("--multi: one kernel per instance count (their files share a name)")
     env = render.environment()
@@ -49,8 +53,11 @@ def cmd_generate(args):
     files.update(kernels.keccak_sponge(env, v, prefix, command, target, multis))
     for m in multis:
         files.update(kernels.keccak_simd(env, m, prefix, command, target))
+    for unroll in sha3:
+        files.update(kernels.keccak_x2_sha3(env, unroll, prefix, command, target))
     changed = render.write_tree(args.out, files)
-    print(f"generated {args.out}: {', '.join(x.name for x in [v] + multis)} for {target.name}"
+    names = [x.name for x in [v] + multis] + [f"keccakp1600-x2-u{u}-sha3" for u in sha3]
+    print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
 

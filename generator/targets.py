@@ -137,3 +137,14 @@ def multi_variant(spec, target):
         instances=n, isa=isa,
         unroll=parse_unroll(unroll) if unroll else DEFAULT_SIMD_UNROLL)
     return check_vector(target, v)
+
+
+def sha3_unroll(spec, target):
+    """--multi x2-sha3 or x2-uU-sha3 (aarch64): the unroll of the SHA3-extension x2 kernel."""
+    m = re.fullmatch(r"x2(?:-u(\d+))?-sha3", spec)
+    if not m:
+        raise UsageError(f"the SHA3-extension kernel is x2-sha3 or x2-uU-sha3, not '{spec}'")
+    if "sha3" not in target.vector_isas:
+        raise UsageError(f"sha3 is not available on target {target.name}; accepted: "
+                         f"{', '.join(target.vector_isas) or '(none)'}")
+    return parse_unroll(m.group(1)) if m.group(1) else DEFAULT_SIMD_UNROLL
