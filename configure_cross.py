@@ -19,6 +19,11 @@ from generator import kernels, targets, variants
 CROSS_CFLAGS = "-O2 -Wall -Wextra -pedantic -Werror"
 
 
+# Debian's architecture names, for the multiarch install hint.
+DEBIAN_ARCH = {"aarch64-linux-gnu": "arm64", "s390x-linux-gnu": "s390x",
+               "arm-linux-gnueabihf": "armhf", "riscv64-linux-gnu": "riscv64"}
+
+
 def run(cmd, env=None):
     return subprocess.run(cmd, capture_output=True, text=True, env=env)
 
@@ -52,7 +57,8 @@ def gcc_version(cc):
 def plan_target(target):
     """What can be done for `target` here, and why not the rest."""
     cc = f"{target.triplet}-gcc"
-    cell = {"target": target.name, "cc": cc, "byte_order": target.byte_order,
+    cell = {"target": target.name, "cc": cc, "cflags": target.cflags,
+            "byte_order": target.byte_order,
             "word_bits": target.word_bits, "missing": []}
     if not shutil.which(cc):
         cell["missing"].append(f"{cc} (apt-get install gcc-{target.triplet})")
@@ -60,7 +66,7 @@ def plan_target(target):
     cell["version"] = gcc_version(cc)
     check = cross_check_libs(target)
     if check is None:
-        arch = {"aarch64": "arm64"}.get(target.name, target.name)
+        arch = DEBIAN_ARCH.get(target.triplet, target.arch)
         cell["missing"].append(f"Check for {arch} (dpkg --add-architecture {arch}; "
                                f"apt-get update; apt-get install check:{arch}; where Debian "
                                f"has none: tests/build_check_cross.sh {target.triplet})")
@@ -96,7 +102,7 @@ def edges(w, gen_inputs, names, msvc_log):
         for src in (f for f in out_files if f.endswith(".c")):
             o = os.path.join(base, "out", os.path.basename(src)[:-2] + ".o")
             w.build([o], "cc", [src], order_only=out_files,
-                    variables=[("cc", cc), ("cflags", CROSS_CFLAGS)])
+                    variables=[("cc", cc), ("cflags", f"{CROSS_CFLAGS} {target.cflags}".rstrip())])
             out_objs.append(o)
         products += out_objs
 
@@ -119,7 +125,7 @@ def edges(w, gen_inputs, names, msvc_log):
         for src in sources + sha3_sources:
             o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
             w.build([o], "cc", [src], order_only=generated,
-                    variables=[("cc", cc), ("cflags", CROSS_CFLAGS)])
+                    variables=[("cc", cc), ("cflags", f"{CROSS_CFLAGS} {target.cflags}".rstrip())])
             (objs if src in sources else sha3_objs).append(o)
         products += objs + sha3_objs
         cell["variants"] = len(space)

@@ -29,6 +29,9 @@ class Target:
     qemu_cpu: str = ""
     byte_order: str = "little"
     word_bits: int = 64
+    # Flags the target's kernels are compiled with (an ISA extension the C reaches through
+    # the compiler, with no template of its own).
+    cflags: str = ""
 
 
 TARGETS = {
@@ -58,6 +61,12 @@ CROSS_TARGETS = {
     "riscv64": Target("riscv64", "riscv64", "RV64GC, little-endian, scalar lanes",
                       rotations=("shift", "builtin"),
                       triplet="riscv64-linux-gnu", qemu="qemu-riscv64"),
+    # Zbb has rotate instructions; the same C compiled for it turns both rotation strategies
+    # into them, so this target is flags only (and qemu told to emulate Zbb).
+    "riscv64-zbb": Target("riscv64-zbb", "riscv64", "RV64GC with Zbb: rotations in one instruction",
+                          rotations=("shift", "builtin"), triplet="riscv64-linux-gnu",
+                          qemu="qemu-riscv64", qemu_cpu="rv64,zbb=true",
+                          cflags="-march=rv64gc_zbb"),
 }
 TARGETS.update(CROSS_TARGETS)
 

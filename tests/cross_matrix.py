@@ -29,7 +29,7 @@ def main(argv):
         plan = json.load(f)
     rows, bad = [], False
     for cell in plan:
-        cc = f"{cell['cc']} {cell.get('version', '')}".strip()
+        cc = f"{cell['cc']} {cell.get('version', '')} {cell.get('cflags', '')}".strip()
         where = f"{cell['byte_order']}-endian {cell['word_bits']}-bit"
         if "version" not in cell:
             rows.append((cell["target"], where, cc, "no", "no", "no"))
