@@ -112,22 +112,22 @@ def edges(w, gen_inputs, names, msvc_log):
         generated = sources + [os.path.join(gen, f"{v.ident}.h") for v in space] + [
             os.path.join(gen, n) for n in ("keccak_variants.h", "keccak_vectors.h",
                                            "sponge_vectors.h")]
-        # The SHA3-extension x2 kernels, where the target has them (aarch64).
-        sha3_sources = []
-        if "sha3" in target.vector_isas:
-            sha3_sources = [os.path.join(gen, f"u{u}_keccak_p1600_x2.c")
-                            for u in variants.CROSS_UNROLLS]
-            generated += sha3_sources + [f[:-2] + ".h" for f in sha3_sources] + [
-                os.path.join(gen, "keccak_sha3_variants.h")]
+        # The AArch64 x2 kernels (NEON, SHA3 extension), where the target has them.
+        x2_isas = [i for i in targets.ARM_X2_ISAS if i in target.vector_isas]
+        x2_sources = [os.path.join(gen, f"{isa}_u{u}_keccak_p1600_x2.c")
+                      for isa in x2_isas for u in variants.CROSS_UNROLLS]
+        if x2_sources:
+            generated += x2_sources + [f[:-2] + ".h" for f in x2_sources] + [
+                os.path.join(gen, "keccak_x2_arm_variants.h")]
         w.build(generated, "testsuite_cross", implicit=gen_inputs,
                 variables=[("target", name), ("outdir", gen)])
-        objs, sha3_objs = [], []
-        for src in sources + sha3_sources:
+        objs, x2_objs = [], []
+        for src in sources + x2_sources:
             o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
             w.build([o], "cc", [src], order_only=generated,
                     variables=[("cc", cc), ("cflags", f"{CROSS_CFLAGS} {target.cflags}".rstrip())])
-            (objs if src in sources else sha3_objs).append(o)
-        products += objs + sha3_objs
+            (objs if src in sources else x2_objs).append(o)
+        products += objs + x2_objs
         cell["variants"] = len(space)
         cell["out_variant"] = targets.default_keccak(target, "gcc").name
         if "check_libs" not in cell:
@@ -139,11 +139,11 @@ def edges(w, gen_inputs, names, msvc_log):
         suites = (("check_keccak", "tests/check_keccak.c", hflags, objs, generated),
                   ("check_sponge", "tests/check_sponge.c", f"-I{out_dir} {hflags}", out_objs,
                    generated + out_files))
-        if sha3_objs:
+        if x2_objs:
             # Checked against the first scalar variant, which check_keccak checks.
-            suites += (("check_keccak_sha3", "tests/check_keccak_sha3.c", hflags,
-                        sha3_objs + objs[:1], generated),)
-            cell["sha3_variants"] = len(sha3_objs)
+            suites += (("check_keccak_x2", "tests/check_keccak_x2_arm.c", hflags,
+                        x2_objs + objs[:1], generated),)
+            cell["x2"] = f"{len(x2_objs)} x2 {'/'.join(x2_isas)}"
         cell["logs"] = {}
         for exe_name, src, flags, link_objs, deps in suites:
             o = os.path.join(obj, exe_name + ".o")

@@ -42,9 +42,9 @@ def cmd_generate(args):
             unroll=variants.parse_unroll(args.unroll) if args.unroll else 1))
     # AArch64's SHA3-extension x2 kernel stands beside the sponge, not under it: KT128's
     # leaves dispatch on x86 CPUID only.
-    sha3 = [targets.sha3_unroll(spec, target) for spec in args.multi if spec.endswith("-sha3")]
+    arm = [targets.arm_x2(spec, target) for spec in args.multi if targets.is_arm_x2(spec)]
     multis = [targets.multi_variant(spec, target) for spec in args.multi
-              if not spec.endswith("-sha3")]
+              if not targets.is_arm_x2(spec)]
     if len({m.instances for m in multis}) < len(multis):
         raise UsageError("--multi: one kernel per instance count (their files share a name)")
     env = render.environment()
@@ -53,10 +53,12 @@ def cmd_generate(args):
     files.update(kernels.keccak_sponge(env, v, prefix, command, target, multis))
     for m in multis:
         files.update(kernels.keccak_simd(env, m, prefix, command, target))
-    for unroll in sha3:
-        files.update(kernels.keccak_x2_sha3(env, unroll, prefix, command, target))
+    if len(arm) > 1:
+        raise UsageError("--multi: one x2 kernel (their files share a name)")
+    for isa, unroll in arm:
+        files.update(kernels.keccak_x2_arm(env, isa, unroll, prefix, command, target))
     changed = render.write_tree(args.out, files)
-    names = [x.name for x in [v] + multis] + [f"keccakp1600-x2-u{u}-sha3" for u in sha3]
+    names = [x.name for x in [v] + multis] + [f"keccakp1600-x2-u{u}-{isa}" for isa, u in arm]
     print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
@@ -74,20 +76,23 @@ def suite_files(env, variants_, kernel, command, target):
     return files
 
 
-def sha3_suite_files(env, command, target, scalar_space):
-    """The AArch64 SHA3-extension x2 kernels at the cross unrolls, each under its own prefix,
-    with a registry naming the scalar variant they are checked against."""
-    files = {}
-    for u in variants.CROSS_UNROLLS:
-        for name, text in kernels.keccak_x2_sha3(env, u, f"u{u}_", command, target).items():
-            text = text.replace('#include "keccak_p1600_x2.h"', f'#include "u{u}_{name[:-2]}.h"')
-            files[f"u{u}_{name}"] = text
+def arm_x2_suite_files(env, command, target, scalar_space):
+    """The AArch64 x2 kernels (NEON, SHA3 extension) at the cross unrolls, each under its own
+    prefix, with a registry naming the scalar variant they are checked against."""
+    files, kinds = {}, []
+    for isa in (i for i in targets.ARM_X2_ISAS if i in target.vector_isas):
+        for u in variants.CROSS_UNROLLS:
+            pfx = f"{isa}_u{u}_"
+            kinds.append({"prefix": pfx, "isa": isa, "name": f"keccakp1600-x2-u{u}-{isa}"})
+            for name, text in kernels.keccak_x2_arm(env, isa, u, pfx, command, target).items():
+                text = text.replace('#include "keccak_p1600_x2.h"', f'#include "{pfx}{name[:-2]}.h"')
+                files[pfx + name] = text
     oracle = scalar_space[0]
-    files["keccak_sha3_variants.h"] = render.render(
-        env, "tests/keccak_sha3_variants.h.j2", unrolls=variants.CROSS_UNROLLS,
+    files["keccak_x2_arm_variants.h"] = render.render(
+        env, "tests/keccak_x2_arm_variants.h.j2", kernels=kinds,
         oracle=oracle.ident + "_", oracle_name=oracle.name,
         header=render.provenance((("target", target.name),), command,
-                                 "Test registry: the SHA3-extension x2 kernels."))
+                                 "Test registry: the AArch64 x2 kernels."))
     return files
 
 
@@ -113,8 +118,8 @@ def cmd_testsuite(args):
         files["sponge_vectors.h"] = kernels.sponge_test_vectors(
             env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
             render.provenance(params, command, "Test vectors for the sponge functions."))
-    if args.scalar_space == "cross" and "sha3" in target.vector_isas:
-        files.update(sha3_suite_files(env, command, target, space))
+    if args.scalar_space == "cross" and set(targets.ARM_X2_ISAS) & set(target.vector_isas):
+        files.update(arm_x2_suite_files(env, command, target, space))
     # The single-state vector kernels run the scalar vector table too.
     files["keccak_vectors.h"] = render.render(
         env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(args.vectors),

@@ -46,11 +46,11 @@ TARGETS = {
 # Cross targets: the portable scalar kernel on other architectures, built with Debian's cross
 # gcc and run under qemu-user. Rotations are the portable ones: the x86 asm strategies would
 # not assemble there. A target with new instructions adds a template and names it here:
-# aarch64's "sha3" is the Armv8.2-A SHA3 extension x2 kernel (keccak_p1600_x2_sha3.c.j2),
-# checked under `qemu-aarch64 -cpu max`, which emulates it.
+# aarch64's "neon" and "sha3" are its x2 kernels (keccak_p1600_x2_arm.c.j2) on base NEON and
+# on the Armv8.2-A SHA3 extension, checked under `qemu-aarch64 -cpu max`, which emulates it.
 CROSS_TARGETS = {
     "aarch64": Target("aarch64", "aarch64", "ARMv8-A 64-bit, little-endian, scalar lanes",
-                      rotations=("shift", "builtin"), vector_isas=("sha3",),
+                      rotations=("shift", "builtin"), vector_isas=("neon", "sha3"),
                       triplet="aarch64-linux-gnu", qemu="qemu-aarch64", qemu_cpu="max"),
     "s390x": Target("s390x", "s390x", "IBM Z, big-endian 64-bit: every byte-order step explicit",
                     rotations=("shift", "builtin"),
@@ -148,12 +148,20 @@ def multi_variant(spec, target):
     return check_vector(target, v)
 
 
-def sha3_unroll(spec, target):
-    """--multi x2-sha3 or x2-uU-sha3 (aarch64): the unroll of the SHA3-extension x2 kernel."""
-    m = re.fullmatch(r"x2(?:-u(\d+))?-sha3", spec)
+ARM_X2_ISAS = ("neon", "sha3")
+
+
+def is_arm_x2(spec):
+    return spec.endswith(tuple("-" + isa for isa in ARM_X2_ISAS))
+
+
+def arm_x2(spec, target):
+    """--multi x2-neon, x2-sha3, x2-uU-sha3 (aarch64): (ISA, unroll) of an AArch64 x2 kernel."""
+    m = re.fullmatch(r"x2(?:-u(\d+))?-(neon|sha3)", spec)
     if not m:
-        raise UsageError(f"the SHA3-extension kernel is x2-sha3 or x2-uU-sha3, not '{spec}'")
-    if "sha3" not in target.vector_isas:
-        raise UsageError(f"sha3 is not available on target {target.name}; accepted: "
+        raise UsageError(f"the AArch64 kernels are x2-ISA or x2-uU-ISA with ISA neon or sha3, "
+                         f"not '{spec}'")
+    if m.group(2) not in target.vector_isas:
+        raise UsageError(f"{m.group(2)} is not available on target {target.name}; accepted: "
                          f"{', '.join(target.vector_isas) or '(none)'}")
-    return parse_unroll(m.group(1)) if m.group(1) else DEFAULT_SIMD_UNROLL
+    return m.group(2), parse_unroll(m.group(1)) if m.group(1) else DEFAULT_SIMD_UNROLL

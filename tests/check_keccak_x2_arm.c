@@ -1,6 +1,6 @@
 /*
- * Check suite for the AArch64 SHA3-extension x2 kernels (keccak_p1600_x2_sha3.c.j2), run
- * under `qemu-aarch64 -cpu max` by `ninja test-cross`.
+ * Check suite for the AArch64 x2 kernels, NEON and SHA3 extension (keccak_p1600_x2_arm.c.j2),
+ * run under `qemu-aarch64 -cpu max` by `ninja test-cross`.
  *
  * Instance 0 gets each vector's input and must give its output; instance 1 gets a different
  * state, checked against the scalar kernel, so a kernel that mixed the two halves of a
@@ -18,18 +18,22 @@
 #include <sys/auxv.h>
 #endif
 
-#include "keccak_sha3_variants.h"
+#include "keccak_x2_arm_variants.h"
 #include "keccak_vectors.h"
 
 struct variant {
     const char *name;
     void (*f1600)(uint64_t states[25][2]);
     void (*p1600)(uint64_t states[25][2], unsigned rounds);
+    int sha3;
 };
 
-#define RS_ENTRY(f1600, p1600, name) {name, f1600, p1600},
-static const struct variant all_variants[] = {RS_SHA3_VARIANTS(RS_ENTRY)};
+#define RS_ENTRY(f1600, p1600, name, sha3) {name, f1600, p1600, sha3},
+static const struct variant all_variants[] = {RS_X2_ARM_VARIANTS(RS_ENTRY)};
 #define NVARIANTS (sizeof all_variants / sizeof all_variants[0])
+
+static const struct variant *runnable[NVARIANTS];
+static unsigned nrunnable;
 
 /* HWCAP_SHA3 (bit 17 of AT_HWCAP): the kernel's report, so a CPU without the extension skips
  * rather than dies on an illegal instruction. */
@@ -44,7 +48,7 @@ static int cpu_has_sha3(void)
 
 START_TEST(test_vectors)
 {
-    const struct variant *v = &all_variants[_i / RS_KECCAK_NCASES];
+    const struct variant *v = runnable[_i / RS_KECCAK_NCASES];
     const struct rs_keccak_case *c = &rs_keccak_cases[_i % RS_KECCAK_NCASES];
     uint64_t states[25][2], other[25], got0[25], got1[25];
     unsigned k;
@@ -78,19 +82,25 @@ END_TEST
 int main(void)
 {
     int failed;
+    unsigned k, skipped = 0;
     SRunner *sr;
     Suite *s;
     TCase *tc;
 
-    if (!cpu_has_sha3()) {
-        printf("SKIP AArch64 SHA3 extension: this CPU lacks it (qemu: -cpu max)\n");
-        return EXIT_SUCCESS;
+    for (k = 0; k < NVARIANTS; k++) {
+        if (all_variants[k].sha3 && !cpu_has_sha3()) {
+            printf("SKIP %s: this CPU lacks the SHA3 extension (qemu: -cpu max)\n",
+                   all_variants[k].name);
+            skipped++;
+        } else {
+            runnable[nrunnable++] = &all_variants[k];
+        }
     }
-    printf("%s: %u variants, %u runnable, 0 skipped, %u vectors each\n", RS_COMPILER,
-           (unsigned)NVARIANTS, (unsigned)NVARIANTS, (unsigned)RS_KECCAK_NCASES);
-    s = suite_create("keccak-p1600 x2 sha3 (" RS_COMPILER ")");
+    printf("%s: %u variants, %u runnable, %u skipped, %u vectors each\n", RS_COMPILER,
+           (unsigned)NVARIANTS, nrunnable, skipped, (unsigned)RS_KECCAK_NCASES);
+    s = suite_create("keccak-p1600 x2 neon/sha3 (" RS_COMPILER ")");
     tc = tcase_create("vectors");
-    tcase_add_loop_test(tc, test_vectors, 0, (int)(NVARIANTS * RS_KECCAK_NCASES));
+    tcase_add_loop_test(tc, test_vectors, 0, (int)(nrunnable * RS_KECCAK_NCASES));
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
