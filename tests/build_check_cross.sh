@@ -20,4 +20,6 @@ make -C src install
 # Debian's check.pc (its patched build) names the library check_pic; the upstream build
 # installs it as libcheck.a.
 ln -sf libcheck.a "/usr/local/lib/$triplet/libcheck_pic.a"
+cd /
+rm -rf "$work"
 echo "Check for $triplet installed under /usr/local/lib/$triplet"
