@@ -17,6 +17,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
+import configure_cross  # noqa: E402
 from generator import kernels, profiles, targets, variants, vectors  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
 
@@ -100,6 +101,9 @@ def options(argv):
     p.add_argument("--out", default=None, help="output folder (default: out/<target>)")
     p.add_argument("--test-cc", default=",".join(KNOWN_COMPILERS),
                    help="compilers for the test matrix; missing ones are skipped")
+    p.add_argument("--cross", default=None,
+                   help="cross targets of `ninja test-cross`, comma separated, or 'none' "
+                        f"(default: all of {', '.join(targets.CROSS_TARGETS)})")
     p.add_argument("--vectors", default=vectors.default_dir(),
                    help="folder with the official vector files")
     p.add_argument("--fuzz-seconds", type=int, default=60,
@@ -293,7 +297,7 @@ def main(argv):
     gen_inputs = sorted(rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "*.py"))
                         + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"),
                                     recursive=True))
-    configure_inputs = ["configure.py", "build.ninja.in"] + gen_inputs + sorted(
+    configure_inputs = ["configure.py", "configure_cross.py", "build.ninja.in"] + gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "profiles", "*.json")))
     w.build(["build.ninja"], "configure", implicit=configure_inputs)
     w.blank()
@@ -452,11 +456,24 @@ def main(argv):
     w.blank()
 
     checks = reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs)
+    # MSVC-cleanliness (syntax, clang in MSVC mode) in `ninja test`; the cross targets in
+    # `ninja test-cross`, which needs cross compilers and qemu (configure_cross.py).
+    clang = next((c["path"] for c in test_ccs if c["id"] == "clang"), shutil.which("clang"))
+    msvc_log = configure_cross.msvc_edges(w, gen_inputs, clang)
+    cross_names = None if args.cross is None else [
+        n for n in args.cross.split(",") if n and n != "none"]
+    for n in cross_names or ():
+        if n not in targets.CROSS_TARGETS:
+            fail(f"--cross: unknown cross target '{n}'; accepted: "
+                 f"{', '.join(targets.CROSS_TARGETS)}, none")
+    configure_cross.edges(w, gen_inputs, cross_names, msvc_log)
+    w.blank()
 
     unit_log = os.path.join("build", "unittest.log")
     w.build([unit_log], "unittest", implicit=gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
-    all_logs = [unit_log] + logs + out_logs + ["build/rsum_e2e.log"] + checks["test"]
+    all_logs = [unit_log] + logs + out_logs + ["build/rsum_e2e.log"] + checks["test"] + (
+        [msvc_log] if msvc_log else [])
     w.build(["test"], "summarize", all_logs, implicit=["tests/summarize.py"])
     for name in ("test-sanitize", "fuzz"):
         if checks[name]:

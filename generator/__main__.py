@@ -64,14 +64,23 @@ def cmd_generate(args):
             v = targets.check_vector(target, variants.SimdKeccakVariant(
                 instances=1, isa=args.isa,
                 unroll=variants.parse_unroll(args.unroll) if args.unroll else 1))
-        multis = [targets.multi_variant(spec, target) for spec in args.multi]
+        # AArch64's x2 kernels stand beside the sponge, not under it: KT128's leaves
+        # dispatch on x86 CPUID only.
+        arm = [targets.arm_x2(spec, target) for spec in args.multi if targets.is_arm_x2(spec)]
+        multis = [targets.multi_variant(spec, target) for spec in args.multi
+                  if not targets.is_arm_x2(spec)]
         if len({m.instances for m in multis}) < len(multis):
             raise UsageError("--multi: one kernel per instance count (their files share a name)")
+        if len(arm) > 1:
+            raise UsageError("--multi: one x2 kernel (their files share a name)")
         files.update(kernels.keccak_any(env, v, prefix, command, target))
         files.update(kernels.keccak_sponge(env, v, prefix, command, target, multis))
         for m in multis:
             files.update(kernels.keccak_simd(env, m, prefix, command, target))
-        names += [x.name for x in [v] + multis]
+        for isa, unroll in arm:
+            files.update(kernels.keccak_x2_arm(env, isa, unroll, prefix, command, target))
+        names += [x.name for x in [v] + multis] + [f"keccakp1600-x2-u{u}-{isa}"
+                                                   for isa, u in arm]
     if "chacha" in families:
         c = chacha_variant(args, target)
         files.update(kernels.chacha_sources(env, c, prefix, command, target))
@@ -94,6 +103,26 @@ def suite_files(env, variants_, kernel, command, target):
     return files
 
 
+def arm_x2_suite_files(env, command, target, scalar_space):
+    """The AArch64 x2 kernels (NEON, SHA3 extension) at the cross unrolls, each under its own
+    prefix, with a registry naming the scalar variant they are checked against."""
+    files, kinds = {}, []
+    for isa in (i for i in targets.ARM_X2_ISAS if i in target.vector_isas):
+        for u in variants.CROSS_UNROLLS:
+            pfx = f"{isa}_u{u}_"
+            kinds.append({"prefix": pfx, "isa": isa, "name": f"keccakp1600-x2-u{u}-{isa}"})
+            for name, text in kernels.keccak_x2_arm(env, isa, u, pfx, command, target).items():
+                text = text.replace('#include "keccak_p1600_x2.h"', f'#include "{pfx}{name[:-2]}.h"')
+                files[pfx + name] = text
+    oracle = scalar_space[0]
+    files["keccak_x2_arm_variants.h"] = render.render(
+        env, "tests/keccak_x2_arm_variants.h.j2", kernels=kinds,
+        oracle=oracle.ident + "_", oracle_name=oracle.name,
+        header=render.provenance((("target", target.name),), command,
+                                 "Test registry: the AArch64 x2 kernels."))
+    return files
+
+
 def cmd_testsuite(args):
     """Every variant one compiler can build, each under its own symbol prefix, plus the test
     data, so a single Check binary per compiler links the whole matrix."""
@@ -103,8 +132,9 @@ def cmd_testsuite(args):
     command = render.command_line()
     files = {}
     if args.only in ("all", "scalar"):
-        space = variants.keccak_subset(variants.keccak_scalar_space(target, caps),
-                                       args.subset)
+        space = (variants.keccak_cross_space(target, caps) if args.scalar_space == "cross"
+                 else variants.keccak_scalar_space(target, caps))
+        space = variants.keccak_subset(space, args.subset)
         files.update(suite_files(env, space, kernels.keccak_scalar, command, target))
         params = (("target", target.name),
                   ("compiler caps", ",".join(sorted(caps)) or "(none)"),
@@ -117,6 +147,8 @@ def cmd_testsuite(args):
         files["sponge_vectors.h"] = kernels.sponge_test_vectors(
             env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
             render.provenance(params, command, "Test vectors for the sponge functions."))
+    if args.scalar_space == "cross" and set(targets.ARM_X2_ISAS) & set(target.vector_isas):
+        files.update(arm_x2_suite_files(env, command, target, space))
     # The single-state vector kernels run the scalar vector table too.
     files["keccak_vectors.h"] = render.render(
         env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(args.vectors),
@@ -265,6 +297,8 @@ def parser():
                         "separated (to build a part of the matrix)")
     t.add_argument("--subset", default="all", choices=variants.SUBSETS,
                    help="all variants, or a representative few for instrumented builds")
+    t.add_argument("--scalar-space", choices=("all", "cross"), default="all",
+                   help="scalar variants: all, or the cross subset run under emulation")
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
 

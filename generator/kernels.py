@@ -167,3 +167,27 @@ def keccak_any(env, variant, prefix, command, target):
     if isinstance(variant, variants.SimdKeccakVariant):
         return keccak_simd(env, variant, prefix, command, target)
     return keccak_scalar(env, variant, prefix, command, target)
+
+
+ARM_X2_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)"}
+
+
+def keccak_x2_arm(env, isa, unroll, prefix, command, target):
+    """An AArch64 two-state kernel behind the x-N API (keccak_p1600_x2.h): on base NEON, or
+    on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR, BCAX)."""
+    name = f"keccakp1600-x2-u{unroll}-{isa}"
+    s = keccak.schedule(unroll, lane_complement=False, fused_parity=False)
+    for row in s.rows:
+        for o in row.outputs:
+            # BCAX / BIC print chi as a ^ (~b & c): the textbook form only.
+            assert o.form == keccak.ChiForm("&", True, False, False), o
+    params = (("target", target.name), ("kernel", "keccak-p1600"), ("isa", isa),
+              ("instances", 2), ("unroll", unroll), ("prefix", prefix or "(none)"))
+    common = dict(prefix=prefix, variant_name=name, n=2)
+    h = render.render(env, "keccak_p1600_xN.h.j2", **common, cpu=(ARM_X2_ISAS[isa],),
+                      header=render.provenance(params, command, "keccak_p1600_x2.h: the x2 API."),
+                      guard=guard(prefix, "keccak_p1600_x2.h"))
+    c = render.render(env, "keccak_p1600_x2_arm.c.j2", **common, s=s, isa=isa,
+                      header=render.provenance(params, command, f"keccak_p1600_x2.c: {name}."),
+                      columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
+    return {"keccak_p1600_x2.h": h, "keccak_p1600_x2.c": c}

@@ -22,6 +22,17 @@ class Target:
     cpu_features: tuple = ()
     vector_isas: tuple = ()
     chacha_isas: tuple = ("scalar",)
+    # Cross-testing facts (empty for targets only built natively): the Debian cross gcc's
+    # triplet (gcc-<triplet> package, <triplet>-gcc command), the qemu-user binary that runs
+    # its executables, the CPU qemu emulates, and the byte order the sources must get right.
+    triplet: str = ""
+    qemu: str = ""
+    qemu_cpu: str = ""
+    byte_order: str = "little"
+    word_bits: int = 64
+    # Flags the target's kernels are compiled with (an ISA extension the C reaches through
+    # the compiler, with no template of its own).
+    cflags: str = ""
 
 
 TARGETS = {
@@ -34,7 +45,35 @@ TARGETS = {
                         rotations=("shift", "builtin")),
 }
 
-HOST_ARCHES = {"x86_64": "x86_64", "amd64": "x86_64"}
+# Cross targets: the portable scalar kernel on other architectures, built with Debian's cross
+# gcc and run under qemu-user. Rotations are the portable ones: the x86 asm strategies would
+# not assemble there. A target with new instructions adds a template and names it here:
+# aarch64's "neon" and "sha3" are its x2 kernels (keccak_p1600_x2_arm.c.j2) on base NEON and
+# on the Armv8.2-A SHA3 extension, checked under `qemu-aarch64 -cpu max`, which emulates it.
+CROSS_TARGETS = {
+    "aarch64": Target("aarch64", "aarch64", "ARMv8-A 64-bit, little-endian, scalar lanes",
+                      rotations=("shift", "builtin"), vector_isas=("neon", "sha3"),
+                      triplet="aarch64-linux-gnu", qemu="qemu-aarch64", qemu_cpu="max"),
+    "s390x": Target("s390x", "s390x", "IBM Z, big-endian 64-bit: every byte-order step explicit",
+                    rotations=("shift", "builtin"),
+                    triplet="s390x-linux-gnu", qemu="qemu-s390x", byte_order="big"),
+    "armhf": Target("armhf", "arm", "ARMv7-A hard-float, 32-bit: 64-bit lanes in register pairs",
+                    rotations=("shift", "builtin"),
+                    triplet="arm-linux-gnueabihf", qemu="qemu-arm", word_bits=32),
+    "riscv64": Target("riscv64", "riscv64", "RV64GC, little-endian, scalar lanes",
+                      rotations=("shift", "builtin"),
+                      triplet="riscv64-linux-gnu", qemu="qemu-riscv64"),
+    # Zbb has rotate instructions; the same C compiled for it turns both rotation strategies
+    # into them, so this target is flags only (and qemu told to emulate Zbb).
+    "riscv64-zbb": Target("riscv64-zbb", "riscv64", "RV64GC with Zbb: rotations in one instruction",
+                          rotations=("shift", "builtin"), triplet="riscv64-linux-gnu",
+                          qemu="qemu-riscv64", qemu_cpu="rv64,zbb=true",
+                          cflags="-march=rv64gc_zbb"),
+}
+TARGETS.update(CROSS_TARGETS)
+
+HOST_ARCHES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
+               "s390x": "s390x", "armv7l": "armhf", "riscv64": "riscv64"}
 
 # Measured winners per compiler (TSC cycles per permutation, see README); used when no
 # better choice is given on the command line.
@@ -149,3 +188,22 @@ def multi_variant(spec, target):
         instances=n, isa=isa,
         unroll=parse_unroll(unroll) if unroll else DEFAULT_SIMD_UNROLL)
     return check_vector(target, v)
+
+
+ARM_X2_ISAS = ("neon", "sha3")
+
+
+def is_arm_x2(spec):
+    return spec.endswith(tuple("-" + isa for isa in ARM_X2_ISAS))
+
+
+def arm_x2(spec, target):
+    """--multi x2-neon, x2-sha3, x2-uU-sha3 (aarch64): (ISA, unroll) of an AArch64 x2 kernel."""
+    m = re.fullmatch(r"x2(?:-u(\d+))?-(neon|sha3)", spec)
+    if not m:
+        raise UsageError(f"the AArch64 kernels are x2-ISA or x2-uU-ISA with ISA neon or sha3, "
+                         f"not '{spec}'")
+    if m.group(2) not in target.vector_isas:
+        raise UsageError(f"{m.group(2)} is not available on target {target.name}; accepted: "
+                         f"{', '.join(target.vector_isas) or '(none)'}")
+    return m.group(2), parse_unroll(m.group(1)) if m.group(1) else DEFAULT_SIMD_UNROLL

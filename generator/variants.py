@@ -281,6 +281,15 @@ def chacha_space(target, compiler_caps):
                     if all(need in compiler_caps for need in v.compiler_needs()):
                         out.append(v)
     return out
+# Under emulation every variant costs a cross compile and a qemu run, so the cross suites take
+# a subset that still reaches every code path the byte order or word size could break: every
+# rotation x lane complementing x parity combination, at unroll 1 (the rolled loop), 2 (the
+# smallest unroll with mid-loop entry points for odd round counts) and 24 (straight line).
+CROSS_UNROLLS = (1, 2, 24)
+
+
+def keccak_cross_space(target, compiler_caps):
+    return [v for v in keccak_scalar_space(target, compiler_caps) if v.unroll in CROSS_UNROLLS]
 
 
 def keccak_simd_space(target, compiler_caps):
