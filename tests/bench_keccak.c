@@ -17,16 +17,7 @@
 #define PAIRS 300
 #define REPS 16
 
-struct variant {
-    const char *name;
-    const char *cpu;
-    void (*f1600)(uint64_t state[25]);
-    void (*p1600)(uint64_t state[25], unsigned rounds);
-};
-
-#define RS_ENTRY(f1600, p1600, absorb, name, cpu) {name, cpu, f1600, p1600},
-static const struct variant all_variants[] = {RS_KECCAK_VARIANTS(RS_ENTRY)};
-#define NVARIANTS (sizeof all_variants / sizeof all_variants[0])
+#include "keccak_variant_table.h"
 
 static uint64_t time_kernel(void (*p1600)(uint64_t *, unsigned), uint64_t *st, unsigned r)
 {

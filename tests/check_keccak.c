@@ -47,22 +47,8 @@ static size_t rs_ref_absorb(uint64_t state[25], unsigned rounds, unsigned lanes,
     X(rs_ref_f1600, keccak_ref_p1600, rs_ref_absorb, "reference (tests/ref/keccak_ref.c)", "") \
     RS_KECCAK_VARIANTS(X)
 #endif
-#ifndef RS_ALL_VARIANTS
-#define RS_ALL_VARIANTS RS_KECCAK_VARIANTS
-#endif
 
-struct variant {
-    const char *name;
-    const char *cpu;
-    void (*f1600)(uint64_t state[25]);
-    void (*p1600)(uint64_t state[25], unsigned rounds);
-    size_t (*absorb)(uint64_t state[25], unsigned rounds, unsigned lanes, const uint8_t *data,
-                     size_t len);
-};
-
-#define RS_ENTRY(f1600, p1600, absorb, name, cpu) {name, cpu, f1600, p1600, absorb},
-static const struct variant all_variants[] = {RS_ALL_VARIANTS(RS_ENTRY)};
-#define NVARIANTS (sizeof all_variants / sizeof all_variants[0])
+#include "keccak_variant_table.h"
 
 /* The variants this CPU can run; the others are reported as skipped. */
 static const struct variant *runnable[NVARIANTS];
