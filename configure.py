@@ -306,7 +306,7 @@ def main(argv):
     genargs = [f"--target {target.name}", f"--cc-id {main_cc['id']}",
                f"--unroll {keccak.unroll}",
                f"--lane-complement {'on' if keccak.lane_complement else 'off'}",
-               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}"]
+               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}", f"--isa {keccak.isa}"]
     if args.prefix:
         genargs.append(f"--prefix {args.prefix}")
     genargs += [f"--multi x{m.instances}-u{m.unroll}-{m.isa}" for m in multis]

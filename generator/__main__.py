@@ -18,7 +18,8 @@ class Parser(argparse.ArgumentParser):
 def keccak_variant(args, target):
     return variants.keccak_from_options(target, targets.default_keccak(target, args.cc_id),
                                         args.unroll, args.lane_complement, args.rotate,
-                                        args.parity)
+                                        args.parity,
+                                        args.isa if args.isa in variants.SCALAR_ISAS else None)
 
 
 def check_prefix(prefix):
@@ -56,7 +57,7 @@ def cmd_generate(args):
     files, names = {}, []
     if "keccak" in families:
         v = keccak_variant(args, target)
-        if args.isa != "scalar":
+        if args.isa == "avx512":
             if args.rotate or args.lane_complement or args.parity:
                 raise UsageError("--rotate, --lane-complement and --parity shape the scalar "
                                  "kernel; drop them with --isa " + args.isa)
@@ -269,8 +270,9 @@ def parser():
     g.add_argument("--lane-complement")
     g.add_argument("--rotate")
     g.add_argument("--parity")
-    g.add_argument("--isa", default="scalar", choices=("scalar", "avx512"),
-                   help="single-state kernel: scalar (default) or avx512")
+    g.add_argument("--isa", choices=variants.SCALAR_ISAS + ("avx512",),
+                   help="single-state kernel: scalar (C), x86asm (the generator's inline "
+                        "assembly) or avx512; default: the compiler's default variant's")
     g.add_argument("--multi", action="append", default=[], metavar="xN[-uU]-ISA",
                    help="also emit a multi-state kernel, e.g. x8-avx512, x4-avx2 (repeatable)")
     g.add_argument("--kernels", default=",".join(FAMILIES),

@@ -5,7 +5,7 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from . import chacha, cpuid, keccak, render, simd, sponge, targets, variants
+from . import chacha, cpuid, keccak, render, simd, sponge, targets, variants, x86asm
 
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 
@@ -23,12 +23,19 @@ def keccak_scalar(env, variant, prefix, command, target):
     h = render.render(env, "keccak_p1600.h.j2", **common,
                       header=render.provenance(params, command, "keccak_p1600.h: the API."),
                       guard=guard(prefix, "keccak_p1600.h"))
-    c = render.render(env, "keccak_p1600_scalar.c.j2", **common,
-                      header=render.provenance(params, command,
-                                               f"keccak_p1600.c: {variant.name}."),
-                      s=s, negated=negated, nots=keccak.nots_per_round(s.pattern),
-                      columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE,
-                      absorb_starts=[keccak.MAX_ROUNDS - r for r in keccak.ABSORB_ROUNDS])
+    c_header = render.provenance(params, command, f"keccak_p1600.c: {variant.name}.")
+    if variant.isa == "x86asm":
+        c = render.render(env, "keccak_p1600_x86asm.c.j2", **common, header=c_header,
+                          low=x86asm.lower(variant.lane_complement, variant.rotate),
+                          round_constants=s.round_constants, complemented=s.complemented,
+                          nots=keccak.nots_per_round(s.pattern), lanes=keccak.LANES,
+                          scratch_words=x86asm.SCRATCH_WORDS, scratch_rc=x86asm.SCRATCH_RC,
+                          scratch_end=x86asm.SCRATCH_END)
+    else:
+        c = render.render(env, "keccak_p1600_scalar.c.j2", **common, header=c_header,
+                          s=s, negated=negated, nots=keccak.nots_per_round(s.pattern),
+                          columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE,
+                          absorb_starts=[keccak.MAX_ROUNDS - r for r in keccak.ABSORB_ROUNDS])
     return {"keccak_p1600.h": h, "keccak_p1600.c": c}
 
 

@@ -31,6 +31,8 @@ def environment():
     env.filters["hex64"] = lambda v: f"0x{v:016X}ULL"
     env.filters["hex32"] = lambda v: f"0x{v:08X}U"
     env.filters["hex8"] = lambda v: f"0x{v:02X}"
+    # An instruction inside a GNU asm string with operands: registers are spelled %%reg.
+    env.filters["asm"] = lambda line: line.replace("%", "%%")
     return env
 
 

@@ -3,7 +3,7 @@
 import re
 from dataclasses import dataclass, field
 
-from . import chacha, keccak, simd
+from . import chacha, keccak, simd, x86asm
 from .errors import UsageError
 
 KECCAK_UNROLLS = tuple(keccak.divisors(keccak.MAX_ROUNDS))
@@ -19,6 +19,10 @@ ROTATIONS = {
 # Where theta's column parities come from: accumulated while chi writes each lane (fused, the
 # Keccak team's "prepare theta"), or recomputed from the lanes at the start of each round.
 PARITIES = ("fused", "separate")
+# How the scalar round becomes code: C for the compiler to allocate ("scalar"), or x86-64
+# inline assembly with registers assigned by the generator (generator/x86asm.py), which has
+# one shape: a two-round body, separate parities, rol or rorx.
+SCALAR_ISAS = ("scalar", "x86asm")
 ON_OFF = {"on": True, "off": False, "1": True, "0": False, "yes": True, "no": False}
 
 
@@ -39,6 +43,14 @@ class KeccakVariant:
                              f"{', '.join(ROTATIONS)}")
         if self.parity not in PARITIES:
             raise UsageError(f"unknown parity '{self.parity}'; accepted: {', '.join(PARITIES)}")
+        if self.isa not in SCALAR_ISAS:
+            raise UsageError(f"unknown scalar Keccak ISA '{self.isa}'; accepted: "
+                             f"{', '.join(SCALAR_ISAS)}")
+        if self.isa == "x86asm" and (self.unroll, self.parity) != (2, "separate"):
+            raise UsageError("the x86asm kernel has one shape: --unroll 2 --parity separate")
+        if self.isa == "x86asm" and self.rotate not in x86asm.ROTATIONS:
+            raise UsageError(f"the x86asm kernel rotates with {' or '.join(x86asm.ROTATIONS)}, "
+                             f"not '{self.rotate}'")
 
     @property
     def name(self):
@@ -60,6 +72,8 @@ class KeccakVariant:
         return ROTATIONS[self.rotate]["compiler"]
 
     def cpu_needs(self):
+        if self.isa == "x86asm":
+            return x86asm.CPU_NEEDS[self.rotate]
         return ROTATIONS[self.rotate]["cpu"]
 
 
@@ -152,6 +166,13 @@ def keccak_scalar_space(target, compiler_caps):
                                       parity=parity)
                     if all(need in compiler_caps for need in v.compiler_needs()):
                         out.append(v)
+    if "x86asm" in target.scalar_isas:
+        for lc in (False, True):
+            for rotate in x86asm.ROTATIONS:
+                v = KeccakVariant(unroll=2, lane_complement=lc, rotate=rotate,
+                                  parity="separate", isa="x86asm")
+                if all(need in compiler_caps for need in v.compiler_needs()):
+                    out.append(v)
     return out
 
 
@@ -326,8 +347,19 @@ def keccak_subset(space, subset):
 
 
 def keccak_from_options(target, default, unroll=None, lane_complement=None, rotate=None,
-                        parity=None):
+                        parity=None, isa=None):
     """The variant the command line asks for: each option given overrides `default`."""
+    if isa is None:
+        # The x86asm kernel has one shape: asking for another unroll or parity asks for C.
+        asks_shape = unroll is not None or parity is not None
+        isa = "scalar" if default.isa == "x86asm" and asks_shape else default.isa
+    if isa not in target.scalar_isas:
+        raise UsageError(f"scalar Keccak ISA '{isa}' is not available on target {target.name}; "
+                         f"accepted: {', '.join(target.scalar_isas)}")
+    if isa == "x86asm" and default.isa != "x86asm":
+        default = KeccakVariant(unroll=2, lane_complement=default.lane_complement, parity="separate",
+                                rotate=default.rotate if default.rotate in x86asm.ROTATIONS
+                                else "rol", isa=isa)
     # `is None`, not falsiness: an empty value ("--rotate ''", a blank shell variable) is a
     # mistake to report, not a request for the default.
     v = KeccakVariant(
@@ -335,7 +367,7 @@ def keccak_from_options(target, default, unroll=None, lane_complement=None, rota
         lane_complement=(parse_on_off(lane_complement, "--lane-complement")
                          if lane_complement is not None else default.lane_complement),
         rotate=default.rotate if rotate is None else rotate,
-        parity=default.parity if parity is None else parity)
+        parity=default.parity if parity is None else parity, isa=isa)
     if v.rotate not in target.rotations:
         raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
                          f"accepted: {', '.join(target.rotations)}")
@@ -367,8 +399,8 @@ def chacha_from_options(target, default, isa=None, schedule=None, rotate=None, s
 
 def keccak_from_name(name):
     """The scalar variant a canonical name stands for (the inverse of KeccakVariant.name)."""
-    m = re.fullmatch(r"keccakp1600-u(\d+)-(lc|nolc)-(\w+)-(\w+)-scalar", name)
+    m = re.fullmatch(r"keccakp1600-u(\d+)-(lc|nolc)-(\w+)-(\w+)-(scalar|x86asm)", name)
     if not m:
         raise UsageError(f"not a scalar Keccak variant name: '{name}'")
     return KeccakVariant(unroll=int(m.group(1)), lane_complement=m.group(2) == "lc",
-                         parity=m.group(3), rotate=m.group(4))
+                         parity=m.group(3), rotate=m.group(4), isa=m.group(5))
