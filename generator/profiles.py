@@ -19,7 +19,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROFILE_DIR = os.path.join(HERE, "profiles")
 ROOT = os.path.dirname(HERE)
 # The sources whose change can change which variant wins.
-SHAPING = ("generator/keccak.py", "templates/keccak_p1600_scalar.c.j2",
+SHAPING = ("generator/keccak.py", "generator/x86asm.py", "templates/keccak_p1600_scalar.c.j2",
+           "templates/keccak_p1600_x86asm.c.j2",
            "templates/_rotate64.j2", "templates/_portability.j2")
 FEATURES = ("bmi1", "bmi2", "avx2", "avx512f", "avx512vl")
 
