@@ -26,7 +26,7 @@ def keccak_scalar(env, variant, prefix, command, target):
     c_header = render.provenance(params, command, f"keccak_p1600.c: {variant.name}.")
     if variant.isa == "x86asm":
         c = render.render(env, "keccak_p1600_x86asm.c.j2", **common, header=c_header,
-                          low=x86asm.lower(variant.lane_complement, variant.rotate),
+                          low=x86asm.lower(variant.lane_complement, variant.rotate, variant.parity),
                           round_constants=s.round_constants, complemented=s.complemented,
                           nots=keccak.nots_per_round(s.pattern), lanes=keccak.LANES,
                           scratch_words=x86asm.SCRATCH_WORDS, scratch_rc=x86asm.SCRATCH_RC,

@@ -92,10 +92,10 @@ DEFAULT_KECCAK = {
 }
 FALLBACK_KECCAK = KeccakVariant(unroll=24, lane_complement=False, rotate="builtin")
 # Where the target has the generator's own x86-64 lowering: tcc keeps C variables in memory
-# and runs the C kernel at 1739 TSC cycles; this one at 786 (build/tcc/bench_keccak). rol
+# and runs the C kernel at 1739 TSC cycles; this one at 775-786 (build/tcc/bench_keccak). rol
 # and lane complementing need nothing beyond base x86-64, so it is safe as a default.
 DEFAULT_KECCAK_X86ASM = {
-    "tcc": KeccakVariant(unroll=2, lane_complement=True, rotate="rol", parity="separate",
+    "tcc": KeccakVariant(unroll=2, lane_complement=True, rotate="rol", parity="fused",
                          isa="x86asm"),
 }
 

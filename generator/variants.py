@@ -21,7 +21,7 @@ ROTATIONS = {
 PARITIES = ("fused", "separate")
 # How the scalar round becomes code: C for the compiler to allocate ("scalar"), or x86-64
 # inline assembly with registers assigned by the generator (generator/x86asm.py), which has
-# one shape: a two-round body, separate parities, rol or rorx.
+# a two-round body and rotates with rol or rorx.
 SCALAR_ISAS = ("scalar", "x86asm")
 ON_OFF = {"on": True, "off": False, "1": True, "0": False, "yes": True, "no": False}
 
@@ -46,8 +46,8 @@ class KeccakVariant:
         if self.isa not in SCALAR_ISAS:
             raise UsageError(f"unknown scalar Keccak ISA '{self.isa}'; accepted: "
                              f"{', '.join(SCALAR_ISAS)}")
-        if self.isa == "x86asm" and (self.unroll, self.parity) != (2, "separate"):
-            raise UsageError("the x86asm kernel has one shape: --unroll 2 --parity separate")
+        if self.isa == "x86asm" and self.unroll != 2:
+            raise UsageError("the x86asm kernel has a two-round body: --unroll 2")
         if self.isa == "x86asm" and self.rotate not in x86asm.ROTATIONS:
             raise UsageError(f"the x86asm kernel rotates with {' or '.join(x86asm.ROTATIONS)}, "
                              f"not '{self.rotate}'")
@@ -168,11 +168,12 @@ def keccak_scalar_space(target, compiler_caps):
                         out.append(v)
     if "x86asm" in target.scalar_isas:
         for lc in (False, True):
-            for rotate in x86asm.ROTATIONS:
-                v = KeccakVariant(unroll=2, lane_complement=lc, rotate=rotate,
-                                  parity="separate", isa="x86asm")
-                if all(need in compiler_caps for need in v.compiler_needs()):
-                    out.append(v)
+            for parity in x86asm.PARITIES:
+                for rotate in x86asm.ROTATIONS:
+                    v = KeccakVariant(unroll=2, lane_complement=lc, rotate=rotate,
+                                      parity=parity, isa="x86asm")
+                    if all(need in compiler_caps for need in v.compiler_needs()):
+                        out.append(v)
     return out
 
 
@@ -350,14 +351,15 @@ def keccak_from_options(target, default, unroll=None, lane_complement=None, rota
                         parity=None, isa=None):
     """The variant the command line asks for: each option given overrides `default`."""
     if isa is None:
-        # The x86asm kernel has one shape: asking for another unroll or parity asks for C.
-        asks_shape = unroll is not None or parity is not None
+        # The x86asm kernel has one unroll: asking for another asks for the C kernel.
+        asks_shape = unroll is not None
         isa = "scalar" if default.isa == "x86asm" and asks_shape else default.isa
     if isa not in target.scalar_isas:
         raise UsageError(f"scalar Keccak ISA '{isa}' is not available on target {target.name}; "
                          f"accepted: {', '.join(target.scalar_isas)}")
     if isa == "x86asm" and default.isa != "x86asm":
-        default = KeccakVariant(unroll=2, lane_complement=default.lane_complement, parity="separate",
+        default = KeccakVariant(unroll=2, lane_complement=default.lane_complement,
+                                parity=default.parity,
                                 rotate=default.rotate if default.rotate in x86asm.ROTATIONS
                                 else "rol", isa=isa)
     # `is None`, not falsiness: an empty value ("--rotate ''", a blank shell variable) is a

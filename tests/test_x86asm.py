@@ -16,11 +16,15 @@ OPERAND = re.compile(r"\$(\d+)|(%\w+)|(-?\d*)\((%\w+)\)")
 
 
 class Machine:
-    """Just the instructions the lowering uses, with AT&T operand order."""
+    """Just the instructions the lowering uses, AT&T operand order, a flat word memory."""
 
-    def __init__(self, memory):
-        self.reg = dict.fromkeys(x86asm.SAVED + (x86asm.D[0],), 0)
-        self.mem = memory       # {(base register, byte offset): 64-bit word}
+    def __init__(self, memory, registers):
+        self.mem = memory           # byte address -> 64-bit word
+        self.reg = dict(registers)
+        self.zero = False
+
+    def addr(self, disp, base):
+        return self.reg[base] + int(disp or 0)
 
     def read(self, op):
         imm, reg, disp, base = OPERAND.fullmatch(op).groups()
@@ -28,68 +32,87 @@ class Machine:
             return int(imm)
         if reg is not None:
             return self.reg[reg]
-        return self.mem[(base, int(disp or 0))]
+        return self.mem[self.addr(disp, base)]
 
     def write(self, op, value):
         _, reg, disp, base = OPERAND.fullmatch(op).groups()
         if reg is not None:
             self.reg[reg] = value & MASK
         else:
-            self.mem[(base, int(disp or 0))] = value & MASK
+            self.mem[self.addr(disp, base)] = value & MASK
+
+    def jump(self, lines, pc, target):
+        label, direction = target[:-1] + ":", target[-1]
+        order = range(pc + 1, len(lines)) if direction == "f" else range(pc - 1, -1, -1)
+        return next(i for i in order if lines[i] == label)
 
     def run(self, lines):
-        for line in lines:
+        pc = 0
+        while pc < len(lines):
+            line = lines[pc]
             mnemonic, _, rest = line.partition(" ")
             ops = [o.strip() for o in rest.split(", ")] if rest else []
-            v = [self.read(o) for o in ops[:-1]]
-            dst = ops[-1]
-            if mnemonic == "movq":
-                self.write(dst, v[0])
-            elif mnemonic == "xorq":
-                self.write(dst, self.read(dst) ^ v[0])
-            elif mnemonic == "andq":
-                self.write(dst, self.read(dst) & v[0])
-            elif mnemonic == "orq":
-                self.write(dst, self.read(dst) | v[0])
-            elif mnemonic == "notq":
-                self.write(dst, ~self.read(dst))
-            elif mnemonic == "addq":
-                self.write(dst, self.read(dst) + v[0])
-            elif mnemonic == "rolq":
-                self.write(dst, reference.rol64(self.read(dst), v[0]))
-            elif mnemonic == "rorxq":
-                self.write(dst, reference.rol64(v[1], 64 - v[0]))
-            elif mnemonic == "andnq":       # AT&T: andn src2, src1, dst = ~src1 & src2
-                self.write(dst, ~v[1] & v[0])
-            elif mnemonic != "cmpq":
-                raise AssertionError(f"the model does not know '{line}'")
+            if mnemonic.endswith(":"):
+                pass
+            elif mnemonic in ("jmp", "jnz", "jne"):
+                if mnemonic == "jmp" or not self.zero:
+                    pc = self.jump(lines, pc, ops[0])
+                    continue
+            elif mnemonic == "testq":
+                self.zero = (self.read(ops[0]) & self.read(ops[1])) == 0
+            elif mnemonic == "cmpq":
+                self.zero = self.read(ops[0]) == self.read(ops[1])
+            else:
+                self.step(mnemonic, ops, line)
+            pc += 1
+
+    def step(self, mnemonic, ops, line):
+        v = [self.read(o) for o in ops[:-1]]
+        dst = ops[-1]
+        if mnemonic == "movq":
+            self.write(dst, v[0])
+        elif mnemonic == "xorq":
+            self.write(dst, self.read(dst) ^ v[0])
+        elif mnemonic == "andq":
+            self.write(dst, self.read(dst) & v[0])
+        elif mnemonic == "orq":
+            self.write(dst, self.read(dst) | v[0])
+        elif mnemonic == "notq":
+            self.write(dst, ~self.read(dst))
+        elif mnemonic == "addq":
+            self.write(dst, self.read(dst) + v[0])
+        elif mnemonic == "rolq":
+            self.write(dst, reference.rol64(self.read(dst), v[0]))
+        elif mnemonic == "rorxq":
+            self.write(dst, reference.rol64(v[1], 64 - v[0]))
+        elif mnemonic == "andnq":       # AT&T: andn src2, src1, dst = ~src1 & src2
+            self.write(dst, ~v[1] & v[0])
+        else:
+            raise AssertionError(f"the model does not know '{line}'")
 
 
-def run_kernel(low, state, rounds, pattern):
-    """What the template does around the asm block, then the block as the loop runs it."""
+STATE_AT, SCRATCH_AT, TABLE_AT = 0x10000, 0x20000, 0x30000
+
+
+def run_kernel(lines, state, rounds, pattern):
+    """What the template does around the asm block, then the block itself."""
     a = [~w & MASK if i in pattern else w for i, w in enumerate(state)]
     rc = keccak.round_constants()
-    memory = {(x86asm.STATE, 8 * i): w for i, w in enumerate(a)}
-    memory.update({(x86asm.SCRATCH, 8 * i): w for i, w in enumerate(a)})  # odd entry copy
-    table = "%table"
-    memory.update({(table, 8 * i): c for i, c in enumerate(rc)})
-    memory[(x86asm.SCRATCH, 8 * x86asm.SCRATCH_RC)] = 8 * (len(rc) - rounds)
-    m = Machine(memory)
-    m.run(low.save)
-    # The cursor is an address; here the table's own base register reads it.
-    cursor = m.reg[x86asm.RC]
-    done = 0
-    half = "second" if rounds % 2 else "first"
-    while done < rounds:
-        m.reg[x86asm.RC] = cursor
-        # A memory operand (%r15) names the table through the cursor register.
-        m.mem[(x86asm.RC, 0)] = rc[cursor // 8]
-        m.run(low.first_round if half == "first" else low.second_round)
-        cursor = m.reg[x86asm.RC]
-        half = "second" if half == "first" else "first"
-        done += 1
-    m.run(low.restore)
-    out = [memory[(x86asm.STATE, 8 * i)] for i in range(keccak.LANES)]
+    memory = {STATE_AT + 8 * i: w for i, w in enumerate(a)}
+    memory.update({SCRATCH_AT + 8 * i: 0 for i in range(x86asm.SCRATCH_WORDS)})
+    if rounds % 2:
+        memory.update({SCRATCH_AT + 8 * i: w for i, w in enumerate(a)})
+    memory.update({TABLE_AT + 8 * i: c for i, c in enumerate(rc)})
+    memory[SCRATCH_AT + 8 * x86asm.SCRATCH_RC] = TABLE_AT + 8 * (len(rc) - rounds)
+    memory[SCRATCH_AT + 8 * x86asm.SCRATCH_END] = TABLE_AT + 8 * len(rc)
+    registers = dict.fromkeys(x86asm.SAVED, 0xDEAD)
+    registers.update({x86asm.STATE: STATE_AT, x86asm.SCRATCH: SCRATCH_AT,
+                      x86asm.ODD: rounds % 2})
+    m = Machine(memory, registers)
+    m.run(lines)
+    for r in x86asm.SAVED:
+        assert m.reg[r] == 0xDEAD, f"{r} not restored"
+    out = [memory[STATE_AT + 8 * i] for i in range(keccak.LANES)]
     return [~w & MASK if i in pattern else w for i, w in enumerate(out)]
 
 
@@ -98,32 +121,20 @@ class LoweringTest(unittest.TestCase):
         rnd = random.Random(1600)
         for lc in (False, True):
             pattern = keccak.BEBIGOKIMISA if lc else frozenset()
-            for rotate in x86asm.ROTATIONS:
-                low = x86asm.lower(lc, rotate)
-                for rounds in (1, 2, 3, 12, 23, 24):
-                    state = [rnd.getrandbits(64) for _ in range(keccak.LANES)]
-                    with self.subTest(lc=lc, rotate=rotate, rounds=rounds):
-                        self.assertEqual(run_kernel(low, state, rounds, pattern),
-                                         reference.keccak_p1600(list(state), rounds))
+            for parity in x86asm.PARITIES:
+                for rotate in x86asm.ROTATIONS:
+                    lines = x86asm.lower(lc, rotate, parity)
+                    for rounds in (1, 2, 3, 12, 23, 24):
+                        state = [rnd.getrandbits(64) for _ in range(keccak.LANES)]
+                        with self.subTest(lc=lc, parity=parity, rotate=rotate, rounds=rounds):
+                            self.assertEqual(run_kernel(lines, state, rounds, pattern),
+                                             reference.keccak_p1600(list(state), rounds))
 
-    def test_saved_registers_restored(self):
-        low = x86asm.lower(True, "rol")
-        m = Machine({(x86asm.SCRATCH, 8 * (x86asm.SCRATCH_SAVE + k)): 0
-                     for k in range(len(x86asm.SAVED))})
-        for k, r in enumerate(x86asm.SAVED):
-            m.reg[r] = 1000 + k
-        m.run(low.save[:-1])
-        for r in x86asm.SAVED:
-            m.reg[r] = 0
-        m.run(low.restore)
-        self.assertEqual([m.reg[r] for r in x86asm.SAVED],
-                         [1000 + k for k in range(len(x86asm.SAVED))])
-
-    def test_only_the_operand_registers_escape_the_save_list(self):
-        low = x86asm.lower(True, "rorx")
-        used = set(re.findall(r"%\w+", " ".join(low.first_round + low.second_round)))
-        self.assertEqual(used - set(x86asm.SAVED),
-                         {x86asm.STATE, x86asm.SCRATCH, x86asm.D[0]})
+    def test_only_the_operands_escape_the_save_list(self):
+        for parity in x86asm.PARITIES:
+            used = set(re.findall(r"%\w+", " ".join(x86asm.lower(True, "rorx", parity))))
+            self.assertEqual(used - set(x86asm.SAVED),
+                             {x86asm.STATE, x86asm.SCRATCH, x86asm.ODD})
 
 
 if __name__ == "__main__":
