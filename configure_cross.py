@@ -132,7 +132,10 @@ def edges(w, gen_inputs, names, msvc_log):
         w.build([ref_o], "cc", ["tests/ref/keccak_ref.c"],
                 variables=[("cc", cc), ("cflags", f"{CROSS_CFLAGS} {target.cflags}".rstrip())])
         products += objs + x2_objs + [ref_o]
-        cell["variants"] = len(space)
+        singles = [v for v in space if isinstance(v, variants.SimdKeccakVariant)]
+        cell["variants"] = len(space) - len(singles)
+        if singles:
+            cell["singles"] = f"{len(singles)} {'/'.join(sorted({v.isa for v in singles}))}"
         cell["out_variant"] = targets.default_keccak(target, "gcc").name
         if "check_libs" not in cell:
             continue

@@ -78,7 +78,7 @@ def cmd_generate(args):
         for m in multis:
             files.update(kernels.keccak_simd(env, m, prefix, command, target))
         for isa, unroll in arm:
-            files.update(kernels.keccak_x2_arm(env, isa, unroll, prefix, command, target))
+            files.update(kernels.keccak_arm(env, isa, unroll, prefix, command, target))
         names += [x.name for x in [v] + multis] + [f"keccakp1600-x2-u{u}-{isa}"
                                                    for isa, u in arm]
     if "chacha" in families:
@@ -111,7 +111,7 @@ def arm_x2_suite_files(env, command, target, scalar_space):
         for u in variants.CROSS_UNROLLS:
             pfx = f"{isa}_u{u}_"
             kinds.append({"prefix": pfx, "isa": isa, "name": f"keccakp1600-x2-u{u}-{isa}"})
-            for name, text in kernels.keccak_x2_arm(env, isa, u, pfx, command, target).items():
+            for name, text in kernels.keccak_arm(env, isa, u, pfx, command, target).items():
                 text = text.replace('#include "keccak_p1600_x2.h"', f'#include "{pfx}{name[:-2]}.h"')
                 files[pfx + name] = text
     oracle = scalar_space[0]
@@ -135,7 +135,7 @@ def cmd_testsuite(args):
         space = (variants.keccak_cross_space(target, caps) if args.scalar_space == "cross"
                  else variants.keccak_scalar_space(target, caps))
         space = variants.keccak_subset(space, args.subset)
-        files.update(suite_files(env, space, kernels.keccak_scalar, command, target))
+        files.update(suite_files(env, space, kernels.keccak_any, command, target))
         params = (("target", target.name),
                   ("compiler caps", ",".join(sorted(caps)) or "(none)"),
                   ("subset", args.subset), ("variants", len(space)),
@@ -269,8 +269,9 @@ def parser():
     g.add_argument("--lane-complement")
     g.add_argument("--rotate")
     g.add_argument("--parity")
-    g.add_argument("--isa", default="scalar", choices=("scalar", "avx512"),
-                   help="single-state kernel: scalar (default) or avx512")
+    g.add_argument("--isa", default="scalar", choices=("scalar", "avx512", "sha3"),
+                   help="single-state kernel: scalar (default), avx512 (x86-64) or sha3 "
+                        "(aarch64, Armv8.2-A SHA3 extension)")
     g.add_argument("--multi", action="append", default=[], metavar="xN[-uU]-ISA",
                    help="also emit a multi-state kernel, e.g. x8-avx512, x4-avx2 (repeatable)")
     g.add_argument("--kernels", default=",".join(FAMILIES),

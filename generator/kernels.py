@@ -127,6 +127,8 @@ def keccak_simd(env, variant, prefix, command, target):
     isa = variant.vector_isa
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
     common = dict(prefix=prefix, variant=variant, variant_name=variant.name, isa=isa)
+    if variant.single and variant.arm:
+        return keccak_arm(env, variant.isa, variant.unroll, prefix, command, target, instances=1)
     if variant.single:
         h = render.render(env, "keccak_p1600.h.j2", **common,
                           header=render.provenance(params, command, "keccak_p1600.h: the API."),
@@ -169,25 +171,32 @@ def keccak_any(env, variant, prefix, command, target):
     return keccak_scalar(env, variant, prefix, command, target)
 
 
-ARM_X2_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)"}
+ARM_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)"}
 
 
-def keccak_x2_arm(env, isa, unroll, prefix, command, target):
-    """An AArch64 two-state kernel behind the x-N API (keccak_p1600_x2.h): on base NEON, or
-    on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR, BCAX)."""
-    name = f"keccakp1600-x2-u{unroll}-{isa}"
+def keccak_arm(env, isa, unroll, prefix, command, target, instances=2):
+    """An AArch64 kernel on base NEON or on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR,
+    BCAX): two states behind the x-N API (keccak_p1600_x2.h), or one behind the scalar API
+    (keccak_p1600.h), from one template."""
+    shape = "" if instances == 1 else "x2-"
+    name = f"keccakp1600-{shape}u{unroll}-{isa}"
     s = keccak.schedule(unroll, lane_complement=False, fused_parity=False)
     for row in s.rows:
         for o in row.outputs:
             # BCAX / BIC print chi as a ^ (~b & c): the textbook form only.
             assert o.form == keccak.ChiForm("&", True, False, False), o
     params = (("target", target.name), ("kernel", "keccak-p1600"), ("isa", isa),
-              ("instances", 2), ("unroll", unroll), ("prefix", prefix or "(none)"))
-    common = dict(prefix=prefix, variant_name=name, n=2)
-    h = render.render(env, "keccak_p1600_xN.h.j2", **common, cpu=(ARM_X2_ISAS[isa],),
-                      header=render.provenance(params, command, "keccak_p1600_x2.h: the x2 API."),
-                      guard=guard(prefix, "keccak_p1600_x2.h"))
-    c = render.render(env, "keccak_p1600_x2_arm.c.j2", **common, s=s, isa=isa,
-                      header=render.provenance(params, command, f"keccak_p1600_x2.c: {name}."),
+              ("instances", instances), ("unroll", unroll), ("prefix", prefix or "(none)"))
+    base = "keccak_p1600" if instances == 1 else "keccak_p1600_x2"
+    common = dict(prefix=prefix, variant_name=name, n=instances,
+                  guard=guard(prefix, f"{base}.h"))
+    if instances == 1:
+        h = render.render(env, "keccak_p1600.h.j2", **common,
+                          header=render.provenance(params, command, "keccak_p1600.h: the API."))
+    else:
+        h = render.render(env, "keccak_p1600_xN.h.j2", **common, cpu=(ARM_ISAS[isa],),
+                          header=render.provenance(params, command, f"{base}.h: the x2 API."))
+    c = render.render(env, "keccak_p1600_arm.c.j2", **common, s=s, isa=isa,
+                      header=render.provenance(params, command, f"{base}.c: {name}."),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
-    return {"keccak_p1600_x2.h": h, "keccak_p1600_x2.c": c}
+    return {f"{base}.h": h, f"{base}.c": c}

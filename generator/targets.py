@@ -48,7 +48,7 @@ TARGETS = {
 # Cross targets: the portable scalar kernel on other architectures, built with Debian's cross
 # gcc and run under qemu-user. Rotations are the portable ones: the x86 asm strategies would
 # not assemble there. A target with new instructions adds a template and names it here:
-# aarch64's "neon" and "sha3" are its x2 kernels (keccak_p1600_x2_arm.c.j2) on base NEON and
+# aarch64's "neon" and "sha3" are its x2 kernels (keccak_p1600_arm.c.j2) on base NEON and
 # on the Armv8.2-A SHA3 extension, checked under `qemu-aarch64 -cpu max`, which emulates it.
 CROSS_TARGETS = {
     "aarch64": Target("aarch64", "aarch64", "ARMv8-A 64-bit, little-endian, scalar lanes",

@@ -63,9 +63,14 @@ class KeccakVariant:
         return ROTATIONS[self.rotate]["cpu"]
 
 
-# (instances, ISA) pairs the vector kernels come in. Instances 1 is the single-state kernel
-# (one row of the state per 512-bit register); the others run that many states side by side.
-SIMD_SHAPES = ((1, "avx512"), (2, "sse2"), (2, "avx512vl"), (4, "avx2"), (4, "avx512vl"),
+# (instances, ISA) pairs the vector kernels come in. Instances 1 is a single-state kernel
+# behind the scalar API (AVX-512: one row of the state per 512-bit register; sha3: AArch64's
+# SHA3 extension, one lane per 128-bit register); the others run that many states side by side.
+# AArch64 ISAs, whose kernels keccak_p1600_arm.c.j2 prints (the x2 ones are asked for with
+# --multi x2-neon / x2-sha3, see targets.arm_x2), and what each needs of the CPU at run time
+# (tests/cpu_features.h names: HWCAP bits).
+ARM_CPU_NEEDS = {"neon": (), "sha3": ("sha3",)}
+SIMD_SHAPES = ((1, "avx512"), (1, "sha3"), (2, "sse2"), (2, "avx512vl"), (4, "avx2"), (4, "avx512vl"),
                (8, "avx512"))
 
 
@@ -84,7 +89,13 @@ class SimdKeccakVariant:
                              f"accepted: {', '.join(map(str, KECCAK_UNROLLS))}")
 
     @property
+    def arm(self):
+        return self.isa in ARM_CPU_NEEDS
+
+    @property
     def vector_isa(self):
+        if self.arm:
+            return None
         if self.instances == 1:
             return simd.ISAS["avx512"]
         return simd.isa_for(self.isa, self.instances)
@@ -108,10 +119,11 @@ class SimdKeccakVariant:
                 ("unroll", self.unroll))
 
     def compiler_needs(self):
-        return (self.vector_isa.compiler_cap,)
+        # The AArch64 kernels need only arm_neon.h, which every AArch64 gcc and clang has.
+        return () if self.arm else (self.vector_isa.compiler_cap,)
 
     def cpu_needs(self):
-        return self.vector_isa.cpu
+        return ARM_CPU_NEEDS[self.isa] if self.arm else self.vector_isa.cpu
 
 
 def parse_unroll(text):
@@ -289,7 +301,11 @@ CROSS_UNROLLS = (1, 2, 24)
 
 
 def keccak_cross_space(target, compiler_caps):
-    return [v for v in keccak_scalar_space(target, compiler_caps) if v.unroll in CROSS_UNROLLS]
+    """The cross subset of the scalar variants, then the single-state kernels behind the same
+    API that the target's vector ISAs add (aarch64: the SHA3 extension) at the same unrolls."""
+    return [v for v in keccak_scalar_space(target, compiler_caps) if v.unroll in CROSS_UNROLLS] + [
+        SimdKeccakVariant(instances=n, unroll=u, isa=isa) for n, isa in SIMD_SHAPES
+        if n == 1 and isa in ARM_CPU_NEEDS and isa in target.vector_isas for u in CROSS_UNROLLS]
 
 
 def keccak_simd_space(target, compiler_caps):
