@@ -147,7 +147,8 @@ def cmd_testsuite(args):
         files["sponge_vectors.h"] = kernels.sponge_test_vectors(
             env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
             render.provenance(params, command, "Test vectors for the sponge functions."))
-    if args.scalar_space == "cross" and set(targets.ARM_X2_ISAS) & set(target.vector_isas):
+    if (args.only in ("all", "scalar") and args.scalar_space == "cross"
+            and set(targets.ARM_X2_ISAS) & set(target.vector_isas)):
         files.update(arm_x2_suite_files(env, command, target, space))
     # The single-state vector kernels run the scalar vector table too.
     files["keccak_vectors.h"] = render.render(
@@ -176,14 +177,16 @@ def cmd_testsuite(args):
             header=render.provenance(params, command,
                                      "Test vectors for the x-N Keccak-p[1600] kernels."))
     if args.only in ("all", "chacha"):
-        files.update(chacha_testsuite(env, command, target, caps, args.vectors))
+        files.update(chacha_testsuite(env, command, target, caps, args.vectors,
+                                      cross=args.scalar_space == "cross"))
     render.write_tree(args.out, files)
 
 
-def chacha_testsuite(env, command, target, caps, vectors_dir):
-    """Every ChaCha variant under its own prefix, the registry the Check suite and the bench
-    walk, and the vectors (official records, plus digests computed by the Python reference)."""
-    space = variants.chacha_space(target, caps)
+def chacha_testsuite(env, command, target, caps, vectors_dir, cross=False):
+    """Every ChaCha variant (or the cross subset) under its own prefix, the registry the Check
+    suite and the bench walk, and the vectors (official records, plus digests computed by the
+    Python reference)."""
+    space = variants.chacha_cross_space(target) if cross else variants.chacha_space(target, caps)
     files = {}
     for v in space:
         for name, text in kernels.chacha_sources(env, v, v.ident + "_", command,
@@ -299,7 +302,8 @@ def parser():
     t.add_argument("--subset", default="all", choices=variants.SUBSETS,
                    help="all variants, or a representative few for instrumented builds")
     t.add_argument("--scalar-space", choices=("all", "cross"), default="all",
-                   help="scalar variants: all, or the cross subset run under emulation")
+                   help="scalar (and ChaCha) variants: all, or the cross subset run under "
+                        "emulation")
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
 

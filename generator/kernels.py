@@ -50,9 +50,10 @@ def chacha_sources(env, variant, prefix, command, target):
         paths = [dict(width=w * n, lanes=w, states=n, ops=chacha.interleave(k.ops, n),
                       first_scalar=first_scalar,
                       first_vector=chacha.interleave(first_vector, n),
-                      vtype=targets.VECTOR_TYPES[w][0], p=targets.VECTOR_TYPES[w][1],
-                      si=targets.VECTOR_TYPES[w][2]) for w, n in shapes]
+                      vtype=targets.vector_type(level, w)[0], p=targets.vector_type(level, w)[1],
+                      si=targets.vector_type(level, w)[2]) for w, n in shapes]
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
+                           family=level.family,
                            rotate=rotate, kernel=k, paths=paths))
     scalar = chacha.kernel(variant.schedule if variant.isa == "scalar"
                            else chacha.ONE_BLOCK_SCHEDULE, "shift")
@@ -68,6 +69,7 @@ def chacha_sources(env, variant, prefix, command, target):
     c = render.render(env, "chacha.c.j2", **common,
                       header=render.provenance(params, command, f"chacha.c: {variant.name}."),
                       levels=levels, simd=[l for l in levels if l["paths"]], scalar=scalar,
+                      family=next((l["family"] for l in levels if l["paths"]), "x86"),
                       names={r: variant.name_for(r) for r in variant.rounds})
     return {"chacha.h": h, "chacha8.h": h8, "chacha.c": c}
 

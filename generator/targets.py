@@ -53,6 +53,7 @@ TARGETS = {
 CROSS_TARGETS = {
     "aarch64": Target("aarch64", "aarch64", "ARMv8-A 64-bit, little-endian, scalar lanes",
                       rotations=("shift", "builtin"), vector_isas=("neon", "sha3"),
+                      chacha_isas=("scalar", "neon"),
                       triplet="aarch64-linux-gnu", qemu="qemu-aarch64", qemu_cpu="max"),
     "s390x": Target("s390x", "s390x", "IBM Z, big-endian 64-bit: every byte-order step explicit",
                     rotations=("shift", "builtin"),
@@ -119,6 +120,12 @@ def default_keccak(target, compiler_id):
 # Vector register type, intrinsic prefix and full-register suffix per block width.
 VECTOR_TYPES = {4: ("__m128i", "_mm", "si128"), 8: ("__m256i", "_mm256", "si256"),
                 16: ("__m512i", "_mm512", "si512")}
+# The same for each non-x86 family (one width each).
+FAMILY_VECTOR_TYPES = {"arm": {4: ("uint32x4_t", "", "")}}
+
+
+def vector_type(level, width):
+    return FAMILY_VECTOR_TYPES.get(level.family, VECTOR_TYPES)[width]
 
 # Measured winners per compiler (build/<cc>/bench_chacha, -O3 -march=native, Zen 5, see
 # README); used when nothing is asked. gcc spills with two interleaved block sets and gains
@@ -147,8 +154,17 @@ def level_rotation(level, wanted):
     return "pshufb" if "pshufb" in level.rotations else "shift"
 
 
+# Per target where the x86 choice does not apply. AArch64: the NEON path, with REV32/TBL for
+# the byte-multiple rotations (not timed: no AArch64 machine here, qemu says nothing of speed).
+DEFAULT_CHACHA_TARGET = {
+    "aarch64": ChachaVariant(isa="neon", schedule="step", rotate="tbl"),
+}
+
+
 def default_chacha(target, compiler_id):
     v = DEFAULT_CHACHA.get(compiler_id, DEFAULT_CHACHA["tcc"])
+    if v.isa not in target.chacha_isas:
+        v = DEFAULT_CHACHA_TARGET.get(target.name, DEFAULT_CHACHA["tcc"])
     if v.isa not in target.chacha_isas:
         v = DEFAULT_CHACHA["tcc"]
     return v

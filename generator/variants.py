@@ -183,6 +183,7 @@ class VectorIsa:
     attribute: str
     cpu: tuple
     fallback: str
+    family: str = "x86"   # the intrinsics it is written in: x86 (immintrin.h), arm (arm_neon.h)
 
     @property
     def width(self):
@@ -204,6 +205,8 @@ CHACHA_ISAS = {
     "avx512": VectorIsa("avx512", (16, 8, 4), ("shift", "pshufb", "vprold"),
                         "avx512f,avx512vl,avx512bw", ("avx512f", "avx512vl", "avx512bw"),
                         "avx2"),
+    # AArch64: NEON is in every AArch64 CPU, so no attribute and no run-time check.
+    "neon": VectorIsa("neon", (4,), ("shift", "tbl"), "", (), "scalar", family="arm"),
 }
 
 
@@ -306,6 +309,19 @@ def keccak_cross_space(target, compiler_caps):
     return [v for v in keccak_scalar_space(target, compiler_caps) if v.unroll in CROSS_UNROLLS] + [
         SimdKeccakVariant(instances=n, unroll=u, isa=isa) for n, isa in SIMD_SHAPES
         if n == 1 and isa in ARM_CPU_NEEDS and isa in target.vector_isas for u in CROSS_UNROLLS]
+
+
+def chacha_cross_space(target):
+    """The ChaCha variants run under emulation: the one-block path (scalar, step), and on a
+    target with a vector level each of its rotations, plus two interleaved block sets in
+    another schedule (the 2-set path and the schedules share no code with the rest)."""
+    out = [ChachaVariant(isa="scalar", schedule="step", rotate="shift")]
+    for isa in target.chacha_isas[1:]:
+        out += [ChachaVariant(isa=isa, schedule="step", rotate=r)
+                for r in CHACHA_ISAS[isa].rotations]
+        out.append(ChachaVariant(isa=isa, schedule="seq", rotate=CHACHA_ISAS[isa].rotations[-1],
+                                 states=2))
+    return out
 
 
 def keccak_simd_space(target, compiler_caps):

@@ -40,7 +40,8 @@ def main(argv):
                 bad |= failed
                 checked.append(f"{suite.replace('check_', '')} {text}")
             extra = (f" + {cell['singles']}" if cell.get("singles") else "") + (
-                f" + {cell['x2']}" if cell.get("x2") else "")
+                f" + {cell['x2']}" if cell.get("x2") else "") + (
+                f" + {cell['chacha']}" if cell.get("chacha") else "")
             built = f"yes ({cell['variants']} kernels{extra} + out/)"
             rows.append((cell["target"], where, cc, "yes", built,
                          ", ".join(checked) if checked else "no"))
