@@ -156,7 +156,10 @@ def edges(w, gen_inputs, names, msvc_log):
         cell["chacha"] = f"{len(chacha_space)} chacha " + "/".join(
             dict.fromkeys(v.isa for v in chacha_space))
         singles = [v for v in space if isinstance(v, variants.SimdKeccakVariant)]
-        cell["variants"] = len(space) - len(singles)
+        interleaved = [v for v in space if getattr(v, "lanes", "plain") == "interleaved"]
+        cell["variants"] = len(space) - len(singles) - len(interleaved)
+        if interleaved:
+            cell["interleaved"] = f"{len(interleaved)} interleaved"
         if singles:
             cell["singles"] = f"{len(singles)} {'/'.join(sorted({v.isa for v in singles}))}"
         cell["out_variant"] = targets.default_keccak(target, "gcc").name

@@ -18,7 +18,7 @@ class Parser(argparse.ArgumentParser):
 def keccak_variant(args, target):
     return variants.keccak_from_options(target, targets.default_keccak(target, args.cc_id),
                                         args.unroll, args.lane_complement, args.rotate,
-                                        args.parity)
+                                        args.parity, args.lanes)
 
 
 def check_prefix(prefix):
@@ -57,9 +57,9 @@ def cmd_generate(args):
     if "keccak" in families:
         v = keccak_variant(args, target)
         if args.isa != "scalar":
-            if args.rotate or args.lane_complement or args.parity:
-                raise UsageError("--rotate, --lane-complement and --parity shape the scalar "
-                                 "kernel; drop them with --isa " + args.isa)
+            if args.rotate or args.lane_complement or args.parity or args.lanes:
+                raise UsageError("--rotate, --lane-complement, --parity and --lanes shape the "
+                                 "scalar kernel; drop them with --isa " + args.isa)
             # The single-state vector kernel takes the scalar one's place behind the same API.
             v = targets.check_vector(target, variants.SimdKeccakVariant(
                 instances=1, isa=args.isa,
@@ -272,6 +272,8 @@ def parser():
     g.add_argument("--lane-complement")
     g.add_argument("--rotate")
     g.add_argument("--parity")
+    g.add_argument("--lanes", help="plain (64-bit lanes) or interleaved (each lane as two "
+                                   "32-bit words of its even and odd bits)")
     g.add_argument("--isa", default="scalar", choices=("scalar", "avx512", "sha3"),
                    help="single-state kernel: scalar (default), avx512 (x86-64) or sha3 "
                         "(aarch64, Armv8.2-A SHA3 extension)")

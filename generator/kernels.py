@@ -27,6 +27,8 @@ def keccak_scalar(env, variant, prefix, command, target):
                       header=render.provenance(params, command,
                                                f"keccak_p1600.c: {variant.name}."),
                       s=s, negated=negated, nots=keccak.nots_per_round(s.pattern),
+                      L=keccak.lane_layout(variant.lanes), swaps=keccak.delta_swaps(),
+                      rc=keccak.interleaved_round_constants(),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE,
                       absorb_starts=[keccak.MAX_ROUNDS - r for r in keccak.ABSORB_ROUNDS])
     return {"keccak_p1600.h": h, "keccak_p1600.c": c}

@@ -33,6 +33,9 @@ class Target:
     # Flags the target's kernels are compiled with (an ISA extension the C reaches through
     # the compiler, with no template of its own).
     cflags: str = ""
+    # Lane layouts its test matrix covers (variants.LANE_LAYOUTS; any target can generate
+    # either): 32-bit targets add the bit-interleaved one.
+    lane_layouts: tuple = ("plain",)
 
 
 TARGETS = {
@@ -60,7 +63,8 @@ CROSS_TARGETS = {
                     triplet="s390x-linux-gnu", qemu="qemu-s390x", byte_order="big"),
     "armhf": Target("armhf", "arm", "ARMv7-A hard-float, 32-bit: 64-bit lanes in register pairs",
                     rotations=("shift", "builtin"),
-                    triplet="arm-linux-gnueabihf", qemu="qemu-arm", word_bits=32),
+                    triplet="arm-linux-gnueabihf", qemu="qemu-arm", word_bits=32,
+                    lane_layouts=("plain", "interleaved")),
     "riscv64": Target("riscv64", "riscv64", "RV64GC, little-endian, scalar lanes",
                       rotations=("shift", "builtin"),
                       triplet="riscv64-linux-gnu", qemu="qemu-riscv64"),

@@ -19,6 +19,10 @@ ROTATIONS = {
 # Where theta's column parities come from: accumulated while chi writes each lane (fused, the
 # Keccak team's "prepare theta"), or recomputed from the lanes at the start of each round.
 PARITIES = ("fused", "separate")
+# How a 64-bit lane is held: as one 64-bit variable, or bit-interleaved as two 32-bit words
+# (keccak.lane_layout), for 32-bit targets, where only the portable rotations apply.
+LANE_LAYOUTS = ("plain", "interleaved")
+INTERLEAVED_ROTATIONS = ("shift", "builtin")
 ON_OFF = {"on": True, "off": False, "1": True, "0": False, "yes": True, "no": False}
 
 
@@ -29,6 +33,7 @@ class KeccakVariant:
     rotate: str = "builtin"
     parity: str = "fused"
     isa: str = field(default="scalar")
+    lanes: str = "plain"
 
     def __post_init__(self):
         if self.unroll not in KECCAK_UNROLLS:
@@ -39,11 +44,18 @@ class KeccakVariant:
                              f"{', '.join(ROTATIONS)}")
         if self.parity not in PARITIES:
             raise UsageError(f"unknown parity '{self.parity}'; accepted: {', '.join(PARITIES)}")
+        if self.lanes not in LANE_LAYOUTS:
+            raise UsageError(f"unknown lane layout '{self.lanes}'; accepted: "
+                             f"{', '.join(LANE_LAYOUTS)}")
+        if self.lanes == "interleaved" and self.rotate not in INTERLEAVED_ROTATIONS:
+            raise UsageError(f"interleaved lanes rotate 32-bit words: --rotate "
+                             f"{' or '.join(INTERLEAVED_ROTATIONS)}, not '{self.rotate}'")
 
     @property
     def name(self):
         lc = "lc" if self.lane_complement else "nolc"
-        return f"keccakp1600-u{self.unroll}-{lc}-{self.parity}-{self.rotate}-{self.isa}"
+        lanes = "-interleaved" if self.lanes == "interleaved" else ""
+        return f"keccakp1600-u{self.unroll}-{lc}-{self.parity}-{self.rotate}{lanes}-{self.isa}"
 
     @property
     def ident(self):
@@ -52,9 +64,12 @@ class KeccakVariant:
     @property
     def params(self):
         """The full parameter set, in the order the provenance header prints it."""
+        # The lane layout is printed only when it is not the plain one, so that every plain
+        # variant's output stays as it was before interleaving existed.
         return (("kernel", "keccak-p1600"), ("isa", self.isa), ("unroll", self.unroll),
                 ("lane_complement", "on" if self.lane_complement else "off"),
-                ("parity", self.parity), ("rotate", self.rotate))
+                ("parity", self.parity), ("rotate", self.rotate)) + (
+                (("lanes", self.lanes),) if self.lanes != "plain" else ())
 
     def compiler_needs(self):
         return ROTATIONS[self.rotate]["compiler"]
@@ -156,14 +171,17 @@ def parse_rounds(text):
 def keccak_scalar_space(target, compiler_caps):
     """Every scalar Keccak variant the target allows and the compiler can build."""
     out = []
-    for unroll in KECCAK_UNROLLS:
-        for lc in (False, True):
-            for parity in PARITIES:
-                for rotate in target.rotations:
-                    v = KeccakVariant(unroll=unroll, lane_complement=lc, rotate=rotate,
-                                      parity=parity)
-                    if all(need in compiler_caps for need in v.compiler_needs()):
-                        out.append(v)
+    for lanes in target.lane_layouts:
+        for unroll in KECCAK_UNROLLS:
+            for lc in (False, True):
+                for parity in PARITIES:
+                    for rotate in target.rotations:
+                        if lanes == "interleaved" and rotate not in INTERLEAVED_ROTATIONS:
+                            continue
+                        v = KeccakVariant(unroll=unroll, lane_complement=lc, rotate=rotate,
+                                          parity=parity, lanes=lanes)
+                        if all(need in compiler_caps for need in v.compiler_needs()):
+                            out.append(v)
     return out
 
 
@@ -358,7 +376,7 @@ def keccak_subset(space, subset):
 
 
 def keccak_from_options(target, default, unroll=None, lane_complement=None, rotate=None,
-                        parity=None):
+                        parity=None, lanes=None):
     """The variant the command line asks for: each option given overrides `default`."""
     # `is None`, not falsiness: an empty value ("--rotate ''", a blank shell variable) is a
     # mistake to report, not a request for the default.
@@ -367,7 +385,8 @@ def keccak_from_options(target, default, unroll=None, lane_complement=None, rota
         lane_complement=(parse_on_off(lane_complement, "--lane-complement")
                          if lane_complement is not None else default.lane_complement),
         rotate=default.rotate if rotate is None else rotate,
-        parity=default.parity if parity is None else parity)
+        parity=default.parity if parity is None else parity,
+        lanes=default.lanes if lanes is None else lanes)
     if v.rotate not in target.rotations:
         raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
                          f"accepted: {', '.join(target.rotations)}")
@@ -399,8 +418,9 @@ def chacha_from_options(target, default, isa=None, schedule=None, rotate=None, s
 
 def keccak_from_name(name):
     """The scalar variant a canonical name stands for (the inverse of KeccakVariant.name)."""
-    m = re.fullmatch(r"keccakp1600-u(\d+)-(lc|nolc)-(\w+)-(\w+)-scalar", name)
+    m = re.fullmatch(r"keccakp1600-u(\d+)-(lc|nolc)-(\w+)-(\w+)(-interleaved)?-scalar", name)
     if not m:
         raise UsageError(f"not a scalar Keccak variant name: '{name}'")
     return KeccakVariant(unroll=int(m.group(1)), lane_complement=m.group(2) == "lc",
-                         parity=m.group(3), rotate=m.group(4))
+                         parity=m.group(3), rotate=m.group(4),
+                         lanes="interleaved" if m.group(5) else "plain")

@@ -39,9 +39,8 @@ def main(argv):
                 text, failed = suite_cell(log)
                 bad |= failed
                 checked.append(f"{suite.replace('check_', '')} {text}")
-            extra = (f" + {cell['singles']}" if cell.get("singles") else "") + (
-                f" + {cell['x2']}" if cell.get("x2") else "") + (
-                f" + {cell['chacha']}" if cell.get("chacha") else "")
+            extra = "".join(f" + {cell[k]}" for k in ("interleaved", "singles", "x2", "chacha")
+                            if cell.get(k))
             built = f"yes ({cell['variants']} kernels{extra} + out/)"
             rows.append((cell["target"], where, cc, "yes", built,
                          ", ".join(checked) if checked else "no"))
@@ -61,7 +60,9 @@ def main(argv):
             print(f"  {cell['target']}: missing {m}")
         if "version" in cell:
             print(f"  {cell['target']}: kernels {cell['variants']} scalar variants (unroll 1, 2, "
-                  f"24 x rotation x lane complementing x parity); out/{cell['target']} "
+                  f"24 x rotation x lane complementing x parity"
+                  + (", again with bit-interleaved lanes" if cell.get("interleaved") else "")
+                  + f"); out/{cell['target']} "
                   f"{cell['out_variant']}"
                   + (f"; single-state {cell['singles'].split()[-1]} kernels in check_keccak"
                      if cell.get("singles") else "")
