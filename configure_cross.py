@@ -162,7 +162,8 @@ def edges(w, gen_inputs, names, msvc_log):
             cell["interleaved"] = f"{len(interleaved)} interleaved"
         if singles:
             cell["singles"] = f"{len(singles)} {'/'.join(sorted({v.isa for v in singles}))}"
-        cell["out_variant"] = targets.default_keccak(target, "gcc").name
+        cell["out_variant"] = (f"{targets.default_keccak(target, 'gcc').name}, "
+                               f"{targets.default_chacha(target, 'gcc').name}")
         if "check_libs" not in cell:
             continue
 
@@ -217,6 +218,9 @@ MSVC_FOLDERS = (
                        "--multi x8-avx512 --multi x4-avx2"),
     ("generic64-shift-lc", "--target generic64 --cc-id gcc --rotate shift --lane-complement on "
                            "--parity separate --unroll 3"),
+    # Bit-interleaved lanes with the rotate builtin: the _rotl branch of RS_ROL32.
+    ("generic64-interleaved", "--target generic64 --cc-id gcc --lanes interleaved "
+                              "--rotate builtin --unroll 2"),
 )
 
 
