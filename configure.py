@@ -86,6 +86,8 @@ def options(argv):
     p.add_argument("--lane-complement", help="on or off")
     p.add_argument("--rotate", help="shift, builtin, rol or rorx")
     p.add_argument("--parity", help="theta parities: fused (into chi) or separate")
+    p.add_argument("--lanes", help="Keccak lanes: plain (64-bit) or interleaved (two 32-bit "
+                                   "words of even and odd bits, for 32-bit targets)")
     p.add_argument("--multi", default=None,
                    help="multi-state kernels to add to the output, comma separated "
                         "(for example x8-avx512,x4-avx2; 'none' for none; default: "
@@ -306,7 +308,8 @@ def main(argv):
     genargs = [f"--target {target.name}", f"--cc-id {main_cc['id']}",
                f"--unroll {keccak.unroll}",
                f"--lane-complement {'on' if keccak.lane_complement else 'off'}",
-               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}", f"--isa {keccak.isa}"]
+               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}",
+               f"--lanes {keccak.lanes}", f"--isa {keccak.isa}"]
     if args.prefix:
         genargs.append(f"--prefix {args.prefix}")
     genargs += [f"--multi x{m.instances}-u{m.unroll}-{m.isa}" for m in multis]
@@ -688,7 +691,7 @@ def pick_keccak(args, target, cc):
             print(f"configure.py: {cc['cc']}: tuned profile picks {tuned.name}")
             base = tuned
     v = variants.keccak_from_options(target, base, args.unroll, args.lane_complement,
-                                     args.rotate, args.parity)
+                                     args.rotate, args.parity, args.lanes)
     missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
     if missing:
         raise UsageError(f"{cc['cc']} cannot build rotation '{v.rotate}' (lacks "

@@ -95,7 +95,8 @@ def edges(w, gen_inputs, names, msvc_log):
         obj = os.path.join(base, "obj")
 
         # The vendorable folder for this target, compiled warning-free by its cross gcc.
-        out_files = [os.path.join(out_dir, n) for n in kernels.KECCAK_FILES + kernels.SPONGE_FILES]
+        out_files = [os.path.join(out_dir, n)
+                     for n in kernels.KECCAK_FILES + kernels.SPONGE_FILES + kernels.CHACHA_FILES]
         w.build(out_files, "generate", implicit=gen_inputs,
                 variables=[("genargs", f"--target {name} --cc-id gcc"), ("outdir", out_dir)])
         out_objs = []
@@ -105,6 +106,9 @@ def edges(w, gen_inputs, names, msvc_log):
                     variables=[("cc", cc), ("cflags", f"{CROSS_CFLAGS} {target.cflags}".rstrip())])
             out_objs.append(o)
         products += out_objs
+        # check_sponge links the out/ Keccak objects; out/chacha.c is compiled (warning-free)
+        # but its code is checked through the same variant in check_chacha.
+        keccak_out_objs = [o for o in out_objs if not o.endswith("chacha.o")]
 
         # The scalar kernel suite: the cross subset of variants, each under its own prefix.
         space = variants.keccak_cross_space(target, set())
@@ -132,8 +136,34 @@ def edges(w, gen_inputs, names, msvc_log):
         w.build([ref_o], "cc", ["tests/ref/keccak_ref.c"],
                 variables=[("cc", cc), ("cflags", f"{CROSS_CFLAGS} {target.cflags}".rstrip())])
         products += objs + x2_objs + [ref_o]
-        cell["variants"] = len(space)
-        cell["out_variant"] = targets.default_keccak(target, "gcc").name
+
+        # ChaCha: the cross subset (the one-block path; each vector path where the target
+        # has one), each under its own prefix, against the host suite's vectors.
+        chacha_gen = os.path.join(base, "gen-chacha")
+        chacha_space = variants.chacha_cross_space(target)
+        chacha_sources = [os.path.join(chacha_gen, f"{v.ident}.c") for v in chacha_space]
+        chacha_generated = chacha_sources + [f[:-2] + ".h" for f in chacha_sources] + [
+            os.path.join(chacha_gen, n) for n in ("chacha_variants.h", "chacha_vectors.h")]
+        w.build(chacha_generated, "testsuite_cross_chacha", implicit=gen_inputs,
+                variables=[("target", name), ("outdir", chacha_gen)])
+        chacha_objs = []
+        for src in chacha_sources + ["tests/ref/chacha_ref.c"]:
+            o = os.path.join(obj, "chacha", os.path.basename(src)[:-2] + ".o")
+            w.build([o], "cc", [src], order_only=chacha_generated,
+                    variables=[("cc", cc), ("cflags", f"{CROSS_CFLAGS} {target.cflags}".rstrip())])
+            chacha_objs.append(o)
+        products += chacha_objs
+        cell["chacha"] = f"{len(chacha_space)} chacha " + "/".join(
+            dict.fromkeys(v.isa for v in chacha_space))
+        singles = [v for v in space if isinstance(v, variants.SimdKeccakVariant)]
+        interleaved = [v for v in space if getattr(v, "lanes", "plain") == "interleaved"]
+        cell["variants"] = len(space) - len(singles) - len(interleaved)
+        if interleaved:
+            cell["interleaved"] = f"{len(interleaved)} interleaved"
+        if singles:
+            cell["singles"] = f"{len(singles)} {'/'.join(sorted({v.isa for v in singles}))}"
+        cell["out_variant"] = (f"{targets.default_keccak(target, 'gcc').name}, "
+                               f"{targets.default_chacha(target, 'gcc').name}")
         if "check_libs" not in cell:
             continue
 
@@ -141,8 +171,11 @@ def edges(w, gen_inputs, names, msvc_log):
         hflags = (f"-O1 -I{gen} -Itests {cell['check_cflags']} "
                   f"-DRS_COMPILER='\"{label}\"'")
         suites = (("check_keccak", "tests/check_keccak.c", hflags, objs + [ref_o], generated),
-                  ("check_sponge", "tests/check_sponge.c", f"-I{out_dir} {hflags}", out_objs,
-                   generated + out_files))
+                  ("check_sponge", "tests/check_sponge.c", f"-I{out_dir} {hflags}",
+                   keccak_out_objs, generated + out_files),
+                  ("check_chacha", "tests/check_chacha.c",
+                   hflags.replace(f"-I{gen} ", f"-I{chacha_gen} "), chacha_objs,
+                   chacha_generated))
         if x2_objs:
             # Checked against the first scalar variant, which check_keccak checks.
             suites += (("check_keccak_x2", "tests/check_keccak_x2_arm.c", hflags,
@@ -185,6 +218,9 @@ MSVC_FOLDERS = (
                        "--multi x8-avx512 --multi x4-avx2"),
     ("generic64-shift-lc", "--target generic64 --cc-id gcc --rotate shift --lane-complement on "
                            "--parity separate --unroll 3"),
+    # Bit-interleaved lanes with the rotate builtin: the _rotl branch of RS_ROL32.
+    ("generic64-interleaved", "--target generic64 --cc-id gcc --lanes interleaved "
+                              "--rotate builtin --unroll 2"),
 )
 
 

@@ -18,7 +18,7 @@ class Parser(argparse.ArgumentParser):
 def keccak_variant(args, target):
     return variants.keccak_from_options(target, targets.default_keccak(target, args.cc_id),
                                         args.unroll, args.lane_complement, args.rotate,
-                                        args.parity,
+                                        args.parity, args.lanes,
                                         args.isa if args.isa in variants.SCALAR_ISAS else None)
 
 
@@ -57,10 +57,10 @@ def cmd_generate(args):
     files, names = {}, []
     if "keccak" in families:
         v = keccak_variant(args, target)
-        if args.isa == "avx512":
-            if args.rotate or args.lane_complement or args.parity:
-                raise UsageError("--rotate, --lane-complement and --parity shape the scalar "
-                                 "kernel; drop them with --isa " + args.isa)
+        if args.isa not in (None,) + variants.SCALAR_ISAS:
+            if args.rotate or args.lane_complement or args.parity or args.lanes:
+                raise UsageError("--rotate, --lane-complement, --parity and --lanes shape the "
+                                 "scalar kernel; drop them with --isa " + args.isa)
             # The single-state vector kernel takes the scalar one's place behind the same API.
             v = targets.check_vector(target, variants.SimdKeccakVariant(
                 instances=1, isa=args.isa,
@@ -79,7 +79,7 @@ def cmd_generate(args):
         for m in multis:
             files.update(kernels.keccak_simd(env, m, prefix, command, target))
         for isa, unroll in arm:
-            files.update(kernels.keccak_x2_arm(env, isa, unroll, prefix, command, target))
+            files.update(kernels.keccak_arm(env, isa, unroll, prefix, command, target))
         names += [x.name for x in [v] + multis] + [f"keccakp1600-x2-u{u}-{isa}"
                                                    for isa, u in arm]
     if "chacha" in families:
@@ -112,7 +112,7 @@ def arm_x2_suite_files(env, command, target, scalar_space):
         for u in variants.CROSS_UNROLLS:
             pfx = f"{isa}_u{u}_"
             kinds.append({"prefix": pfx, "isa": isa, "name": f"keccakp1600-x2-u{u}-{isa}"})
-            for name, text in kernels.keccak_x2_arm(env, isa, u, pfx, command, target).items():
+            for name, text in kernels.keccak_arm(env, isa, u, pfx, command, target).items():
                 text = text.replace('#include "keccak_p1600_x2.h"', f'#include "{pfx}{name[:-2]}.h"')
                 files[pfx + name] = text
     oracle = scalar_space[0]
@@ -136,7 +136,7 @@ def cmd_testsuite(args):
         space = (variants.keccak_cross_space(target, caps) if args.scalar_space == "cross"
                  else variants.keccak_scalar_space(target, caps))
         space = variants.keccak_subset(space, args.subset)
-        files.update(suite_files(env, space, kernels.keccak_scalar, command, target))
+        files.update(suite_files(env, space, kernels.keccak_any, command, target))
         params = (("target", target.name),
                   ("compiler caps", ",".join(sorted(caps)) or "(none)"),
                   ("subset", args.subset), ("variants", len(space)),
@@ -148,7 +148,8 @@ def cmd_testsuite(args):
         files["sponge_vectors.h"] = kernels.sponge_test_vectors(
             env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
             render.provenance(params, command, "Test vectors for the sponge functions."))
-    if args.scalar_space == "cross" and set(targets.ARM_X2_ISAS) & set(target.vector_isas):
+    if (args.only in ("all", "scalar") and args.scalar_space == "cross"
+            and set(targets.ARM_X2_ISAS) & set(target.vector_isas)):
         files.update(arm_x2_suite_files(env, command, target, space))
     # The single-state vector kernels run the scalar vector table too.
     files["keccak_vectors.h"] = render.render(
@@ -177,14 +178,16 @@ def cmd_testsuite(args):
             header=render.provenance(params, command,
                                      "Test vectors for the x-N Keccak-p[1600] kernels."))
     if args.only in ("all", "chacha"):
-        files.update(chacha_testsuite(env, command, target, caps, args.vectors))
+        files.update(chacha_testsuite(env, command, target, caps, args.vectors,
+                                      cross=args.scalar_space == "cross"))
     render.write_tree(args.out, files)
 
 
-def chacha_testsuite(env, command, target, caps, vectors_dir):
-    """Every ChaCha variant under its own prefix, the registry the Check suite and the bench
-    walk, and the vectors (official records, plus digests computed by the Python reference)."""
-    space = variants.chacha_space(target, caps)
+def chacha_testsuite(env, command, target, caps, vectors_dir, cross=False):
+    """Every ChaCha variant (or the cross subset) under its own prefix, the registry the Check
+    suite and the bench walk, and the vectors (official records, plus digests computed by the
+    Python reference)."""
+    space = variants.chacha_cross_space(target) if cross else variants.chacha_space(target, caps)
     files = {}
     for v in space:
         for name, text in kernels.chacha_sources(env, v, v.ident + "_", command,
@@ -270,9 +273,12 @@ def parser():
     g.add_argument("--lane-complement")
     g.add_argument("--rotate")
     g.add_argument("--parity")
-    g.add_argument("--isa", choices=variants.SCALAR_ISAS + ("avx512",),
-                   help="single-state kernel: scalar (C), x86asm (the generator's inline "
-                        "assembly) or avx512; default: the compiler's default variant's")
+    g.add_argument("--lanes", help="plain (64-bit lanes) or interleaved (each lane as two "
+                                   "32-bit words of its even and odd bits)")
+    g.add_argument("--isa", choices=variants.SCALAR_ISAS + ("avx512", "sha3"),
+                   help="single-state kernel: scalar (C), x86asm (the generator's x86-64 "
+                        "inline assembly), avx512 (x86-64) or sha3 (aarch64, Armv8.2-A SHA3 "
+                        "extension); default: the compiler's default variant's")
     g.add_argument("--multi", action="append", default=[], metavar="xN[-uU]-ISA",
                    help="also emit a multi-state kernel, e.g. x8-avx512, x4-avx2 (repeatable)")
     g.add_argument("--kernels", default=",".join(FAMILIES),
@@ -300,7 +306,8 @@ def parser():
     t.add_argument("--subset", default="all", choices=variants.SUBSETS,
                    help="all variants, or a representative few for instrumented builds")
     t.add_argument("--scalar-space", choices=("all", "cross"), default="all",
-                   help="scalar variants: all, or the cross subset run under emulation")
+                   help="scalar (and ChaCha) variants: all, or the cross subset run under "
+                        "emulation")
     t.add_argument("--out", required=True)
     t.set_defaults(run=cmd_testsuite)
 

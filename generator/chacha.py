@@ -94,10 +94,14 @@ def half_round(sets, schedule):
 # What each rotation strategy does for each amount. A byte shuffle only moves whole bytes, so
 # it serves 16 and 8; 12 and 7 stay shift-or. vprold (AVX-512F, and VL for narrow vectors)
 # rotates any amount in one instruction.
+# On NEON ("tbl"), 16 is a swap of the 16-bit halves of each word (REV32 on 16-bit elements),
+# 8 a byte table lookup (TBL, with the same index table as pshufb), and 12 and 7 a shift left
+# then SRI, which inserts the bits shifted out ("shift" on NEON is SHL + SRI for every amount).
 STRATEGIES = {
     "shift": {16: "shift", 12: "shift", 8: "shift", 7: "shift"},
     "pshufb": {16: "shuffle", 12: "shift", 8: "shuffle", 7: "shift"},
     "vprold": {16: "rol", 12: "rol", 8: "rol", 7: "rol"},
+    "tbl": {16: "rev", 12: "shift", 8: "shuffle", 7: "shift"},
 }
 
 

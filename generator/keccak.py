@@ -274,3 +274,85 @@ def schedule(unroll, lane_complement, fused_parity=True, rounds=MAX_ROUNDS):
         entry_sets=tuple(seq[:unroll]),
         fused_parity=fused_parity,
     )
+
+
+# --- Bit interleaving (32-bit targets) ------------------------------------------------------
+#
+# The Keccak team's technique for 32-bit machines: each 64-bit lane is held as two 32-bit
+# words, the even-numbered bits of the lane in one ("word 0") and the odd-numbered bits in the
+# other ("word 1"). A 64-bit rotation by r then becomes two 32-bit rotations: by r/2 on each
+# word when r is even; when r is odd the words also trade places, bit 2j of the lane landing
+# on bit 2(j + (r-1)/2) + 1, so the odd word takes the even one rotated by (r-1)/2 and the
+# even word takes the odd one rotated by (r+1)/2. Nothing else in a round moves bits between
+# positions, so theta's xors, chi and iota act on each word alone.
+
+WORD = 32
+HALF = WORD // 2
+
+
+def interleave(lane):
+    """(even word, odd word) of a 64-bit lane: bit j of word w is bit 2j + w of the lane."""
+    words = [0, 0]
+    for bit in range(WIDTH):
+        if lane >> bit & 1:
+            words[bit & 1] |= 1 << (bit >> 1)
+    return tuple(words)
+
+
+def deinterleave(words):
+    lane = 0
+    for bit in range(WIDTH):
+        if words[bit & 1] >> (bit >> 1) & 1:
+            lane |= 1 << bit
+    return lane
+
+
+def interleaved_rotation(r):
+    """A 64-bit rotation left by r as (source word, 32-bit rotation) for words 0 and 1."""
+    r %= WIDTH
+    if r % 2 == 0:
+        return ((0, (r // 2) % WORD), (1, (r // 2) % WORD))
+    return ((1, ((r + 1) // 2) % WORD), (0, ((r - 1) // 2) % WORD))
+
+
+@lru_cache(maxsize=None)
+def interleaved_round_constants(rounds=MAX_ROUNDS):
+    return tuple(interleave(rc) for rc in round_constants(rounds))
+
+
+def delta_swaps():
+    """(mask, shift) steps that sort one 32-bit word's even bits into its low half and its odd
+    bits into its high half: bit p of the word goes to bit (p >> 1) | (p & 1) << 4, a rotation
+    right of its 5-bit index. Each step swaps two adjacent index bits k, k+1 (the bits whose
+    index has bit k set and bit k+1 clear trade places with those 2^k above), k = 0..3; each
+    step is its own inverse, so running them backwards undoes the sort.
+
+        t = (x ^ (x >> shift)) & mask;  x ^= t ^ (t << shift);
+    """
+    out = []
+    for k in range(4):
+        mask = sum(1 << p for p in range(WORD) if p >> k & 1 and not p >> (k + 1) & 1)
+        out.append((mask, 1 << k))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class LaneLayout:
+    """How a 64-bit lane is held in C variables: the word suffixes, their C type, the rotate
+    macro, and for each rotation amount 0..63 the (source word, amount) of each word."""
+    name: str
+    words: tuple
+    ctype: str
+    rol: str
+    rotations: tuple
+
+
+@lru_cache(maxsize=None)
+def lane_layout(name):
+    if name == "plain":
+        return LaneLayout("plain", ("",), "uint64_t", "RS_ROL64",
+                          tuple(((0, r),) for r in range(WIDTH)))
+    if name == "interleaved":
+        return LaneLayout("interleaved", ("0", "1"), "uint32_t", "RS_ROL32",
+                          tuple(interleaved_rotation(r) for r in range(WIDTH)))
+    raise ValueError(f"unknown lane layout '{name}'")

@@ -34,6 +34,8 @@ def keccak_scalar(env, variant, prefix, command, target):
     else:
         c = render.render(env, "keccak_p1600_scalar.c.j2", **common, header=c_header,
                           s=s, negated=negated, nots=keccak.nots_per_round(s.pattern),
+                          L=keccak.lane_layout(variant.lanes), swaps=keccak.delta_swaps(),
+                          rc=keccak.interleaved_round_constants(),
                           columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE,
                           absorb_starts=[keccak.MAX_ROUNDS - r for r in keccak.ABSORB_ROUNDS])
     return {"keccak_p1600.h": h, "keccak_p1600.c": c}
@@ -57,9 +59,10 @@ def chacha_sources(env, variant, prefix, command, target):
         paths = [dict(width=w * n, lanes=w, states=n, ops=chacha.interleave(k.ops, n),
                       first_scalar=first_scalar,
                       first_vector=chacha.interleave(first_vector, n),
-                      vtype=targets.VECTOR_TYPES[w][0], p=targets.VECTOR_TYPES[w][1],
-                      si=targets.VECTOR_TYPES[w][2]) for w, n in shapes]
+                      vtype=targets.vector_type(level, w)[0], p=targets.vector_type(level, w)[1],
+                      si=targets.vector_type(level, w)[2]) for w, n in shapes]
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
+                           family=level.family,
                            rotate=rotate, kernel=k, paths=paths))
     scalar = chacha.kernel(variant.schedule if variant.isa == "scalar"
                            else chacha.ONE_BLOCK_SCHEDULE, "shift")
@@ -75,6 +78,7 @@ def chacha_sources(env, variant, prefix, command, target):
     c = render.render(env, "chacha.c.j2", **common,
                       header=render.provenance(params, command, f"chacha.c: {variant.name}."),
                       levels=levels, simd=[l for l in levels if l["paths"]], scalar=scalar,
+                      family=next((l["family"] for l in levels if l["paths"]), "x86"),
                       names={r: variant.name_for(r) for r in variant.rounds})
     return {"chacha.h": h, "chacha8.h": h8, "chacha.c": c}
 
@@ -134,6 +138,8 @@ def keccak_simd(env, variant, prefix, command, target):
     isa = variant.vector_isa
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
     common = dict(prefix=prefix, variant=variant, variant_name=variant.name, isa=isa)
+    if variant.single and variant.arm:
+        return keccak_arm(env, variant.isa, variant.unroll, prefix, command, target, instances=1)
     if variant.single:
         h = render.render(env, "keccak_p1600.h.j2", **common,
                           header=render.provenance(params, command, "keccak_p1600.h: the API."),
@@ -176,25 +182,32 @@ def keccak_any(env, variant, prefix, command, target):
     return keccak_scalar(env, variant, prefix, command, target)
 
 
-ARM_X2_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)"}
+ARM_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)"}
 
 
-def keccak_x2_arm(env, isa, unroll, prefix, command, target):
-    """An AArch64 two-state kernel behind the x-N API (keccak_p1600_x2.h): on base NEON, or
-    on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR, BCAX)."""
-    name = f"keccakp1600-x2-u{unroll}-{isa}"
+def keccak_arm(env, isa, unroll, prefix, command, target, instances=2):
+    """An AArch64 kernel on base NEON or on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR,
+    BCAX): two states behind the x-N API (keccak_p1600_x2.h), or one behind the scalar API
+    (keccak_p1600.h), from one template."""
+    shape = "" if instances == 1 else "x2-"
+    name = f"keccakp1600-{shape}u{unroll}-{isa}"
     s = keccak.schedule(unroll, lane_complement=False, fused_parity=False)
     for row in s.rows:
         for o in row.outputs:
             # BCAX / BIC print chi as a ^ (~b & c): the textbook form only.
             assert o.form == keccak.ChiForm("&", True, False, False), o
     params = (("target", target.name), ("kernel", "keccak-p1600"), ("isa", isa),
-              ("instances", 2), ("unroll", unroll), ("prefix", prefix or "(none)"))
-    common = dict(prefix=prefix, variant_name=name, n=2)
-    h = render.render(env, "keccak_p1600_xN.h.j2", **common, cpu=(ARM_X2_ISAS[isa],),
-                      header=render.provenance(params, command, "keccak_p1600_x2.h: the x2 API."),
-                      guard=guard(prefix, "keccak_p1600_x2.h"))
-    c = render.render(env, "keccak_p1600_x2_arm.c.j2", **common, s=s, isa=isa,
-                      header=render.provenance(params, command, f"keccak_p1600_x2.c: {name}."),
+              ("instances", instances), ("unroll", unroll), ("prefix", prefix or "(none)"))
+    base = "keccak_p1600" if instances == 1 else "keccak_p1600_x2"
+    common = dict(prefix=prefix, variant_name=name, n=instances,
+                  guard=guard(prefix, f"{base}.h"))
+    if instances == 1:
+        h = render.render(env, "keccak_p1600.h.j2", **common,
+                          header=render.provenance(params, command, "keccak_p1600.h: the API."))
+    else:
+        h = render.render(env, "keccak_p1600_xN.h.j2", **common, cpu=(ARM_ISAS[isa],),
+                          header=render.provenance(params, command, f"{base}.h: the x2 API."))
+    c = render.render(env, "keccak_p1600_arm.c.j2", **common, s=s, isa=isa,
+                      header=render.provenance(params, command, f"{base}.c: {name}."),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
-    return {"keccak_p1600_x2.h": h, "keccak_p1600_x2.c": c}
+    return {f"{base}.h": h, f"{base}.c": c}

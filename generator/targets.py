@@ -36,6 +36,9 @@ class Target:
     # How the scalar kernel may be written: C, and on x86-64 also the generator's own
     # inline-assembly lowering (generator/x86asm.py).
     scalar_isas: tuple = ("scalar",)
+    # Lane layouts its test matrix covers (variants.LANE_LAYOUTS; any target can generate
+    # either): 32-bit targets add the bit-interleaved one.
+    lane_layouts: tuple = ("plain",)
 
 
 TARGETS = {
@@ -52,18 +55,20 @@ TARGETS = {
 # Cross targets: the portable scalar kernel on other architectures, built with Debian's cross
 # gcc and run under qemu-user. Rotations are the portable ones: the x86 asm strategies would
 # not assemble there. A target with new instructions adds a template and names it here:
-# aarch64's "neon" and "sha3" are its x2 kernels (keccak_p1600_x2_arm.c.j2) on base NEON and
+# aarch64's "neon" and "sha3" are its x2 kernels (keccak_p1600_arm.c.j2) on base NEON and
 # on the Armv8.2-A SHA3 extension, checked under `qemu-aarch64 -cpu max`, which emulates it.
 CROSS_TARGETS = {
     "aarch64": Target("aarch64", "aarch64", "ARMv8-A 64-bit, little-endian, scalar lanes",
                       rotations=("shift", "builtin"), vector_isas=("neon", "sha3"),
+                      chacha_isas=("scalar", "neon"),
                       triplet="aarch64-linux-gnu", qemu="qemu-aarch64", qemu_cpu="max"),
     "s390x": Target("s390x", "s390x", "IBM Z, big-endian 64-bit: every byte-order step explicit",
                     rotations=("shift", "builtin"),
                     triplet="s390x-linux-gnu", qemu="qemu-s390x", byte_order="big"),
     "armhf": Target("armhf", "arm", "ARMv7-A hard-float, 32-bit: 64-bit lanes in register pairs",
                     rotations=("shift", "builtin"),
-                    triplet="arm-linux-gnueabihf", qemu="qemu-arm", word_bits=32),
+                    triplet="arm-linux-gnueabihf", qemu="qemu-arm", word_bits=32,
+                    lane_layouts=("plain", "interleaved")),
     "riscv64": Target("riscv64", "riscv64", "RV64GC, little-endian, scalar lanes",
                       rotations=("shift", "builtin"),
                       triplet="riscv64-linux-gnu", qemu="qemu-riscv64"),
@@ -132,6 +137,12 @@ def default_keccak(target, compiler_id):
 # Vector register type, intrinsic prefix and full-register suffix per block width.
 VECTOR_TYPES = {4: ("__m128i", "_mm", "si128"), 8: ("__m256i", "_mm256", "si256"),
                 16: ("__m512i", "_mm512", "si512")}
+# The same for each non-x86 family (one width each).
+FAMILY_VECTOR_TYPES = {"arm": {4: ("uint32x4_t", "", "")}}
+
+
+def vector_type(level, width):
+    return FAMILY_VECTOR_TYPES.get(level.family, VECTOR_TYPES)[width]
 
 # Measured winners per compiler (build/<cc>/bench_chacha, -O3 -march=native, Zen 5, see
 # README); used when nothing is asked. gcc spills with two interleaved block sets and gains
@@ -160,8 +171,17 @@ def level_rotation(level, wanted):
     return "pshufb" if "pshufb" in level.rotations else "shift"
 
 
+# Per target where the x86 choice does not apply. AArch64: the NEON path, with REV32/TBL for
+# the byte-multiple rotations (not timed: no AArch64 machine here, qemu says nothing of speed).
+DEFAULT_CHACHA_TARGET = {
+    "aarch64": ChachaVariant(isa="neon", schedule="step", rotate="tbl"),
+}
+
+
 def default_chacha(target, compiler_id):
     v = DEFAULT_CHACHA.get(compiler_id, DEFAULT_CHACHA["tcc"])
+    if v.isa not in target.chacha_isas:
+        v = DEFAULT_CHACHA_TARGET.get(target.name, DEFAULT_CHACHA["tcc"])
     if v.isa not in target.chacha_isas:
         v = DEFAULT_CHACHA["tcc"]
     return v

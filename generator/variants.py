@@ -23,6 +23,10 @@ PARITIES = ("fused", "separate")
 # inline assembly with registers assigned by the generator (generator/x86asm.py), which has
 # a two-round body and rotates with rol or rorx.
 SCALAR_ISAS = ("scalar", "x86asm")
+# How a 64-bit lane is held: as one 64-bit variable, or bit-interleaved as two 32-bit words
+# (keccak.lane_layout), for 32-bit targets, where only the portable rotations apply.
+LANE_LAYOUTS = ("plain", "interleaved")
+INTERLEAVED_ROTATIONS = ("shift", "builtin")
 ON_OFF = {"on": True, "off": False, "1": True, "0": False, "yes": True, "no": False}
 
 
@@ -33,6 +37,7 @@ class KeccakVariant:
     rotate: str = "builtin"
     parity: str = "fused"
     isa: str = field(default="scalar")
+    lanes: str = "plain"
 
     def __post_init__(self):
         if self.unroll not in KECCAK_UNROLLS:
@@ -51,11 +56,20 @@ class KeccakVariant:
         if self.isa == "x86asm" and self.rotate not in x86asm.ROTATIONS:
             raise UsageError(f"the x86asm kernel rotates with {' or '.join(x86asm.ROTATIONS)}, "
                              f"not '{self.rotate}'")
+        if self.lanes not in LANE_LAYOUTS:
+            raise UsageError(f"unknown lane layout '{self.lanes}'; accepted: "
+                             f"{', '.join(LANE_LAYOUTS)}")
+        if self.isa == "x86asm" and self.lanes != "plain":
+            raise UsageError("the x86asm kernel holds plain 64-bit lanes: --lanes plain")
+        if self.lanes == "interleaved" and self.rotate not in INTERLEAVED_ROTATIONS:
+            raise UsageError(f"interleaved lanes rotate 32-bit words: --rotate "
+                             f"{' or '.join(INTERLEAVED_ROTATIONS)}, not '{self.rotate}'")
 
     @property
     def name(self):
         lc = "lc" if self.lane_complement else "nolc"
-        return f"keccakp1600-u{self.unroll}-{lc}-{self.parity}-{self.rotate}-{self.isa}"
+        lanes = "-interleaved" if self.lanes == "interleaved" else ""
+        return f"keccakp1600-u{self.unroll}-{lc}-{self.parity}-{self.rotate}{lanes}-{self.isa}"
 
     @property
     def ident(self):
@@ -64,9 +78,12 @@ class KeccakVariant:
     @property
     def params(self):
         """The full parameter set, in the order the provenance header prints it."""
+        # The lane layout is printed only when it is not the plain one, so that every plain
+        # variant's output stays as it was before interleaving existed.
         return (("kernel", "keccak-p1600"), ("isa", self.isa), ("unroll", self.unroll),
                 ("lane_complement", "on" if self.lane_complement else "off"),
-                ("parity", self.parity), ("rotate", self.rotate))
+                ("parity", self.parity), ("rotate", self.rotate)) + (
+                (("lanes", self.lanes),) if self.lanes != "plain" else ())
 
     def compiler_needs(self):
         return ROTATIONS[self.rotate]["compiler"]
@@ -77,9 +94,14 @@ class KeccakVariant:
         return ROTATIONS[self.rotate]["cpu"]
 
 
-# (instances, ISA) pairs the vector kernels come in. Instances 1 is the single-state kernel
-# (one row of the state per 512-bit register); the others run that many states side by side.
-SIMD_SHAPES = ((1, "avx512"), (2, "sse2"), (2, "avx512vl"), (4, "avx2"), (4, "avx512vl"),
+# (instances, ISA) pairs the vector kernels come in. Instances 1 is a single-state kernel
+# behind the scalar API (AVX-512: one row of the state per 512-bit register; sha3: AArch64's
+# SHA3 extension, one lane per 128-bit register); the others run that many states side by side.
+# AArch64 ISAs, whose kernels keccak_p1600_arm.c.j2 prints (the x2 ones are asked for with
+# --multi x2-neon / x2-sha3, see targets.arm_x2), and what each needs of the CPU at run time
+# (tests/cpu_features.h names: HWCAP bits).
+ARM_CPU_NEEDS = {"neon": (), "sha3": ("sha3",)}
+SIMD_SHAPES = ((1, "avx512"), (1, "sha3"), (2, "sse2"), (2, "avx512vl"), (4, "avx2"), (4, "avx512vl"),
                (8, "avx512"))
 
 
@@ -98,7 +120,13 @@ class SimdKeccakVariant:
                              f"accepted: {', '.join(map(str, KECCAK_UNROLLS))}")
 
     @property
+    def arm(self):
+        return self.isa in ARM_CPU_NEEDS
+
+    @property
     def vector_isa(self):
+        if self.arm:
+            return None
         if self.instances == 1:
             return simd.ISAS["avx512"]
         return simd.isa_for(self.isa, self.instances)
@@ -122,10 +150,11 @@ class SimdKeccakVariant:
                 ("unroll", self.unroll))
 
     def compiler_needs(self):
-        return (self.vector_isa.compiler_cap,)
+        # The AArch64 kernels need only arm_neon.h, which every AArch64 gcc and clang has.
+        return () if self.arm else (self.vector_isa.compiler_cap,)
 
     def cpu_needs(self):
-        return self.vector_isa.cpu
+        return ARM_CPU_NEEDS[self.isa] if self.arm else self.vector_isa.cpu
 
 
 def parse_unroll(text):
@@ -158,14 +187,17 @@ def parse_rounds(text):
 def keccak_scalar_space(target, compiler_caps):
     """Every scalar Keccak variant the target allows and the compiler can build."""
     out = []
-    for unroll in KECCAK_UNROLLS:
-        for lc in (False, True):
-            for parity in PARITIES:
-                for rotate in target.rotations:
-                    v = KeccakVariant(unroll=unroll, lane_complement=lc, rotate=rotate,
-                                      parity=parity)
-                    if all(need in compiler_caps for need in v.compiler_needs()):
-                        out.append(v)
+    for lanes in target.lane_layouts:
+        for unroll in KECCAK_UNROLLS:
+            for lc in (False, True):
+                for parity in PARITIES:
+                    for rotate in target.rotations:
+                        if lanes == "interleaved" and rotate not in INTERLEAVED_ROTATIONS:
+                            continue
+                        v = KeccakVariant(unroll=unroll, lane_complement=lc, rotate=rotate,
+                                          parity=parity, lanes=lanes)
+                        if all(need in compiler_caps for need in v.compiler_needs()):
+                            out.append(v)
     if "x86asm" in target.scalar_isas:
         for lc in (False, True):
             for parity in x86asm.PARITIES:
@@ -193,6 +225,7 @@ class VectorIsa:
     attribute: str
     cpu: tuple
     fallback: str
+    family: str = "x86"   # the intrinsics it is written in: x86 (immintrin.h), arm (arm_neon.h)
 
     @property
     def width(self):
@@ -214,6 +247,8 @@ CHACHA_ISAS = {
     "avx512": VectorIsa("avx512", (16, 8, 4), ("shift", "pshufb", "vprold"),
                         "avx512f,avx512vl,avx512bw", ("avx512f", "avx512vl", "avx512bw"),
                         "avx2"),
+    # AArch64: NEON is in every AArch64 CPU, so no attribute and no run-time check.
+    "neon": VectorIsa("neon", (4,), ("shift", "tbl"), "", (), "scalar", family="arm"),
 }
 
 
@@ -311,7 +346,24 @@ CROSS_UNROLLS = (1, 2, 24)
 
 
 def keccak_cross_space(target, compiler_caps):
-    return [v for v in keccak_scalar_space(target, compiler_caps) if v.unroll in CROSS_UNROLLS]
+    """The cross subset of the scalar variants, then the single-state kernels behind the same
+    API that the target's vector ISAs add (aarch64: the SHA3 extension) at the same unrolls."""
+    return [v for v in keccak_scalar_space(target, compiler_caps) if v.unroll in CROSS_UNROLLS] + [
+        SimdKeccakVariant(instances=n, unroll=u, isa=isa) for n, isa in SIMD_SHAPES
+        if n == 1 and isa in ARM_CPU_NEEDS and isa in target.vector_isas for u in CROSS_UNROLLS]
+
+
+def chacha_cross_space(target):
+    """The ChaCha variants run under emulation: the one-block path (scalar, step), and on a
+    target with a vector level each of its rotations, plus two interleaved block sets in
+    another schedule (the 2-set path and the schedules share no code with the rest)."""
+    out = [ChachaVariant(isa="scalar", schedule="step", rotate="shift")]
+    for isa in target.chacha_isas[1:]:
+        out += [ChachaVariant(isa=isa, schedule="step", rotate=r)
+                for r in CHACHA_ISAS[isa].rotations]
+        out.append(ChachaVariant(isa=isa, schedule="seq", rotate=CHACHA_ISAS[isa].rotations[-1],
+                                 states=2))
+    return out
 
 
 def keccak_simd_space(target, compiler_caps):
@@ -348,11 +400,11 @@ def keccak_subset(space, subset):
 
 
 def keccak_from_options(target, default, unroll=None, lane_complement=None, rotate=None,
-                        parity=None, isa=None):
+                        parity=None, lanes=None, isa=None):
     """The variant the command line asks for: each option given overrides `default`."""
     if isa is None:
-        # The x86asm kernel has one unroll: asking for another asks for the C kernel.
-        asks_shape = unroll is not None
+        # The x86asm kernel has one unroll and plain lanes: asking for another asks for C.
+        asks_shape = unroll is not None or lanes not in (None, "plain")
         isa = "scalar" if default.isa == "x86asm" and asks_shape else default.isa
     if isa not in target.scalar_isas:
         raise UsageError(f"scalar Keccak ISA '{isa}' is not available on target {target.name}; "
@@ -369,7 +421,8 @@ def keccak_from_options(target, default, unroll=None, lane_complement=None, rota
         lane_complement=(parse_on_off(lane_complement, "--lane-complement")
                          if lane_complement is not None else default.lane_complement),
         rotate=default.rotate if rotate is None else rotate,
-        parity=default.parity if parity is None else parity, isa=isa)
+        parity=default.parity if parity is None else parity,
+        lanes=default.lanes if lanes is None else lanes, isa=isa)
     if v.rotate not in target.rotations:
         raise UsageError(f"rotation '{v.rotate}' is not available on target {target.name}; "
                          f"accepted: {', '.join(target.rotations)}")
@@ -401,8 +454,10 @@ def chacha_from_options(target, default, isa=None, schedule=None, rotate=None, s
 
 def keccak_from_name(name):
     """The scalar variant a canonical name stands for (the inverse of KeccakVariant.name)."""
-    m = re.fullmatch(r"keccakp1600-u(\d+)-(lc|nolc)-(\w+)-(\w+)-(scalar|x86asm)", name)
+    m = re.fullmatch(r"keccakp1600-u(\d+)-(lc|nolc)-(\w+)-(\w+)(-interleaved)?-(scalar|x86asm)",
+                     name)
     if not m:
         raise UsageError(f"not a scalar Keccak variant name: '{name}'")
     return KeccakVariant(unroll=int(m.group(1)), lane_complement=m.group(2) == "lc",
-                         parity=m.group(3), rotate=m.group(4), isa=m.group(5))
+                         parity=m.group(3), rotate=m.group(4),
+                         lanes="interleaved" if m.group(5) else "plain", isa=m.group(6))

@@ -52,6 +52,17 @@ static int rs_cpu_has_one(const char *feature, size_t len)
         return os_zmm && ((r[1] >> 30) & 1);
     return 0;
 }
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+
+/* AArch64 Linux: the kernel's AT_HWCAP bits (asm/hwcap.h), so a CPU without an extension
+ * skips rather than dies on an illegal instruction. */
+static int rs_cpu_has_one(const char *feature, size_t len)
+{
+    if (len == 4 && memcmp(feature, "sha3", 4) == 0)
+        return (getauxval(AT_HWCAP) >> 17) & 1; /* HWCAP_SHA3 */
+    return 0;
+}
 #else
 static int rs_cpu_has_one(const char *feature, size_t len)
 {

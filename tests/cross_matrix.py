@@ -39,7 +39,8 @@ def main(argv):
                 text, failed = suite_cell(log)
                 bad |= failed
                 checked.append(f"{suite.replace('check_', '')} {text}")
-            extra = f" + {cell['x2']}" if cell.get("x2") else ""
+            extra = "".join(f" + {cell[k]}" for k in ("interleaved", "singles", "x2", "chacha")
+                            if cell.get(k))
             built = f"yes ({cell['variants']} kernels{extra} + out/)"
             rows.append((cell["target"], where, cc, "yes", built,
                          ", ".join(checked) if checked else "no"))
@@ -59,8 +60,12 @@ def main(argv):
             print(f"  {cell['target']}: missing {m}")
         if "version" in cell:
             print(f"  {cell['target']}: kernels {cell['variants']} scalar variants (unroll 1, 2, "
-                  f"24 x rotation x lane complementing x parity); out/{cell['target']} "
+                  f"24 x rotation x lane complementing x parity"
+                  + (", again with bit-interleaved lanes" if cell.get("interleaved") else "")
+                  + f"); out/{cell['target']} "
                   f"{cell['out_variant']}"
+                  + (f"; single-state {cell['singles'].split()[-1]} kernels in check_keccak"
+                     if cell.get("singles") else "")
                   + (f"; x2 kernels ({cell['x2'].split()[-1]}) at unroll 1, 2, 24 under "
                      f"qemu -cpu max" if cell.get("x2") else ""))
     missing_cells = [c["target"] for c in plan if c["missing"]]

@@ -32,6 +32,10 @@ def run_ops(ops, x):
             data = x[op.dst].to_bytes(4, "little")
             idx = chacha.byte_shuffle(op.amount)[:4]
             x[op.dst] = int.from_bytes(bytes(data[i] for i in idx), "little")
+        elif op.method == "rev":
+            # NEON REV32 on 16-bit elements: the two halves of each word swap places.
+            assert op.amount == 16, op
+            x[op.dst] = (x[op.dst] & 0xFFFF) << 16 | x[op.dst] >> 16
         else:
             x[op.dst] = reference.rol32(x[op.dst], op.amount)
     return x
@@ -113,6 +117,21 @@ class ModelTest(unittest.TestCase):
         self.assertEqual(chacha.byte_shuffle(8)[:4], (3, 0, 1, 2))
         with self.assertRaises(ValueError):
             chacha.byte_shuffle(12)
+
+    def test_neon_is_aarch64s(self):
+        # AArch64 gets the NEON path by default (REV32 for 16, TBL for 8, SHL+SRI for 12, 7);
+        # an x86 target refuses it, and the cross subset runs each of its rotations.
+        a64 = targets.CROSS_TARGETS["aarch64"]
+        self.assertEqual(targets.default_chacha(a64, "gcc").name, "chacha-x4-step-tbl-neon")
+        self.assertEqual(chacha.STRATEGIES["tbl"], {16: "rev", 12: "shift", 8: "shuffle",
+                                                     7: "shift"})
+        with self.assertRaises(UsageError):
+            variants.chacha_from_options(targets.TARGETS["x86_64"], targets.default_chacha(
+                targets.TARGETS["x86_64"], "gcc"), isa="neon")
+        self.assertEqual({(v.isa, v.rotate) for v in variants.chacha_cross_space(a64)},
+                         {("scalar", "shift"), ("neon", "shift"), ("neon", "tbl")})
+        self.assertEqual([v.isa for v in variants.chacha_cross_space(
+            targets.CROSS_TARGETS["s390x"])], ["scalar"])
 
     def test_round_counts(self):
         for bad in (0, 1, 7, 22, -2):

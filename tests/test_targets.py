@@ -8,6 +8,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from generator import targets, variants  # noqa: E402
+from generator.errors import UsageError  # noqa: E402
 
 
 class CrossTargets(unittest.TestCase):
@@ -30,6 +31,19 @@ class CrossTargets(unittest.TestCase):
         space = variants.keccak_cross_space(t, set())
         self.assertEqual(len(space), len(variants.CROSS_UNROLLS) * 2 * 2 * len(t.rotations))
         self.assertEqual({v.unroll for v in space}, set(variants.CROSS_UNROLLS))
+
+    def test_aarch64_single_state_sha3(self):
+        # The SHA3-extension kernel behind the scalar API joins aarch64's cross suite at the
+        # cross unrolls, needing the sha3 HWCAP at run time; other targets refuse it.
+        t = targets.CROSS_TARGETS["aarch64"]
+        singles = [v for v in variants.keccak_cross_space(t, set())
+                   if isinstance(v, variants.SimdKeccakVariant)]
+        self.assertEqual([(v.isa, v.unroll) for v in singles],
+                         [("sha3", u) for u in variants.CROSS_UNROLLS])
+        self.assertEqual(singles[0].cpu_needs(), ("sha3",))
+        self.assertEqual(singles[0].name, "keccakp1600-u1-sha3")
+        with self.assertRaises(UsageError):
+            targets.check_vector(targets.TARGETS["x86_64"], singles[0])
 
     def test_big_endian_target_present(self):
         self.assertIn("big", {t.byte_order for t in targets.CROSS_TARGETS.values()})
