@@ -409,6 +409,10 @@ def keccak_from_options(target, default, unroll=None, lane_complement=None, rota
     if isa not in target.scalar_isas:
         raise UsageError(f"scalar Keccak ISA '{isa}' is not available on target {target.name}; "
                          f"accepted: {', '.join(target.scalar_isas)}")
+    if isa == "scalar" and default.isa == "x86asm":
+        # From the asm default to C: the portable rotation, which every target and layout has.
+        default = KeccakVariant(unroll=default.unroll, lane_complement=default.lane_complement,
+                                parity=default.parity, rotate="builtin")
     if isa == "x86asm" and default.isa != "x86asm":
         default = KeccakVariant(unroll=2, lane_complement=default.lane_complement,
                                 parity=default.parity,
