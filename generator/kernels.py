@@ -35,8 +35,9 @@ def keccak_scalar(env, variant, prefix, command, target):
 CHACHA_FILES = ("chacha.h", "chacha8.h", "chacha.c")
 
 
-def chacha_sources(env, variant, prefix, command, target):
-    """chacha.h (the API), chacha8.h (the chiapos header name), chacha.c (every level)."""
+def chacha_sources(env, variant, prefix, command, target, dispatch=None):
+    """chacha.h (the API), chacha8.h (the chiapos header name), chacha.c (every level; in a
+    bundle, `dispatch` says which path runs which level)."""
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
     levels = []
     for level in targets.chacha_levels(variant.isa):
@@ -53,11 +54,15 @@ def chacha_sources(env, variant, prefix, command, target):
                       vtype=targets.VECTOR_TYPES[w][0], p=targets.VECTOR_TYPES[w][1],
                       si=targets.VECTOR_TYPES[w][2]) for w, n in shapes]
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
-                           rotate=rotate, kernel=k, paths=paths))
+                           rotate=rotate, kernel=k, paths=paths,
+                           **(dispatch.guards("chacha-" + level.name) if dispatch else {})))
+    if dispatch:
+        # A level no path runs is left out of the bundle.
+        levels = [l for l in levels if not l["paths"] or l["built"] != "0"]
     scalar = chacha.kernel(variant.schedule if variant.isa == "scalar"
                            else chacha.ONE_BLOCK_SCHEDULE, "shift")
     params += (("one_block_schedule", scalar.schedule),)
-    common = dict(prefix=prefix, variant=variant, rounds=variant.rounds)
+    common = dict(prefix=prefix, variant=variant, rounds=variant.rounds, dispatch=dispatch)
     h = render.render(env, "chacha.h.j2", **common,
                       header=render.provenance(params, command, "chacha.h: the API."),
                       guard=guard(prefix, "chacha.h"))
@@ -75,15 +80,24 @@ def chacha_sources(env, variant, prefix, command, target):
 SPONGE_FILES = ("keccak_sponge.h", "keccak_sponge.c", "KeccakP-1600-SnP.h", "keccak_snp.c")
 
 
-def keccak_sponge(env, variant, prefix, command, target, multis=()):
+def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=None):
     """The functions users call, on top of whichever permutation `variant` is; KT128's leaves
-    also run on the multi-state kernels `multis` where the CPU allows."""
+    also run on the multi-state kernels `multis` where the CPU allows (checked here), or, in a
+    bundle, on those of the path `dispatch` chose."""
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
-    if multis:
-        params += (("kt128 leaves", ", ".join(m.name for m in multis)),)
-    by_width = sorted(multis, key=lambda m: -m.instances)
-    multi_ctx = [{"n": m.instances, "cpu": cpuid.features(m.cpu_needs())} for m in by_width]
-    common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx,
+    if dispatch:
+        multi_ctx = dispatch.leaves
+        params += (("kt128 leaves", ", ".join(m["name"] for m in multi_ctx) or "(scalar)"),
+                   ("dispatch", dispatch.summary))
+    else:
+        if multis:
+            params += (("kt128 leaves", ", ".join(m.name for m in multis)),)
+        by_width = sorted(multis, key=lambda m: -m.instances)
+        multi_ctx = [{"n": m.instances, "cpu": cpuid.features(m.cpu_needs()), "tag": f"x{m.instances}",
+                      "fn": f"keccak_p1600_x{m.instances}",
+                      "header": f"keccak_p1600_x{m.instances}.h", "built": "defined(RS_KT_MULTI)"}
+                     for m in by_width]
+    common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx, dispatch=dispatch,
                   hashes=sponge.HASHES,
                   xofs=sponge.XOFS, turboshakes=sponge.TURBOSHAKES, kt=sponge.KT128,
                   pad_last=f"0x{sponge.PAD_LAST:02X}")
@@ -121,12 +135,14 @@ def sponge_test_vectors(env, cases, header):
                          functions=SPONGE_TEST_FUNCTIONS)
 
 
-def keccak_simd(env, variant, prefix, command, target):
+def keccak_simd(env, variant, prefix, command, target, built=""):
     """A vector Keccak kernel: the single-state AVX-512 kernel behind the scalar API
-    (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_xN.h/.c)."""
+    (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_xN.h/.c). In a bundle, `built` is the
+    preprocessor condition under which the x-N kernel is compiled."""
     isa = variant.vector_isa
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
-    common = dict(prefix=prefix, variant=variant, variant_name=variant.name, isa=isa)
+    common = dict(prefix=prefix, variant=variant, variant_name=variant.name, isa=isa,
+                  built=built)
     if variant.single:
         h = render.render(env, "keccak_p1600.h.j2", **common,
                           header=render.provenance(params, command, "keccak_p1600.h: the API."),
@@ -172,9 +188,9 @@ def keccak_any(env, variant, prefix, command, target):
 ARM_X2_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)"}
 
 
-def keccak_x2_arm(env, isa, unroll, prefix, command, target):
+def keccak_x2_arm(env, isa, unroll, prefix, command, target, built=""):
     """An AArch64 two-state kernel behind the x-N API (keccak_p1600_x2.h): on base NEON, or
-    on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR, BCAX)."""
+    on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR, BCAX). `built`: as keccak_simd's."""
     name = f"keccakp1600-x2-u{unroll}-{isa}"
     s = keccak.schedule(unroll, lane_complement=False, fused_parity=False)
     for row in s.rows:
@@ -189,5 +205,5 @@ def keccak_x2_arm(env, isa, unroll, prefix, command, target):
                       guard=guard(prefix, "keccak_p1600_x2.h"))
     c = render.render(env, "keccak_p1600_x2_arm.c.j2", **common, s=s, isa=isa,
                       header=render.provenance(params, command, f"keccak_p1600_x2.c: {name}."),
-                      columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
+                      built=built, columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
     return {"keccak_p1600_x2.h": h, "keccak_p1600_x2.c": c}
