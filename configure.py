@@ -98,7 +98,7 @@ def options(argv):
     p.add_argument("--prefix", default="", help="prefix for every exported symbol")
     p.add_argument("--no-profile", action="store_true",
                    help="ignore tuned profiles in generator/profiles/")
-    p.add_argument("--out", default=None, help="output folder (default: out/<target>)")
+    p.add_argument("--out", default=None, help="output folder (default: build/out/<target>)")
     p.add_argument("--test-cc", default=",".join(KNOWN_COMPILERS),
                    help="compilers for the test matrix; missing ones are skipped")
     p.add_argument("--cross", default=None,
@@ -291,7 +291,8 @@ def main(argv):
         else:
             print(f"configure.py: {name} not installed, left out of the test matrix")
     cpu = cpu_features()
-    out_dir = args.out or os.path.join("out", target.name)
+    # out/ holds the committed bundles; the build generates its own folder under build/.
+    out_dir = args.out or os.path.join("build", "out", target.name)
 
     w = Writer()
     gen_inputs = sorted(rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "*.py"))

@@ -142,14 +142,19 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
 # Headers in the order they must appear in an amalgamation (each after what it includes).
 HEADER_ORDER = ("rs_dispatch.h", "keccak_p1600.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
                 "chacha.h", "chacha8.h")
+GCC_ONLY = "#if defined(__GNUC__) && !defined(__clang__) && !defined(__TINYC__)\n"
+GCC_PUSH = GCC_ONLY + "#pragma GCC push_options\n#endif\n"
+GCC_POP = GCC_ONLY + "#pragma GCC pop_options\n#endif\n"
 LOCAL_INCLUDE = re.compile(r'^#include "([^"]+)"\n', re.M)
 
 
 def amalgamate(bundle_files, command):
     """roundsmith.h (every header) and roundsmith.c (every source), local includes dropped.
 
-    Each source goes in as its own block: the files' file-scope helpers share names (rs_*
-    statics, RS_* macros), so each block first undefines what the previous one defined."""
+    Each source goes in as its own block. The files' file-scope helpers share names: each
+    block first undefines the RS_* macros the previous ones defined, and its lowercase rs_*
+    identifiers (file-local by the templates' convention) get the block's number, rs1_ ...,
+    except those a header declares."""
     headers = sorted((n for n in bundle_files if n.endswith(".h")),
                      key=lambda n: (HEADER_ORDER.index(n) if n in HEADER_ORDER
                                     else len(HEADER_ORDER), n))
@@ -162,10 +167,15 @@ def amalgamate(bundle_files, command):
     h.append("\n#endif\n")
     c = [intro.format("roundsmith.c"), '#include "roundsmith.h"\n']
     defined = set()
-    for name in sources:
+    public = set(re.findall(r"\brs_\w+", "".join(bundle_files[n] for n in headers)))
+    for k, name in enumerate(sources, 1):
         text = LOCAL_INCLUDE.sub("", bundle_files[name])
+        text = re.sub(r"\brs_(\w+)", lambda m: m.group(0) if m.group(0) in public
+                      else f"rs{k}_{m.group(1)}", text)
         undefs = "".join(f"#undef {m}\n" for m in sorted(defined))
-        c.append(f"\n/* ---- {name} ---- */\n{undefs}{text}")
+        # A file-wide `#pragma GCC target` (the scalar kernel's general-regs-only, the
+        # SHA3 kernel's extension) must end with its file.
+        c.append(f"\n/* ---- {name} ---- */\n{undefs}{GCC_PUSH}{text}{GCC_POP}")
         defined |= set(re.findall(r"^#define (RS_\w+)", text, re.M))
     return {"roundsmith.h": "".join(h), "roundsmith.c": "".join(c)}
 
