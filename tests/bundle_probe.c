@@ -24,8 +24,9 @@ static void hex(const char *label, const uint8_t *p, size_t n)
 
 int main(void)
 {
-    /* 1 MiB + 7: KT128 runs whole groups of 8 and of 4 leaves, then single ones. */
-    size_t len = (1u << 20) + 7, i;
+    /* 14 chunks of KT128 + 7 bytes: the first chunk, then 13 leaves = 8 + 4 + 1, a group
+     * for each x86-64 leaf kernel and a single one (tests/e2e_bundle.py: PROBE_LEN). */
+    size_t len = 14 * 8192 + 7, i;
     uint8_t *msg = malloc(len), *ks = malloc(64 * 1000), out[32], key[32] = {0};
     uint64_t state[25] = {0};
     struct chacha8_ctx ctx;
