@@ -30,7 +30,8 @@ class Dispatch:
         for i, p in enumerate(bundle.paths):
             kernels_ = [self.leaf_variant(spec) for spec in p.kt_leaves]
             cpu = sorted({f for k in kernels_ for f in self.leaf_cpu(k)}
-                         | set(variants.CHACHA_ISAS[p.chacha].cpu))
+                         | set(variants.CHACHA_ISAS[p.chacha].cpu)
+                         | set(targets.KECCAK_FLAVOURS[p.keccak].cpu))
             entry = dict(name=p.name, upper=p.name.upper(), index=i,
                          macro=f"RS_NO_{p.name.upper()}", requires=p.requires)
             if self.arch == "x86":
@@ -57,7 +58,7 @@ class Dispatch:
     def users(self, key):
         """Indices of the paths that run kernel `key` (a leaf spec, or chacha-<level>)."""
         return [i for i, p in enumerate(self.bundle.paths)
-                if key in p.kt_leaves or key == "chacha-" + p.chacha]
+                if key in p.kt_leaves or key in ("chacha-" + p.chacha, "keccak-" + p.keccak)]
 
     def guards(self, key):
         """built: compiled in (some path using it is); when: the chosen path uses it."""
@@ -83,7 +84,7 @@ class Dispatch:
             n = 2 if arm else k.instances
             tag = f"x2_{k[0]}" if arm else f"x{n}"
             out.append(dict(n=n, tag=tag, name=spec,
-                            fn=f"{k[0]}_keccak_p1600_x2" if arm else f"keccak_p1600_x{n}",
+                            fn=f"rs_{k[0]}_keccak_p1600_x2" if arm else f"keccak_p1600_x{n}",
                             header=f"keccak_p1600_{tag}.h", **self.guards(spec)))
         return out
 
@@ -103,7 +104,11 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
     env = render.environment()
     dispatch = Dispatch(bundle, target, prefix) if len(bundle.paths) > 1 else None
     keccak = targets.default_keccak(target, cc_id)
-    out = kernels.keccak_scalar(env, keccak, prefix, command, target)
+    flavours = list(dict.fromkeys(p.keccak for p in bundle.paths))
+    if len(flavours) == 1:
+        out = kernels.keccak_scalar(env, keccak, prefix, command, target)
+    else:
+        out = keccak_flavours(env, keccak, prefix, command, target, dispatch, flavours)
     out.update(kernels.keccak_sponge(env, keccak, prefix, command, target, dispatch=dispatch))
     widest = max((p.chacha for p in bundle.paths),
                  key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
@@ -118,7 +123,7 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
             k = dispatch.leaf_variant(leaf["name"])
             if isinstance(k, tuple):
                 isa, unroll = k
-                for name, text in kernels.keccak_x2_arm(env, isa, unroll, f"{prefix}{isa}_",
+                for name, text in kernels.keccak_x2_arm(env, isa, unroll, f"{prefix}rs_{isa}_",
                                                         command, target,
                                                         built=leaf["built"]).items():
                     ext = name.rsplit(".", 1)[1]
@@ -136,6 +141,35 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
         out["rs_dispatch.c"] = render.render(
             env, "rs_dispatch.c.j2", **common,
             header=render.provenance(params, command, "rs_dispatch.c: run-time path choice."))
+    return out
+
+
+def keccak_flavours(env, keccak, prefix, command, target, dispatch, flavours):
+    """keccak_p1600.h/.c: the API, dispatching to one copy of the scalar kernel per flavour
+    (keccak_p1600_<flavour>.h/.c, under the prefix <prefix>rs_<flavour>_: internal names
+    of a bundle are <prefix>rs_*)."""
+    out = {}
+    ctx = []
+    for name in flavours:
+        flavour = targets.KECCAK_FLAVOURS[name]
+        guards = dispatch.guards("keccak-" + name)
+        files = kernels.keccak_scalar(env, keccak, f"{prefix}rs_{name}_", command, target,
+                                      built="" if guards["built"] == "1" else guards["built"],
+                                      isa_target=flavour.isa_target)
+        header = f"keccak_p1600_{name}.h"
+        out[header] = files["keccak_p1600.h"]
+        out[f"keccak_p1600_{name}.c"] = files["keccak_p1600.c"].replace(
+            '#include "keccak_p1600.h"', f'#include "{header}"')
+        ctx.append(dict(name=name, header=header, **guards,
+                        paths=[dispatch.paths[i]["name"] for i in dispatch.users("keccak-" + name)]))
+    out["keccak_p1600.h"] = kernels.keccak_scalar(env, keccak, prefix, command,
+                                                  target)["keccak_p1600.h"]
+    params = (("target", target.name), ("flavours", ", ".join(flavours)),
+              ("variant", keccak.name), ("prefix", prefix or "(none)"))
+    out["keccak_p1600.c"] = render.render(
+        env, "keccak_p1600_dispatch.c.j2", prefix=prefix, flavours=ctx[::-1],
+        fallback="rs_" + flavours[0],
+        header=render.provenance(params, command, "keccak_p1600.c: the API, dispatched."))
     return out
 
 

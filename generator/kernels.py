@@ -14,12 +14,17 @@ def guard(prefix, filename):
     return "RS_" + (prefix + filename).upper().replace(".", "_").replace("-", "_")
 
 
-def keccak_scalar(env, variant, prefix, command, target):
+def keccak_scalar(env, variant, prefix, command, target, built="", isa_target=""):
+    """The scalar kernel. In a bundle, `built` is the preprocessor condition it compiles under
+    and `isa_target` the x86 extensions this copy may use (a target pragma over the file)."""
     s = keccak.schedule(variant.unroll, variant.lane_complement,
                         fused_parity=(variant.parity == "fused"))
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
     negated = sorted({copy for row in s.rows for copy, _ in row.negated})
-    common = dict(prefix=prefix, variant=variant, variant_name=variant.name)
+    common = dict(prefix=prefix, variant=variant, variant_name=variant.name, built=built,
+                  isa_target=isa_target)
+    if isa_target:
+        params += (("isa target", isa_target),)
     h = render.render(env, "keccak_p1600.h.j2", **common,
                       header=render.provenance(params, command, "keccak_p1600.h: the API."),
                       guard=guard(prefix, "keccak_p1600.h"))

@@ -10,7 +10,7 @@
  *     isa       = neon
  *     instances = 2
  *     unroll    = 2
- *     prefix    = neon_
+ *     prefix    = rs_neon_
  */
 
 #include <stdint.h>
@@ -305,12 +305,12 @@ RS_INLINE void rs_keccak_p1600_x2_from(uint64_t (*states)[2], unsigned start)
     vst1q_u64(states[24], Asu);
 }
 
-void neon_keccak_f1600_x2(uint64_t states[25][2])
+void rs_neon_keccak_f1600_x2(uint64_t states[25][2])
 {
     rs_keccak_p1600_x2_from(states, 0);
 }
 
-void neon_keccak_p1600_x2(uint64_t states[25][2], unsigned rounds)
+void rs_neon_keccak_p1600_x2(uint64_t states[25][2], unsigned rounds)
 {
     /* Inlined copies for 24 and 12 rounds: TurboSHAKE and KangarooTwelve get a 12-round
      * kernel with no entry dispatch. */
@@ -322,7 +322,7 @@ void neon_keccak_p1600_x2(uint64_t states[25][2], unsigned rounds)
         rs_keccak_p1600_x2_from(states, 24 - rounds);
 }
 
-void neon_keccak_x2_interleave(uint64_t states[25][2], const uint64_t separate[2][25])
+void rs_neon_keccak_x2_interleave(uint64_t states[25][2], const uint64_t separate[2][25])
 {
     unsigned i;
     for (i = 0; i < 25; i++) {
@@ -331,7 +331,7 @@ void neon_keccak_x2_interleave(uint64_t states[25][2], const uint64_t separate[2
     }
 }
 
-void neon_keccak_x2_deinterleave(uint64_t separate[2][25], const uint64_t states[25][2])
+void rs_neon_keccak_x2_deinterleave(uint64_t separate[2][25], const uint64_t states[25][2])
 {
     unsigned i;
     for (i = 0; i < 25; i++) {

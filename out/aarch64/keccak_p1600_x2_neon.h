@@ -10,11 +10,11 @@
  *     isa       = neon
  *     instances = 2
  *     unroll    = 2
- *     prefix    = neon_
+ *     prefix    = rs_neon_
  */
 
-#ifndef RS_NEON_KECCAK_P1600_X2_H
-#define RS_NEON_KECCAK_P1600_X2_H
+#ifndef RS_RS_NEON_KECCAK_P1600_X2_H
+#define RS_RS_NEON_KECCAK_P1600_X2_H
 
 #include <stdint.h>
 
@@ -32,24 +32,24 @@ extern "C" {
  */
 
 /* Keccak-f[1600]: all 24 rounds on every instance. */
-void neon_keccak_f1600_x2(uint64_t states[25][2]);
+void rs_neon_keccak_f1600_x2(uint64_t states[25][2]);
 
 /*
  * Keccak-p[1600, rounds] on every instance: the last `rounds` rounds of Keccak-f[1600],
  * 0 <= rounds <= 24. rounds = 0, or above 24, leaves the states unchanged.
  */
-void neon_keccak_p1600_x2(uint64_t states[25][2], unsigned rounds);
+void rs_neon_keccak_p1600_x2(uint64_t states[25][2], unsigned rounds);
 
 /* Copy 2 separate states (separate[j] is instance j) into the interleaved layout. */
-void neon_keccak_x2_interleave(uint64_t states[25][2],
-                                const uint64_t separate[2][25]);
+void rs_neon_keccak_x2_interleave(uint64_t states[25][2],
+                                   const uint64_t separate[2][25]);
 
 /* Copy the interleaved layout back into 2 separate states. */
-void neon_keccak_x2_deinterleave(uint64_t separate[2][25],
-                                  const uint64_t states[25][2]);
+void rs_neon_keccak_x2_deinterleave(uint64_t separate[2][25],
+                                     const uint64_t states[25][2]);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* RS_NEON_KECCAK_P1600_X2_H */
+#endif /* RS_RS_NEON_KECCAK_P1600_X2_H */

@@ -386,7 +386,7 @@ static void rs_kt_leaves_x2_neon(uint8_t *cv, const uint8_t *in)
         for (j = 0; j < 2; j++)
             for (k = 0; k < 21; k++)
                 s[k][j] ^= rs_load64le(in + j * 8192 + b * 168 + 8 * k);
-        neon_keccak_p1600_x2(s, 12);
+        rs_neon_keccak_p1600_x2(s, 12);
     }
     for (j = 0; j < 2; j++) {
         for (k = 0; k < 16; k++)
@@ -394,7 +394,7 @@ static void rs_kt_leaves_x2_neon(uint8_t *cv, const uint8_t *in)
         s[16][j] ^= 0x0B;
         s[20][j] ^= (uint64_t)0x80 << 56;
     }
-    neon_keccak_p1600_x2(s, 12);
+    rs_neon_keccak_p1600_x2(s, 12);
     for (j = 0; j < 2; j++)
         for (k = 0; k < 4; k++)
             rs_store64le(cv + 32 * j + 8 * k, s[k][j]);
@@ -413,7 +413,7 @@ static void rs_kt_leaves_x2_sha3(uint8_t *cv, const uint8_t *in)
         for (j = 0; j < 2; j++)
             for (k = 0; k < 21; k++)
                 s[k][j] ^= rs_load64le(in + j * 8192 + b * 168 + 8 * k);
-        sha3_keccak_p1600_x2(s, 12);
+        rs_sha3_keccak_p1600_x2(s, 12);
     }
     for (j = 0; j < 2; j++) {
         for (k = 0; k < 16; k++)
@@ -421,7 +421,7 @@ static void rs_kt_leaves_x2_sha3(uint8_t *cv, const uint8_t *in)
         s[16][j] ^= 0x0B;
         s[20][j] ^= (uint64_t)0x80 << 56;
     }
-    sha3_keccak_p1600_x2(s, 12);
+    rs_sha3_keccak_p1600_x2(s, 12);
     for (j = 0; j < 2; j++)
         for (k = 0; k < 4; k++)
             rs_store64le(cv + 32 * j + 8 * k, s[k][j]);

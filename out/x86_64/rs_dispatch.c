@@ -79,7 +79,7 @@ static unsigned rs_cpu_paths(void)
     /*  */
     paths |= ok << RS_PATH_SSE2;
     ok = 1;
-    /* avx2 */
+    /* avx2, bmi1, bmi2 */
     if (max < 7)
         ok = 0;
     else {
@@ -87,9 +87,21 @@ static unsigned rs_cpu_paths(void)
         ok &= (r[1] >> 5) & 1;
         ok &= (xcr0 & 0x6) == 0x6;
     }
+    if (max < 7)
+        ok = 0;
+    else {
+        rs_cpuid(7, r);
+        ok &= (r[1] >> 3) & 1;
+    }
+    if (max < 7)
+        ok = 0;
+    else {
+        rs_cpuid(7, r);
+        ok &= (r[1] >> 8) & 1;
+    }
     paths |= ok << RS_PATH_AVX2;
     ok = 1;
-    /* avx2, avx512bw, avx512f, avx512vl */
+    /* avx2, avx512bw, avx512f, avx512vl, bmi1, bmi2 */
     if (max < 7)
         ok = 0;
     else {
@@ -117,6 +129,18 @@ static unsigned rs_cpu_paths(void)
         rs_cpuid(7, r);
         ok &= (r[1] >> 31) & 1;
         ok &= (xcr0 & 0xE6) == 0xE6;
+    }
+    if (max < 7)
+        ok = 0;
+    else {
+        rs_cpuid(7, r);
+        ok &= (r[1] >> 3) & 1;
+    }
+    if (max < 7)
+        ok = 0;
+    else {
+        rs_cpuid(7, r);
+        ok &= (r[1] >> 8) & 1;
     }
     paths |= ok << RS_PATH_AVX512;
     return paths;
