@@ -33,11 +33,12 @@
 
 /* The vector levels need x86-64 gcc or clang: per-function target attributes let one file hold
  * every level, compiled with the user's own flags, and pick one at run time. tcc and other
- * compilers get the scalar path only, as does anyone who defines RS_CHACHA_NO_SIMD. */
+ * compilers (and MSVC, clang-cl) get the scalar path only, as does anyone who defines
+ * RS_CHACHA_NO_SIMD. */
 #include "rs_dispatch.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(__TINYC__) && !defined(RS_CHACHA_NO_SIMD) && \
+    !defined(__TINYC__) && !defined(_MSC_VER) && !defined(RS_CHACHA_NO_SIMD) && \
     (0)
 #define RS_CHACHA_SIMD 1
 #include <immintrin.h>
