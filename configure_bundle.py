@@ -89,34 +89,39 @@ def edges(w, cc, gen, check_cflags, check_libs, gen_inputs, warnings, clang, arg
                 variables=[("msvc_cc", clang)])
         logs.append(msvc_log)
 
-    return logs, [bench_edges(w, cc, gen_inputs)]
+    return logs, [bench_edges(w, cc, gen_inputs, clang)]
 
 
-def bench_edges(w, cc, gen_inputs):
-    """bench_bundle: the bundle (prefix b_, -O3, no -m flags) against the single-target build
-    of this machine (prefix s_, -O3 -march=native), alternated in one process."""
+def bench_edges(w, cc, gen_inputs, clang):
+    """bench_bundle: per compiler (gcc; clang when installed), the bundle (prefix b<c>_, -O3,
+    no -m flags) against the single-target build of this machine (prefix s<c>_, generate
+    --cc-id <compiler>, -O3 -march=native), alternated in one process."""
     base = os.path.join("build", "bundle", "bench")
-    folders = {"b": ("bundle_gen", "--target x86_64 --prefix b_", "-O3"),
-               "s": ("generate", "--target x86_64 --cc-id gcc --prefix s_ --multi x8-avx512 "
-                                 "--multi x4-avx2", "-O3 -march=native")}
+    compilers = [("g", "gcc", cc["cc"])] + ([("c", "clang", clang)] if clang else [])
     objs, headers = [], []
-    for name, (rule, genargs, opt) in folders.items():
-        folder = os.path.join(base, name)
-        files = sorted(bundle.files(targets.BUNDLES["x86_64"], "b_", "") if name == "b"
-                       else _single_names())
-        outs = [os.path.join(folder, f) for f in files]
-        w.build(outs, rule, implicit=gen_inputs,
-                variables=[("genargs", genargs), ("outdir", folder)])
-        headers += [f for f in outs if f.endswith(".h")]
-        for f in outs:
-            if f.endswith(".c"):
-                o = os.path.join(base, f"{name}_{os.path.basename(f)[:-2]}.o")
-                w.build([o], "cc", [f], order_only=outs,
-                        variables=[("cc", cc["cc"]), ("cflags", opt)])
-                objs.append(o)
+    for tag, cc_id, compiler in compilers:
+        folders = {f"b{tag}": ("bundle_gen", f"--target x86_64 --prefix b{tag}_", "-O3"),
+                   f"s{tag}": ("generate", f"--target x86_64 --multi x8-avx512 --multi x4-avx2 "
+                                           f"--cc-id {cc_id} --prefix s{tag}_",
+                               "-O3 -march=native")}
+        for name, (rule, genargs, opt) in folders.items():
+            folder = os.path.join(base, name)
+            files = sorted(bundle.files(targets.BUNDLES["x86_64"], "", "") if rule == "bundle_gen"
+                           else _single_names())
+            outs = [os.path.join(folder, f) for f in files]
+            w.build(outs, rule, implicit=gen_inputs,
+                    variables=[("genargs", genargs), ("outdir", folder)])
+            headers += [f for f in outs if f.endswith(".h")]
+            for f in outs:
+                if f.endswith(".c"):
+                    o = os.path.join(base, f"{name}_{os.path.basename(f)[:-2]}.o")
+                    w.build([o], "cc", [f], order_only=outs,
+                            variables=[("cc", compiler), ("cflags", opt)])
+                    objs.append(o)
     o = os.path.join(base, "bench_bundle.o")
     w.build([o], "cc", ["tests/bench_bundle.c"], order_only=headers,
-            variables=[("cc", cc["cc"]), ("cflags", f"-O2 -I{base} -Itests")])
+            variables=[("cc", cc["cc"]),
+                       ("cflags", f"-O2 -I{base} -Itests" + (" -DRS_HAVE_CLANG" if clang else ""))])
     exe = os.path.join(base, "bench_bundle")
     w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
     return exe

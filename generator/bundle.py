@@ -110,14 +110,7 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
     else:
         out = keccak_flavours(env, keccak, prefix, command, target, dispatch, flavours)
     out.update(kernels.keccak_sponge(env, keccak, prefix, command, target, dispatch=dispatch))
-    widest = max((p.chacha for p in bundle.paths),
-                 key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
-    chacha = targets.default_chacha(target, cc_id)
-    if chacha.isa != widest:
-        chacha = variants.ChachaVariant(isa=widest, schedule=chacha.schedule,
-                                        rotate=targets.level_rotation(
-                                            variants.CHACHA_ISAS[widest], chacha.rotate))
-    out.update(kernels.chacha_sources(env, chacha, prefix, command, target, dispatch=dispatch))
+    out.update(chacha_files(env, bundle, target, prefix, command, dispatch, cc_id))
     if dispatch:
         for leaf in dispatch.leaves:
             k = dispatch.leaf_variant(leaf["name"])
@@ -141,6 +134,37 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
         out["rs_dispatch.c"] = render.render(
             env, "rs_dispatch.c.j2", **common,
             header=render.provenance(params, command, "rs_dispatch.c: run-time path choice."))
+    return out
+
+
+# ChaCha's measured best shape differs by compiler (targets.DEFAULT_CHACHA: gcc spills two
+# interleaved block sets, clang gains 15% from them), and a bundle is compiled by whichever
+# compiler its user has: chacha.c carries clang's choice and everyone else's, picked by the
+# preprocessor.
+CHACHA_BY_COMPILER = (("defined(__clang__)", "clang"),)
+
+
+def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id):
+    widest = max((p.chacha for p in bundle.paths),
+                 key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
+
+    def render_for(compiler):
+        chacha = targets.default_chacha(target, compiler)
+        if chacha.isa != widest:
+            chacha = variants.ChachaVariant(isa=widest, schedule=chacha.schedule,
+                                            rotate=targets.level_rotation(
+                                                variants.CHACHA_ISAS[widest], chacha.rotate))
+        return kernels.chacha_sources(env, chacha, prefix, command, target, dispatch=dispatch)
+
+    out = render_for(cc_id)
+    branches = [(cond, render_for(cc)["chacha.c"]) for cond, cc in CHACHA_BY_COMPILER
+                if cc != cc_id]
+    branches = [(cond, text) for cond, text in branches if text != out["chacha.c"]]
+    if branches:
+        text = "".join(f"{'#if' if i == 0 else '#elif'} {cond}\n{body}"
+                       for i, (cond, body) in enumerate(branches))
+        out["chacha.c"] = (f"/* chacha.c: one shape per compiler (the measured best of each). */\n"
+                           f"{text}#else\n{out['chacha.c']}#endif\n")
     return out
 
 

@@ -1,24 +1,38 @@
 /*
- * The dispatched bundle against the single-target build, kernel by kernel, in one process:
- * the bundle under prefix b_ (out/x86_64 as a user vendors it: every path, dispatch, no -m
- * flags), the single-target build under prefix s_ (generate for this machine, -march=native).
- * Each pair is timed in alternation (b, s, b, s, ...) and the best of each kept; the ratio is
- * dispatched time / single-target time (1.00: no cost; above 1.03 misses the 3% goal).
+ * The dispatched bundle against the single-target build, kernel by kernel, per compiler, in
+ * one process. For gcc: the bundle under prefix bg_ (out/x86_64 as a user vendors it: every
+ * path, dispatch, -O3 and no -m flags) and the single-target build under sg_ (generate
+ * --cc-id gcc for this machine, -O3 -march=native); with RS_HAVE_CLANG the same pair built
+ * by clang (bc_, sc_). All four are timed in alternation (bg, sg, bc, sc, bg, ...), the best
+ * of each kept; a ratio is the bundle's time over the same compiler's single-target time
+ * (1.00: dispatch costs nothing; above 1.03 misses the 3% goal).
  *
  *   bench_bundle [PAIRS]       (default 300)
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "b/chacha8.h"
-#include "b/keccak_p1600.h"
-#include "b/keccak_sponge.h"
-#include "b/rs_dispatch.h"
-#include "s/chacha8.h"
-#include "s/keccak_p1600.h"
-#include "s/keccak_sponge.h"
+#include "bg/chacha8.h"
+#include "bg/keccak_p1600.h"
+#include "bg/keccak_sponge.h"
+#include "bg/rs_dispatch.h"
+#include "sg/chacha8.h"
+#include "sg/keccak_p1600.h"
+#include "sg/keccak_sponge.h"
+#ifdef RS_HAVE_CLANG
+#include "bc/chacha8.h"
+#include "bc/keccak_p1600.h"
+#include "bc/keccak_sponge.h"
+#include "sc/chacha8.h"
+#include "sc/keccak_p1600.h"
+#include "sc/keccak_sponge.h"
+#define RS_BUILDS(X) X(bg) X(sg) X(bc) X(sc)
+#define RS_NBUILDS 4
+#else
+#define RS_BUILDS(X) X(bg) X(sg)
+#define RS_NBUILDS 2
+#endif
 #include "timing.h"
 
 #define MIB (1024 * 1024)
@@ -27,66 +41,70 @@
 
 static uint8_t *buf, digest[32];
 static uint64_t state[25];
-static struct b_chacha8_ctx bctx;
-static struct s_chacha8_ctx sctx;
 
-static void b_f1600(void) { unsigned i; for (i = 0; i < PERMS; i++) b_keccak_f1600(state); }
-static void s_f1600(void) { unsigned i; for (i = 0; i < PERMS; i++) s_keccak_f1600(state); }
-static void b_sha3(void) { b_sha3_256(digest, buf, MIB); }
-static void s_sha3(void) { s_sha3_256(digest, buf, MIB); }
-static void b_kt(void) { b_kt128(digest, 32, buf, KT_LEN, NULL, 0); }
-static void s_kt(void) { s_kt128(digest, 32, buf, KT_LEN, NULL, 0); }
-static void b_cha(void) { b_chacha8_get_keystream(&bctx, 0, MIB / 64, buf + KT_LEN); }
-static void s_cha(void) { s_chacha8_get_keystream(&sctx, 0, MIB / 64, buf + KT_LEN); }
+/* Per build: its ChaCha context, its setup, and one call of each timed kernel. */
+#define RS_CONTENDER(p)                                                                        \
+    static struct p##_chacha8_ctx p##_ctx;                                                     \
+    static void p##_setup(const uint8_t *key) { p##_chacha8_keysetup(&p##_ctx, key, 256, NULL); } \
+    static void p##_f1600(void) { unsigned i; for (i = 0; i < PERMS; i++) p##_keccak_f1600(state); } \
+    static void p##_sha3(void) { p##_sha3_256(digest, buf, MIB); }                              \
+    static void p##_kt(void) { p##_kt128(digest, 32, buf, KT_LEN, NULL, 0); }                   \
+    static void p##_cha(void) { p##_chacha8_get_keystream(&p##_ctx, 0, MIB / 64, buf + KT_LEN); }
+RS_BUILDS(RS_CONTENDER)
+
+typedef void (*run_fn)(void);
+#define RS_F1600(p) p##_f1600,
+#define RS_SHA3(p) p##_sha3,
+#define RS_KT(p) p##_kt,
+#define RS_CHA(p) p##_cha,
+#define RS_SETUP(p) p##_setup(key);
 
 static const struct {
     const char *kernel, *unit;
-    void (*b)(void), (*s)(void);
     double per;  /* units per call */
+    run_fn f[RS_NBUILDS];
 } rows[] = {
-    {"keccak_f1600", "cycles/perm", b_f1600, s_f1600, PERMS},
-    {"sha3_256, 1 MiB", "cycles/byte", b_sha3, s_sha3, MIB},
-    {"kt128, 4 MiB", "cycles/byte", b_kt, s_kt, KT_LEN},
-    {"chacha8 keystream, 1 MiB", "cycles/byte", b_cha, s_cha, MIB},
+    {"keccak_f1600", "cycles/perm", PERMS, {RS_BUILDS(RS_F1600)}},
+    {"sha3_256, 1 MiB", "cycles/byte", MIB, {RS_BUILDS(RS_SHA3)}},
+    {"kt128, 4 MiB", "cycles/byte", KT_LEN, {RS_BUILDS(RS_KT)}},
+    {"chacha8 keystream, 1 MiB", "cycles/byte", MIB, {RS_BUILDS(RS_CHA)}},
 };
-
-static uint64_t once(void (*f)(void))
-{
-    uint64_t t = rs_ticks();
-    f();
-    t = rs_ticks() - t;
-    rs_use(buf);
-    rs_use(state);
-    return t;
-}
 
 int main(int argc, char **argv)
 {
-    unsigned pairs = argc > 1 ? (unsigned)atoi(argv[1]) : 300, r, i;
+    unsigned pairs = argc > 1 ? (unsigned)atoi(argv[1]) : 300, r, i, k;
     uint8_t key[32] = {7};
+    static const char *const cc[2] = {"gcc", "clang"};
 
     buf = malloc(KT_LEN + MIB);
     if (!buf)
         return 1;
     for (i = 0; i < KT_LEN + MIB; i++)
         buf[i] = (uint8_t)(i * 131);
-    b_chacha8_keysetup(&bctx, key, 256, NULL);
-    s_chacha8_keysetup(&sctx, key, 256, NULL);
-    printf("bundle path %s (%s ChaCha); %u alternated pairs, best of each, %s\n",
-           b_rs_path_name(), b_chacha_level(), pairs, RS_TICKS_NAME);
-    printf("%-26s %-12s %12s %14s %8s\n", "kernel", "unit", "dispatched", "single-target",
-           "ratio");
+    RS_BUILDS(RS_SETUP)
+    printf("bundle path %s (%s ChaCha); %u alternated rounds, best of each, %s\n",
+           bg_rs_path_name(), bg_chacha_level(), pairs, RS_TICKS_NAME);
+    printf("%-26s %-12s %-6s %11s %14s %7s\n", "kernel", "unit", "cc", "dispatched",
+           "single-target", "ratio");
     for (r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-        uint64_t bb = UINT64_MAX, sb = UINT64_MAX, t;
+        uint64_t best[RS_NBUILDS], t;
         unsigned n = r == 2 ? pairs / 4 + 1 : pairs;  /* KT128's 4 MiB calls are long */
-        for (i = 0; i < n; i++) {
-            if ((t = once(rows[r].b)) < bb)
-                bb = t;
-            if ((t = once(rows[r].s)) < sb)
-                sb = t;
-        }
-        printf("%-26s %-12s %12.3f %14.3f %8.3f\n", rows[r].kernel, rows[r].unit,
-               bb / rows[r].per, sb / rows[r].per, (double)bb / (double)sb);
+        for (k = 0; k < RS_NBUILDS; k++)
+            best[k] = UINT64_MAX;
+        for (i = 0; i < n; i++)
+            for (k = 0; k < RS_NBUILDS; k++) {
+                t = rs_ticks();
+                rows[r].f[k]();
+                t = rs_ticks() - t;
+                rs_use(buf);
+                rs_use(state);
+                if (t < best[k])
+                    best[k] = t;
+            }
+        for (k = 0; k < RS_NBUILDS; k += 2)
+            printf("%-26s %-12s %-6s %11.3f %14.3f %7.3f\n", rows[r].kernel, rows[r].unit,
+                   cc[k / 2], best[k] / rows[r].per, best[k + 1] / rows[r].per,
+                   (double)best[k] / (double)best[k + 1]);
     }
     free(buf);
     return 0;
