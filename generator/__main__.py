@@ -120,6 +120,7 @@ def cmd_bundle(args):
 def cmd_check(args):
     """The committed bundles against a fresh generation; exit 1 naming the fix."""
     bad = bundle.check(args.root)
+    sys.stdout.flush()  # the diff first, the fix last: CI logs show their tail
     if bad:
         print(f"generator check: {bad} file(s) in {args.root}/ differ from what the generator "
               f"makes now; run `{bundle.CANONICAL_COMMAND}` and commit the result",
