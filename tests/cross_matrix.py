@@ -59,7 +59,7 @@ def main(argv):
             print(f"  {cell['target']}: missing {m}")
         if "version" in cell:
             print(f"  {cell['target']}: kernels {cell['variants']} scalar variants (unroll 1, 2, "
-                  f"24 x rotation x lane complementing x parity); out/{cell['target']} "
+                  f"24 x rotation x lane complementing x parity); build/out/{cell['target']} "
                   f"{cell['out_variant']}"
                   + (f"; x2 kernels ({cell['x2'].split()[-1]}) at unroll 1, 2, 24 under "
                      f"qemu -cpu max" if cell.get("x2") else ""))
