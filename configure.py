@@ -17,6 +17,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
+import configure_bundle  # noqa: E402
 import configure_cross  # noqa: E402
 from generator import kernels, profiles, targets, variants, vectors  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
@@ -98,9 +99,14 @@ def options(argv):
     p.add_argument("--chacha-states", help="ChaCha block sets interleaved: 1 or 2")
     p.add_argument("--chacha-rounds", help="ChaCha round counts, e.g. 8,12,20")
     p.add_argument("--prefix", default="", help="prefix for every exported symbol")
+    p.add_argument("--bundle", default=None, metavar="TARGET",
+                   help="`ninja bundle` writes this target's bundle (x86_64, aarch64, portable) "
+                        "with --prefix into build/bundle/TARGET")
+    p.add_argument("--amalgamate", action="store_true",
+                   help="with --bundle: one roundsmith.c and one roundsmith.h")
     p.add_argument("--no-profile", action="store_true",
                    help="ignore tuned profiles in generator/profiles/")
-    p.add_argument("--out", default=None, help="output folder (default: out/<target>)")
+    p.add_argument("--out", default=None, help="output folder (default: build/out/<target>)")
     p.add_argument("--test-cc", default=",".join(KNOWN_COMPILERS),
                    help="compilers for the test matrix; missing ones are skipped")
     p.add_argument("--cross", default=None,
@@ -113,6 +119,13 @@ def options(argv):
     p.add_argument("--fuzz-short-seconds", type=int, default=4,
                    help="how long `ninja test` runs each fuzz target (default 4; 0: not at all)")
     args = p.parse_args(argv)
+    if args.bundle is not None and args.bundle not in targets.BUNDLES \
+            and args.bundle not in targets.TARGETS:
+        fail(f"--bundle: unknown target '{args.bundle}'; accepted: "
+             f"{', '.join(targets.BUNDLES)} or another target of `python3 -m generator list "
+             "targets`")
+    if args.amalgamate and not args.bundle:
+        fail("--amalgamate needs --bundle TARGET")
     if args.fuzz_seconds < 1 or args.fuzz_short_seconds < 0:
         fail("--fuzz-seconds must be at least 1, --fuzz-short-seconds at least 0")
     return args
@@ -293,7 +306,8 @@ def main(argv):
         else:
             print(f"configure.py: {name} not installed, left out of the test matrix")
     cpu = cpu_features()
-    out_dir = args.out or os.path.join("out", target.name)
+    # out/ holds the committed bundles; the build generates its own folder under build/.
+    out_dir = args.out or os.path.join("build", "out", target.name)
 
     w = Writer()
     gen_inputs = sorted(rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "*.py"))
@@ -458,6 +472,14 @@ def main(argv):
     w.build(["build/rsum_e2e.log"], "e2e", ["build/rsum"], implicit=["tests/e2e_rsum.py"])
     w.blank()
 
+    # The committed bundles (out/): fresh, and every dispatch path under the Check suites.
+    bundle_cc = next((c for c in test_ccs if c["id"] == "gcc"), None)
+    bundle_logs, bundle_benches = configure_bundle.edges(
+        w, bundle_cc, os.path.join("build", bundle_cc["cc"], "gen") if bundle_cc else None,
+        check_cflags, check_libs, gen_inputs, WARNINGS,
+        next((c["path"] for c in test_ccs if c["id"] == "clang"), shutil.which("clang")), args)
+    w.blank()
+
     checks = reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs)
     # MSVC-cleanliness (syntax, clang in MSVC mode) in `ninja test`; the cross targets in
     # `ninja test-cross`, which needs cross compilers and qemu (configure_cross.py).
@@ -475,7 +497,7 @@ def main(argv):
     unit_log = os.path.join("build", "unittest.log")
     w.build([unit_log], "unittest", implicit=gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
-    all_logs = [unit_log] + logs + out_logs + ["build/rsum_e2e.log"] + checks["test"] + (
+    all_logs = [unit_log] + logs + out_logs + ["build/rsum_e2e.log"] + bundle_logs + checks["test"] + (
         [msvc_log] if msvc_log else [])
     w.build(["test"], "summarize", all_logs, implicit=["tests/summarize.py"])
     for name in ("test-sanitize", "fuzz"):
@@ -488,7 +510,8 @@ def main(argv):
     w.build(["check-out"], "phony", out_logs + ["build/rsum", "generated"])
     w.build(["bench-keccak"], "bench", benches["keccak"], implicit=["tests/bench_table.py"])
     w.build(["bench-sponge"], "bench_each", benches["sponge"])
-    w.build(["bench"], "phony", ["bench-keccak", "bench-sponge"])
+    w.build(["bench-bundle"], "bench_each", bundle_benches)
+    w.build(["bench"], "phony", ["bench-keccak", "bench-sponge", "bench-bundle"])
     # Tuning: time every candidate each compiler built (verified first), record the winners.
     tunes = {"tune": [], "tune-quick": []}
     for cc in test_ccs:

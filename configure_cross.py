@@ -90,7 +90,7 @@ def edges(w, gen_inputs, names, msvc_log):
             continue
         cc = cell["cc"]
         base = os.path.join("build", "cross", name)
-        out_dir = os.path.join("out", name)
+        out_dir = os.path.join("build", "out", name)
         gen = os.path.join(base, "gen")
         obj = os.path.join(base, "obj")
 

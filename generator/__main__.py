@@ -1,4 +1,4 @@
-"""Command line: python3 -m generator {generate, testsuite, list}.
+"""Command line: python3 -m generator {generate, bundle, check, testsuite, list, ...}.
 
 Every user error ends in one line on stderr and exit code 2; nothing is written then.
 """
@@ -6,7 +6,7 @@ Every user error ends in one line on stderr and exit code 2; nothing is written 
 import argparse
 import sys
 
-from . import VERSION, kernels, reference, render, targets, variants, vectors
+from . import VERSION, bundle, kernels, reference, render, targets, variants, vectors
 from .errors import UsageError
 
 
@@ -90,6 +90,44 @@ def cmd_generate(args):
     print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
+
+
+def cmd_bundle(args):
+    """Every code path of one architecture in one folder, with a dispatch file."""
+    if args.canonical:
+        if args.target != "host" or args.prefix or args.amalgamate or args.out:
+            raise UsageError("--canonical writes the committed bundles (out/portable, "
+                             "out/x86_64, out/aarch64) and takes no other option")
+        for folder, files in bundle.canonical_files(args.root).items():
+            changed = render.write_tree(folder, files)
+            print(f"bundle {folder}: {len(files)} files"
+                  + (f" ({len(changed)} changed)" if changed else " (unchanged)"))
+        return
+    if not args.out:
+        raise UsageError("bundle needs --out DIR (or --canonical)")
+    b = (targets.BUNDLES[args.target] if args.target in targets.BUNDLES
+         else targets.bundle_for(targets.get(args.target)))
+    command = render.command_line()
+    files = bundle.files(b, check_prefix(args.prefix), command, args.cc_id)
+    if args.amalgamate:
+        files = bundle.amalgamate(files, command)
+    changed = render.write_tree(args.out, files)
+    print(f"bundle {args.out}: {b.description}"
+          + (f", prefix {args.prefix}" if args.prefix else "")
+          + (", amalgamated" if args.amalgamate else "")
+          + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
+
+
+def cmd_check(args):
+    """The committed bundles against a fresh generation; exit 1 naming the fix."""
+    bad = bundle.check(args.root)
+    sys.stdout.flush()  # the diff first, the fix last: CI logs show their tail
+    if bad:
+        print(f"generator check: {bad} file(s) in {args.root}/ differ from what the generator "
+              f"makes now; run `{bundle.CANONICAL_COMMAND}` and commit the result",
+              file=sys.stderr)
+        sys.exit(1)
+    print(f"generator check: {args.root}/ ({', '.join(targets.CANONICAL_BUNDLES)}) is current")
 
 
 def suite_files(env, variants_, kernel, command, target):
@@ -291,6 +329,26 @@ def parser():
     g.add_argument("--prefix", default="")
     g.add_argument("--out", required=True)
     g.set_defaults(run=cmd_generate)
+
+    b = sub.add_parser("bundle", help="every code path of one architecture in one vendorable "
+                                      "folder, with run-time dispatch")
+    b.add_argument("--target", default="host",
+                   help="x86_64, aarch64, portable (generic64), or another target (scalar)")
+    b.add_argument("--cc-id", default=targets.CANONICAL_CC,
+                   help="compiler whose measured defaults shape the kernels")
+    b.add_argument("--prefix", default="", help="prepended to every exported symbol")
+    b.add_argument("--amalgamate", action="store_true",
+                   help="write one roundsmith.c and one roundsmith.h")
+    b.add_argument("--out")
+    b.add_argument("--canonical", action="store_true",
+                   help="write the committed bundles into ROOT/out/ (what check compares)")
+    b.add_argument("--root", default="out", help=argparse.SUPPRESS)
+    b.set_defaults(run=cmd_bundle)
+
+    ck = sub.add_parser("check", help="regenerate the committed bundles into a temporary "
+                                      "folder and diff them against out/")
+    ck.add_argument("--root", default="out", help="the folder holding the committed bundles")
+    ck.set_defaults(run=cmd_check)
 
     t = sub.add_parser("testsuite", help="generate every variant and the vectors for the tests")
     t.add_argument("--target", default="host")

@@ -18,12 +18,17 @@ class Feature:
 
 FEATURES = {f.name: f for f in (
     Feature("sse2", 1, 3, 26, 0),
+    Feature("ssse3", 1, 2, 9, 0),
     Feature("avx2", 7, 1, 5, XCR0_SSE_AVX),
     Feature("bmi1", 7, 1, 3, 0),
     Feature("bmi2", 7, 1, 8, 0),
     Feature("avx512f", 7, 1, 16, XCR0_AVX512),
+    Feature("avx512bw", 7, 1, 30, XCR0_AVX512),
     Feature("avx512vl", 7, 1, 31, XCR0_AVX512),
 )}
+
+# AArch64 features as Linux reports them in getauxval(AT_HWCAP) (arch/arm64 uapi hwcap.h).
+HWCAPS = {"asimd": 1 << 1, "sha3": 1 << 17}
 
 
 def features(names):

@@ -14,12 +14,17 @@ def guard(prefix, filename):
     return "RS_" + (prefix + filename).upper().replace(".", "_").replace("-", "_")
 
 
-def keccak_scalar(env, variant, prefix, command, target):
+def keccak_scalar(env, variant, prefix, command, target, built="", isa_target=""):
+    """The scalar kernel. In a bundle, `built` is the preprocessor condition it compiles under
+    and `isa_target` the x86 extensions this copy may use (a target pragma over the file)."""
     s = keccak.schedule(variant.unroll, variant.lane_complement,
                         fused_parity=(variant.parity == "fused"))
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
     negated = sorted({copy for row in s.rows for copy, _ in row.negated})
-    common = dict(prefix=prefix, variant=variant, variant_name=variant.name)
+    common = dict(prefix=prefix, variant=variant, variant_name=variant.name, built=built,
+                  isa_target=isa_target)
+    if isa_target:
+        params += (("isa target", isa_target),)
     h = render.render(env, "keccak_p1600.h.j2", **common,
                       header=render.provenance(params, command, "keccak_p1600.h: the API."),
                       guard=guard(prefix, "keccak_p1600.h"))
@@ -44,8 +49,9 @@ def keccak_scalar(env, variant, prefix, command, target):
 CHACHA_FILES = ("chacha.h", "chacha8.h", "chacha.c")
 
 
-def chacha_sources(env, variant, prefix, command, target):
-    """chacha.h (the API), chacha8.h (the chiapos header name), chacha.c (every level)."""
+def chacha_sources(env, variant, prefix, command, target, dispatch=None):
+    """chacha.h (the API), chacha8.h (the chiapos header name), chacha.c (every level; in a
+    bundle, `dispatch` says which path runs which level)."""
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
     levels = []
     for level in targets.chacha_levels(variant.isa):
@@ -63,11 +69,15 @@ def chacha_sources(env, variant, prefix, command, target):
                       si=targets.vector_type(level, w)[2]) for w, n in shapes]
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
                            family=level.family,
-                           rotate=rotate, kernel=k, paths=paths))
+                           rotate=rotate, kernel=k, paths=paths,
+                           **(dispatch.guards("chacha-" + level.name) if dispatch else {})))
+    if dispatch:
+        # A level no path runs is left out of the bundle.
+        levels = [l for l in levels if not l["paths"] or l["built"] != "0"]
     scalar = chacha.kernel(variant.schedule if variant.isa == "scalar"
                            else chacha.ONE_BLOCK_SCHEDULE, "shift")
     params += (("one_block_schedule", scalar.schedule),)
-    common = dict(prefix=prefix, variant=variant, rounds=variant.rounds)
+    common = dict(prefix=prefix, variant=variant, rounds=variant.rounds, dispatch=dispatch)
     h = render.render(env, "chacha.h.j2", **common,
                       header=render.provenance(params, command, "chacha.h: the API."),
                       guard=guard(prefix, "chacha.h"))
@@ -86,15 +96,24 @@ def chacha_sources(env, variant, prefix, command, target):
 SPONGE_FILES = ("keccak_sponge.h", "keccak_sponge.c", "KeccakP-1600-SnP.h", "keccak_snp.c")
 
 
-def keccak_sponge(env, variant, prefix, command, target, multis=()):
+def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=None):
     """The functions users call, on top of whichever permutation `variant` is; KT128's leaves
-    also run on the multi-state kernels `multis` where the CPU allows."""
+    also run on the multi-state kernels `multis` where the CPU allows (checked here), or, in a
+    bundle, on those of the path `dispatch` chose."""
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
-    if multis:
-        params += (("kt128 leaves", ", ".join(m.name for m in multis)),)
-    by_width = sorted(multis, key=lambda m: -m.instances)
-    multi_ctx = [{"n": m.instances, "cpu": cpuid.features(m.cpu_needs())} for m in by_width]
-    common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx,
+    if dispatch:
+        multi_ctx = dispatch.leaves
+        params += (("kt128 leaves", ", ".join(m["name"] for m in multi_ctx) or "(scalar)"),
+                   ("dispatch", dispatch.summary))
+    else:
+        if multis:
+            params += (("kt128 leaves", ", ".join(m.name for m in multis)),)
+        by_width = sorted(multis, key=lambda m: -m.instances)
+        multi_ctx = [{"n": m.instances, "cpu": cpuid.features(m.cpu_needs()), "tag": f"x{m.instances}",
+                      "fn": f"keccak_p1600_x{m.instances}",
+                      "header": f"keccak_p1600_x{m.instances}.h", "built": "defined(RS_KT_MULTI)"}
+                     for m in by_width]
+    common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx, dispatch=dispatch,
                   hashes=sponge.HASHES,
                   xofs=sponge.XOFS, turboshakes=sponge.TURBOSHAKES, kt=sponge.KT128,
                   pad_last=f"0x{sponge.PAD_LAST:02X}")
@@ -132,14 +151,17 @@ def sponge_test_vectors(env, cases, header):
                          functions=SPONGE_TEST_FUNCTIONS)
 
 
-def keccak_simd(env, variant, prefix, command, target):
+def keccak_simd(env, variant, prefix, command, target, built=""):
     """A vector Keccak kernel: the single-state AVX-512 kernel behind the scalar API
-    (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_xN.h/.c)."""
+    (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_xN.h/.c). In a bundle, `built` is the
+    preprocessor condition under which the x-N kernel is compiled."""
     isa = variant.vector_isa
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
-    common = dict(prefix=prefix, variant=variant, variant_name=variant.name, isa=isa)
+    common = dict(prefix=prefix, variant=variant, variant_name=variant.name, isa=isa,
+                  built=built)
     if variant.single and variant.arm:
-        return keccak_arm(env, variant.isa, variant.unroll, prefix, command, target, instances=1)
+        return keccak_arm(env, variant.isa, variant.unroll, prefix, command, target, instances=1,
+                          built=built)
     if variant.single:
         h = render.render(env, "keccak_p1600.h.j2", **common,
                           header=render.provenance(params, command, "keccak_p1600.h: the API."),
@@ -185,10 +207,10 @@ def keccak_any(env, variant, prefix, command, target):
 ARM_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)"}
 
 
-def keccak_arm(env, isa, unroll, prefix, command, target, instances=2):
+def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built=""):
     """An AArch64 kernel on base NEON or on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR,
     BCAX): two states behind the x-N API (keccak_p1600_x2.h), or one behind the scalar API
-    (keccak_p1600.h), from one template."""
+    (keccak_p1600.h), from one template. `built`: as keccak_simd's."""
     shape = "" if instances == 1 else "x2-"
     name = f"keccakp1600-{shape}u{unroll}-{isa}"
     s = keccak.schedule(unroll, lane_complement=False, fused_parity=False)
@@ -200,7 +222,7 @@ def keccak_arm(env, isa, unroll, prefix, command, target, instances=2):
               ("instances", instances), ("unroll", unroll), ("prefix", prefix or "(none)"))
     base = "keccak_p1600" if instances == 1 else "keccak_p1600_x2"
     common = dict(prefix=prefix, variant_name=name, n=instances,
-                  guard=guard(prefix, f"{base}.h"))
+                  guard=guard(prefix, f"{base}.h"), built=built)
     if instances == 1:
         h = render.render(env, "keccak_p1600.h.j2", **common,
                           header=render.provenance(params, command, "keccak_p1600.h: the API."))

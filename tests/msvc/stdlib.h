@@ -6,4 +6,5 @@
 unsigned __int64 __cdecl _rotl64(unsigned __int64 value, int shift);
 unsigned __int64 __cdecl _rotr64(unsigned __int64 value, int shift);
 void __cdecl abort(void);
+char *__cdecl getenv(const char *name);
 #endif

@@ -1,0 +1,277 @@
+"""Bundles: one vendorable folder with every code path of an architecture and a dispatch file.
+
+The paths and what each runs come from generator/targets.py (BUNDLES); this module turns them
+into the files (kernels from generator/kernels.py, the dispatch from templates/rs_dispatch.*),
+optionally amalgamated into roundsmith.c + roundsmith.h, and checks the committed bundles in
+out/ against a fresh generation.
+"""
+
+import difflib
+import os
+import re
+import tempfile
+
+from . import cpuid, kernels, render, targets, variants
+from .errors import UsageError
+
+DISPATCH_FILES = ("rs_dispatch.h", "rs_dispatch.c")
+AMALGAMATION = ("roundsmith.h", "roundsmith.c")
+CANONICAL_COMMAND = "python3 -m generator bundle --canonical"
+CHECK_COMMAND = "python3 -m generator check"
+
+
+class Dispatch:
+    """What every path of a bundle runs, as the preprocessor and C conditions templates print."""
+
+    def __init__(self, bundle, target, prefix):
+        self.bundle, self.target, self.prefix = bundle, target, prefix
+        self.arch = {"x86_64": "x86", "aarch64": "arm"}.get(target.arch)
+        self.paths = []
+        for i, p in enumerate(bundle.paths):
+            kernels_ = [self.leaf_variant(spec) for spec in p.kt_leaves]
+            cpu = sorted({f for k in kernels_ for f in self.leaf_cpu(k)}
+                         | set(variants.CHACHA_ISAS[p.chacha].cpu)
+                         | set(targets.KECCAK_FLAVOURS[p.keccak].cpu))
+            entry = dict(name=p.name, upper=p.name.upper(), index=i,
+                         macro=f"RS_NO_{p.name.upper()}", requires=p.requires)
+            if self.arch == "x86":
+                entry["cpu"] = cpuid.features(sorted(cpu))
+            else:
+                entry["cpu"] = cpu
+                entry["hwcap"] = sum(cpuid.HWCAPS[f] for f in cpu)
+            self.paths.append(entry)
+        if len(self.paths) > 1 and not self.arch:
+            raise UsageError(f"target {target.name} has no dispatch: one path only")
+        self.summary = ", ".join(p.name for p in bundle.paths)
+
+    def leaf_variant(self, spec):
+        if targets.is_arm_x2(spec):
+            return targets.arm_x2(spec, self.target)
+        return targets.multi_variant(spec, self.target)
+
+    @staticmethod
+    def leaf_cpu(k):
+        if isinstance(k, tuple):        # (isa, unroll) of an AArch64 x2 kernel
+            return ("asimd",) + (("sha3",) if k[0] == "sha3" else ())
+        return k.cpu_needs()
+
+    def users(self, key):
+        """Indices of the paths that run kernel `key` (a leaf spec, or chacha-<level>)."""
+        return [i for i, p in enumerate(self.bundle.paths)
+                if key in p.kt_leaves or key in ("chacha-" + p.chacha, "keccak-" + p.keccak)]
+
+    def guards(self, key):
+        """built: compiled in (some path using it is); when: the chosen path uses it."""
+        idx = self.users(key)
+        if 0 in idx:
+            return {"built": "1", "when": "1"}
+        names = [self.paths[i]["upper"] for i in idx]
+        return {"built": " || ".join(f"defined(RS_BUILD_{n})" for n in names) or "0",
+                "when": " || ".join(f"path == RS_PATH_{n}" for n in names) or "0"}
+
+    @property
+    def leaf_specs(self):
+        """Every multi-state kernel some path runs, widest first, once each."""
+        specs = dict.fromkeys(s for p in self.bundle.paths for s in p.kt_leaves)
+        return sorted(specs, key=lambda s: -int(re.match(r"x(\d+)", s).group(1)))
+
+    @property
+    def leaves(self):
+        out = []
+        for spec in self.leaf_specs:
+            k = self.leaf_variant(spec)
+            arm = isinstance(k, tuple)
+            n = 2 if arm else k.instances
+            tag = f"x2_{k[0]}" if arm else f"x{n}"
+            out.append(dict(n=n, tag=tag, name=spec,
+                            fn=f"rs_{k[0]}_keccak_p1600_x2" if arm else f"keccak_p1600_x{n}",
+                            header=f"keccak_p1600_{tag}.h", **self.guards(spec)))
+        return out
+
+    @property
+    def any_multi(self):
+        return " || ".join(l["built"] for l in self.leaves) or "0"
+
+    @property
+    def any_chacha(self):
+        return " || ".join(self.guards("chacha-" + p.chacha)["built"]
+                           for p in self.bundle.paths if p.chacha != "scalar") or "0"
+
+
+def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
+    """name -> text of one bundle."""
+    target = targets.get(bundle.target)
+    env = render.environment()
+    dispatch = Dispatch(bundle, target, prefix) if len(bundle.paths) > 1 else None
+    keccak = targets.default_keccak(target, cc_id)
+    flavours = list(dict.fromkeys(p.keccak for p in bundle.paths))
+    if len(flavours) == 1:
+        out = kernels.keccak_scalar(env, keccak, prefix, command, target)
+    else:
+        out = keccak_flavours(env, keccak, prefix, command, target, dispatch, flavours)
+    out.update(kernels.keccak_sponge(env, keccak, prefix, command, target, dispatch=dispatch))
+    out.update(chacha_files(env, bundle, target, prefix, command, dispatch, cc_id))
+    if dispatch:
+        for leaf in dispatch.leaves:
+            k = dispatch.leaf_variant(leaf["name"])
+            if isinstance(k, tuple):
+                isa, unroll = k
+                for name, text in kernels.keccak_arm(env, isa, unroll, f"{prefix}rs_{isa}_",
+                                                        command, target,
+                                                        built=leaf["built"]).items():
+                    ext = name.rsplit(".", 1)[1]
+                    out[f"keccak_p1600_{leaf['tag']}.{ext}"] = text.replace(
+                        '#include "keccak_p1600_x2.h"', f'#include "{leaf["header"]}"')
+            else:
+                out.update(kernels.keccak_simd(env, k, prefix, command, target,
+                                               built=leaf["built"]))
+        params = (("target", target.name), ("bundle", bundle.name),
+                  ("paths", dispatch.summary), ("prefix", prefix or "(none)"))
+        common = dict(prefix=prefix, arch=dispatch.arch, paths=dispatch.paths)
+        out["rs_dispatch.h"] = render.render(
+            env, "rs_dispatch.h.j2", **common, guard=kernels.guard(prefix, "rs_dispatch.h"),
+            header=render.provenance(params, command, "rs_dispatch.h: run-time path choice."))
+        out["rs_dispatch.c"] = render.render(
+            env, "rs_dispatch.c.j2", **common,
+            header=render.provenance(params, command, "rs_dispatch.c: run-time path choice."))
+    return out
+
+
+# ChaCha's measured best shape differs by compiler (targets.DEFAULT_CHACHA: gcc spills two
+# interleaved block sets, clang gains 15% from them), and a bundle is compiled by whichever
+# compiler its user has: chacha.c carries clang's choice and everyone else's, picked by the
+# preprocessor.
+CHACHA_BY_COMPILER = (("defined(__clang__)", "clang"),)
+
+
+def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id):
+    widest = max((p.chacha for p in bundle.paths),
+                 key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
+
+    def render_for(compiler):
+        chacha = targets.default_chacha(target, compiler)
+        if chacha.isa != widest:
+            chacha = variants.ChachaVariant(isa=widest, schedule=chacha.schedule,
+                                            rotate=targets.level_rotation(
+                                                variants.CHACHA_ISAS[widest], chacha.rotate))
+        return kernels.chacha_sources(env, chacha, prefix, command, target, dispatch=dispatch)
+
+    out = render_for(cc_id)
+    branches = [(cond, render_for(cc)["chacha.c"]) for cond, cc in CHACHA_BY_COMPILER
+                if cc != cc_id]
+    branches = [(cond, text) for cond, text in branches if text != out["chacha.c"]]
+    if branches:
+        text = "".join(f"{'#if' if i == 0 else '#elif'} {cond}\n{body}"
+                       for i, (cond, body) in enumerate(branches))
+        out["chacha.c"] = (f"/* chacha.c: one shape per compiler (the measured best of each). */\n"
+                           f"{text}#else\n{out['chacha.c']}#endif\n")
+    return out
+
+
+def keccak_flavours(env, keccak, prefix, command, target, dispatch, flavours):
+    """keccak_p1600.h/.c: the API, dispatching to one copy of the scalar kernel per flavour
+    (keccak_p1600_<flavour>.h/.c, under the prefix <prefix>rs_<flavour>_: internal names
+    of a bundle are <prefix>rs_*)."""
+    out = {}
+    ctx = []
+    for name in flavours:
+        flavour = targets.KECCAK_FLAVOURS[name]
+        guards = dispatch.guards("keccak-" + name)
+        files = kernels.keccak_scalar(env, keccak, f"{prefix}rs_{name}_", command, target,
+                                      built="" if guards["built"] == "1" else guards["built"],
+                                      isa_target=flavour.isa_target)
+        header = f"keccak_p1600_{name}.h"
+        out[header] = files["keccak_p1600.h"]
+        out[f"keccak_p1600_{name}.c"] = files["keccak_p1600.c"].replace(
+            '#include "keccak_p1600.h"', f'#include "{header}"')
+        ctx.append(dict(name=name, header=header, **guards,
+                        paths=[dispatch.paths[i]["name"] for i in dispatch.users("keccak-" + name)]))
+    out["keccak_p1600.h"] = kernels.keccak_scalar(env, keccak, prefix, command,
+                                                  target)["keccak_p1600.h"]
+    params = (("target", target.name), ("flavours", ", ".join(flavours)),
+              ("variant", keccak.name), ("prefix", prefix or "(none)"))
+    out["keccak_p1600.c"] = render.render(
+        env, "keccak_p1600_dispatch.c.j2", prefix=prefix, flavours=ctx[::-1],
+        fallback="rs_" + flavours[0],
+        header=render.provenance(params, command, "keccak_p1600.c: the API, dispatched."))
+    return out
+
+
+# Headers in the order they must appear in an amalgamation (each after what it includes).
+HEADER_ORDER = ("rs_dispatch.h", "keccak_p1600.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
+                "chacha.h", "chacha8.h")
+GCC_ONLY = "#if defined(__GNUC__) && !defined(__clang__) && !defined(__TINYC__)\n"
+GCC_PUSH = GCC_ONLY + "#pragma GCC push_options\n#endif\n"
+GCC_POP = GCC_ONLY + "#pragma GCC pop_options\n#endif\n"
+LOCAL_INCLUDE = re.compile(r'^#include "([^"]+)"\n', re.M)
+
+
+def amalgamate(bundle_files, command):
+    """roundsmith.h (every header) and roundsmith.c (every source), local includes dropped.
+
+    Each source goes in as its own block. The files' file-scope helpers share names: each
+    block first undefines the RS_* macros the previous ones defined, and its lowercase rs_*
+    identifiers (file-local by the templates' convention) get the block's number, rs1_ ...,
+    except those a header declares."""
+    headers = sorted((n for n in bundle_files if n.endswith(".h")),
+                     key=lambda n: (HEADER_ORDER.index(n) if n in HEADER_ORDER
+                                    else len(HEADER_ORDER), n))
+    sources = sorted(n for n in bundle_files if n.endswith(".c"))
+    intro = render.provenance((("files", len(bundle_files)),), command,
+                              "{}: the bundle amalgamated.")
+    h = [intro.format("roundsmith.h"), "#ifndef RS_ROUNDSMITH_H\n#define RS_ROUNDSMITH_H\n"]
+    for name in headers:
+        h.append(f"\n/* ---- {name} ---- */\n" + LOCAL_INCLUDE.sub("", bundle_files[name]))
+    h.append("\n#endif\n")
+    c = [intro.format("roundsmith.c"), '#include "roundsmith.h"\n']
+    defined = set()
+    public = set(re.findall(r"\brs_\w+", "".join(bundle_files[n] for n in headers)))
+    for k, name in enumerate(sources, 1):
+        text = LOCAL_INCLUDE.sub("", bundle_files[name])
+        text = re.sub(r"\brs_(\w+)", lambda m: m.group(0) if m.group(0) in public
+                      else f"rs{k}_{m.group(1)}", text)
+        undefs = "".join(f"#undef {m}\n" for m in sorted(defined))
+        # A file-wide `#pragma GCC target` (the scalar kernel's general-regs-only, the
+        # SHA3 kernel's extension) must end with its file.
+        c.append(f"\n/* ---- {name} ---- */\n{undefs}{GCC_PUSH}{text}{GCC_POP}")
+        defined |= set(re.findall(r"^#define (RS_\w+)", text, re.M))
+    return {"roundsmith.h": "".join(h), "roundsmith.c": "".join(c)}
+
+
+def canonical_files(root):
+    """out/<bundle>/ name -> text, for every committed bundle."""
+    return {os.path.join(root, name): files(targets.BUNDLES[name], "", CANONICAL_COMMAND)
+            for name in targets.CANONICAL_BUNDLES}
+
+
+def check(out_root):
+    """Regenerate the committed bundles into a temporary folder and diff them against out/.
+    Returns the number of differing files (0: current)."""
+    bad = 0
+    with tempfile.TemporaryDirectory(prefix="roundsmith-check-") as tmp:
+        for folder, fresh in canonical_files(tmp).items():
+            render.write_tree(folder, fresh)
+            committed = os.path.join(out_root, os.path.basename(folder))
+            have = set(os.listdir(committed)) if os.path.isdir(committed) else set()
+            for name in sorted(have | set(fresh)):
+                rel = os.path.join(os.path.basename(out_root), os.path.basename(folder), name)
+                if name not in fresh:
+                    print(f"{rel}: not generated any more")
+                    bad += 1
+                    continue
+                try:
+                    with open(os.path.join(committed, name)) as f:
+                        old = f.read()
+                except OSError:
+                    print(f"{rel}: missing")
+                    bad += 1
+                    continue
+                if old != fresh[name]:
+                    bad += 1
+                    diff = list(difflib.unified_diff(old.splitlines(True),
+                                                     fresh[name].splitlines(True),
+                                                     rel + " (committed)", rel + " (generated)"))
+                    print("".join(diff[:40]), end="")
+                    if len(diff) > 40:
+                        print(f"... ({len(diff) - 40} more diff lines)")
+    return bad

@@ -1,0 +1,234 @@
+"""The bundles end to end: committed ones current, every dispatch path forced in turn, fallback
+when the CPU (or the build) lacks a path, prefixes, amalgamation, the examples.
+
+Run by `ninja test` (python3 -m unittest tests.e2e_bundle, from the repository root); it
+compiles what it needs with gcc (-O1, to stay cheap) into a temporary folder. The Check
+suites under each forced path are separate edges (configure_bundle.py).
+"""
+
+import concurrent.futures
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from generator import reference, targets  # noqa: E402
+
+WARN = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
+X86 = os.path.join(ROOT, "out", "x86_64")
+ARM = os.path.join(ROOT, "out", "aarch64")
+PROBE = os.path.join(ROOT, "tests", "bundle_probe.c")
+# 14 chunks of KT128: the first, then 13 leaves = 8 + 4 + 1 (every leaf kernel of x86-64).
+PROBE_LEN = 14 * 8192 + 7
+
+
+def paths(name):
+    return [p.name for p in targets.BUNDLES[name].paths]
+
+
+def run(cmd, env=None, **kw):
+    e = {k: v for k, v in os.environ.items() if k != "ROUNDSMITH_PATH"}
+    e.update(env or {})
+    return subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=600, **kw)
+
+
+def build(cc, folder, extra, out, flags=()):
+    cmd = [cc, "-O1", *flags, f"-I{folder}", *extra,
+           *sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".c")),
+           "-o", out]
+    r = run(cmd)
+    if r.returncode:
+        raise AssertionError(f"{' '.join(cmd)}\n{r.stderr[-3000:]}")
+    return out
+
+
+def expected_probe():
+    msg = bytes(i % 251 for i in range(PROBE_LEN))
+    key = bytes(range(32))
+    stream = reference.chacha_keystream(reference.chacha_keysetup(key), 3, 1000, 8)
+    return {"sha3": hashlib.sha3_256(msg).hexdigest(),
+            "kt128": reference.kt128(msg, b"probe", 32).hex(),
+            "chacha8": hashlib.sha3_256(stream).hexdigest()}
+
+
+def parse(line):
+    return dict(re.findall(r"(\w+)=(\S+)", line))
+
+
+class Bundle(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="rs-e2e-bundle-")
+        cls.expected = expected_probe()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def exe(self, name):
+        return os.path.join(self.tmp, name)
+
+    def probe(self, exe, path, prefix=(), want_path=None, message=None):
+        env = {"ROUNDSMITH_PATH": path} if path else {}
+        r = run([*prefix, exe], env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = parse(r.stdout)
+        for k, v in self.expected.items():
+            self.assertEqual(got[k], v, f"{k} on path {path} ({' '.join(prefix)})")
+        if want_path:
+            self.assertEqual(got["path"], want_path, r.stderr)
+        if message:
+            self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+            self.assertIn(message, r.stderr)
+        else:
+            self.assertEqual(r.stderr, "")
+        return got
+
+    def test_committed_bundles_are_current(self):
+        r = run([sys.executable, "-m", "generator", "check"], cwd=ROOT)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_stale_bundle_fails_check_naming_the_fix(self):
+        root = os.path.join(self.tmp, "stale")
+        shutil.copytree(os.path.join(ROOT, "out"), root)
+        with open(os.path.join(root, "x86_64", "chacha.c"), "a") as f:
+            f.write("/* edited */\n")
+        r = run([sys.executable, "-m", "generator", "check", "--root", root], cwd=ROOT)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("python3 -m generator bundle --canonical", r.stderr)
+        self.assertIn("x86_64/chacha.c", r.stdout)
+
+    def test_every_x86_path_forced(self):
+        exe = build("gcc", X86, WARN + [PROBE], self.exe("probe"))
+        best = self.probe(exe, None)["path"]
+        for p in paths("x86_64"):
+            self.probe(exe, p, want_path=p)
+        self.probe(exe, "bogus", want_path=best, message="not a path of this bundle")
+
+    def test_cpu_lacking_a_path_falls_back(self):
+        if not shutil.which("qemu-x86_64"):
+            self.skipTest("qemu-x86_64 not installed (apt-get install -y qemu-user)")
+        exe = build("gcc", X86, WARN + [PROBE], self.exe("probe_q"))
+        # A Nehalem has SSE2 but neither AVX2 nor AVX-512.
+        for p in ("avx2", "avx512"):
+            self.probe(exe, p, prefix=["qemu-x86_64", "-cpu", "Nehalem"], want_path="sse2",
+                       message="this CPU lacks it")
+
+    def test_compiled_out_paths_fall_back(self):
+        exe = build("gcc", X86, WARN + [PROBE], self.exe("probe_no"),
+                    flags=["-DRS_NO_AVX512", "-DRS_NO_AVX2"])
+        self.assertNotEqual(self.probe(exe, None)["path"], "avx512")
+        self.probe(exe, "avx512", message="compiled out")
+        self.probe(exe, "avx2", message="compiled out")
+
+    def test_tcc_builds_the_scalar_path(self):
+        if not shutil.which("tcc"):
+            self.skipTest("tcc not installed")
+        exe = build("tcc", X86, ["-Wall", "-Werror", PROBE], self.exe("probe_tcc"))
+        self.probe(exe, None, want_path="scalar")
+        self.probe(exe, "avx512", want_path="scalar", message="compiled out")
+
+    def test_clang_every_path(self):
+        if not shutil.which("clang"):
+            self.skipTest("clang not installed")
+        exe = build("clang", X86, WARN + [PROBE], self.exe("probe_clang"))
+        for p in paths("x86_64"):
+            self.probe(exe, p, want_path=p)
+
+    def test_portable_bundle(self):
+        folder = os.path.join(ROOT, "out", "portable")
+        shim = os.path.join(self.tmp, "portable_shim")
+        os.makedirs(shim, exist_ok=True)
+        # The portable bundle has no dispatch: the probe gets a stand-in.
+        with open(os.path.join(shim, "rs_dispatch.h"), "w") as f:
+            f.write('static const char *rs_path_name(void) { return "portable"; }\n')
+        exe = build("gcc", folder, WARN + [f"-I{shim}", PROBE], self.exe("probe_portable"))
+        self.probe(exe, None, want_path="portable")
+
+    def test_two_prefixes_and_an_amalgamation_link_together(self):
+        base = os.path.join(self.tmp, "two")
+        for p in ("rsa", "rsb", "rsc"):
+            args = ["--prefix", p + "_"] + (["--amalgamate"] if p == "rsc" else [])
+            r = run([sys.executable, "-m", "generator", "bundle", "--target", "x86_64",
+                     "--out", os.path.join(base, p)] + args, cwd=ROOT)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(os.listdir(os.path.join(base, "rsc"))),
+                         ["roundsmith.c", "roundsmith.h"])
+        jobs = [(os.path.join(base, p, src), os.path.join(base, f"{p}_{src[:-2]}.o"))
+                for p in ("rsa", "rsb", "rsc")
+                for src in sorted(os.listdir(os.path.join(base, p))) if src.endswith(".c")]
+        # -O0 and two at a time: this test is about names, not speed.
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            for r in pool.map(lambda j: run(["gcc", "-O0", *WARN, "-c", j[0], "-o", j[1]]), jobs):
+                self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        objs = [o for _, o in jobs]
+        nm = run(["nm", "--defined-only", "-g", *objs]).stdout
+        exported = [l.split()[-1] for l in nm.splitlines() if len(l.split()) == 3]
+        self.assertTrue(exported)
+        stray = [s for s in exported if not s.startswith(("rsa_", "rsb_", "rsc_"))]
+        self.assertEqual(stray, [], "exported symbols without the bundle prefix")
+        exe = os.path.join(base, "two")
+        r = run(["gcc", "-O1", *WARN, f"-I{base}",
+                 os.path.join(ROOT, "tests", "bundle_two.c"), *objs, "-o", exe])
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        r = run([exe])
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("same", r.stdout)
+
+    def test_aarch64_paths_under_qemu(self):
+        if not (shutil.which("aarch64-linux-gnu-gcc") and shutil.which("qemu-aarch64")):
+            self.skipTest("needs gcc-aarch64-linux-gnu and qemu-user")
+        exe = build("aarch64-linux-gnu-gcc", ARM, WARN + ["-static", PROBE], self.exe("probe_a64"))
+        for p in paths("aarch64"):
+            self.probe(exe, p, prefix=["qemu-aarch64", "-cpu", "max"], want_path=p)
+        # A Cortex-A57 has NEON and no SHA3 extension.
+        q = ["qemu-aarch64", "-cpu", "cortex-a57"]
+        self.probe(exe, None, prefix=q, want_path="neon")
+        self.probe(exe, "sha3", prefix=q, want_path="neon", message="this CPU lacks it")
+
+    def test_examples(self):
+        line = ["gcc", "-O1", *WARN, f"-I{X86}"]
+        vendor = self.exe("vendor_sha3")
+        r = run(line + [os.path.join(ROOT, "examples", "vendor_sha3.c"),
+                        *sorted(os.path.join(X86, f) for f in os.listdir(X86) if f.endswith(".c")),
+                        "-o", vendor])
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        r = subprocess.run([vendor, "-"], input=b"abc", capture_output=True)
+        self.assertEqual(r.stdout.decode().split()[0], hashlib.sha3_256(b"abc").hexdigest())
+        plotter = self.exe("plotter_f1")
+        r = run(line + [os.path.join(ROOT, "examples", "plotter_f1.c"),
+                        *sorted(os.path.join(X86, f) for f in os.listdir(X86) if f.endswith(".c")),
+                        "-o", plotter])
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        plot_id = bytes(range(100, 132))
+        for k in (32, 25):
+            xs = [0, 1, 2, 15, 16, 12345, (1 << k) - 1]
+            r = run([plotter, plot_id.hex(), str(k)] + [str(x) for x in xs])
+            got = [int(l.split()[1]) for l in r.stdout.splitlines()]
+            self.assertEqual(got, [f1_reference(plot_id, k, x) for x in xs], f"k={k}")
+        r = run([plotter, plot_id.hex(), "32", "--sum", "1000", "5000"])
+        self.assertEqual(int(r.stdout), sum(f1_reference(plot_id, 32, x)
+                                            for x in range(1000, 6000)) % (1 << 64))
+
+
+def f1_reference(plot_id, k, x):
+    """chiapos' F1Calculator::CalculateF: k keystream bits at x*k (a big-endian bit string),
+    then the top 6 bits of x."""
+    state = reference.chacha_keysetup(b"\x01" + plot_id[:31])
+    first = x * k // 512
+    stream = reference.chacha_keystream(state, first, 2, 8)
+    bits = int.from_bytes(stream, "big")
+    offset = x * k - first * 512
+    value = (bits >> (1024 - offset - k)) & ((1 << k) - 1)
+    return value << 6 | x >> (k - 6)
+
+
+if __name__ == "__main__":
+    unittest.main()
