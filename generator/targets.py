@@ -296,8 +296,8 @@ BUNDLES = {
     ), "x86-64: scalar, SSE2, AVX2+BMI2, AVX-512+BMI2 paths chosen by CPUID"),
     "aarch64": Bundle("aarch64", "aarch64", (
         DispatchPath("generic"),
-        DispatchPath("neon", kt_leaves=("x2-neon",)),
-        DispatchPath("sha3", kt_leaves=("x2-sha3",),
+        DispatchPath("neon", kt_leaves=("x2-neon",), chacha="neon"),
+        DispatchPath("sha3", kt_leaves=("x2-sha3",), chacha="neon",
                      requires="(defined(__GNUC__) && !defined(__clang__)) || "
                               "defined(__ARM_FEATURE_SHA3)"),
     ), "AArch64: generic, NEON, SHA3-extension paths chosen by HWCAP (Linux)"),

@@ -7,11 +7,11 @@
  * Parameters:
  *     target             = aarch64
  *     kernel             = chacha
- *     isa                = scalar
- *     width              = 1
+ *     isa                = neon
+ *     width              = 4
  *     states             = 1
  *     schedule           = step
- *     rotate             = shift
+ *     rotate             = tbl
  *     rounds             = 8,12,20
  *     prefix             = (none)
  *     one_block_schedule = step
@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 /*
- * ChaCha keystreams and encryption (chacha-x1-step-shift-scalar).
+ * ChaCha keystreams and encryption (chacha-x4-step-tbl-neon).
  *
  * The state is Bernstein's original layout: words 0-3 the constants, 4-11 the key (a 128-bit
  * key is used twice), 12-13 a 64-bit block counter (low word first), 14-15 the 8-byte IV.

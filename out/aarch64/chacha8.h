@@ -7,11 +7,11 @@
  * Parameters:
  *     target             = aarch64
  *     kernel             = chacha
- *     isa                = scalar
- *     width              = 1
+ *     isa                = neon
+ *     width              = 4
  *     states             = 1
  *     schedule           = step
- *     rotate             = shift
+ *     rotate             = tbl
  *     rounds             = 8,12,20
  *     prefix             = (none)
  *     one_block_schedule = step

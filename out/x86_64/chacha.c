@@ -33,12 +33,12 @@
 #define RS_INLINE static inline
 #endif
 
+#include "rs_dispatch.h"
+
 /* The vector levels need x86-64 gcc or clang: per-function target attributes let one file hold
  * every level, compiled with the user's own flags, and pick one at run time. tcc and other
  * compilers (and MSVC, clang-cl) get the scalar path only, as does anyone who defines
  * RS_CHACHA_NO_SIMD. */
-#include "rs_dispatch.h"
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
     !defined(__TINYC__) && !defined(_MSC_VER) && !defined(RS_CHACHA_NO_SIMD) && \
     (defined(RS_BUILD_SSE2) || defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512))
@@ -5510,12 +5510,12 @@ const char *chacha_level(void)
 #define RS_INLINE static inline
 #endif
 
+#include "rs_dispatch.h"
+
 /* The vector levels need x86-64 gcc or clang: per-function target attributes let one file hold
  * every level, compiled with the user's own flags, and pick one at run time. tcc and other
  * compilers (and MSVC, clang-cl) get the scalar path only, as does anyone who defines
  * RS_CHACHA_NO_SIMD. */
-#include "rs_dispatch.h"
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
     !defined(__TINYC__) && !defined(_MSC_VER) && !defined(RS_CHACHA_NO_SIMD) && \
     (defined(RS_BUILD_SSE2) || defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512))
