@@ -491,6 +491,8 @@ def main(argv):
     for cc in test_ccs:
         quick_progs[cc["cc"]] = matrix(w, cc, target, args, check_cflags, check_libs,
                                        gen_inputs, crypto_libs=crypto_libs, subset="quick")[1]
+    everything_benched = sorted(p for cc in test_ccs for p in bench_progs[cc["cc"]].values()) + \
+        benches["sponge"]
     for edge, progs in (("tune", bench_progs), ("tune-quick", quick_progs)):
         everything = sorted(p for cc in test_ccs for p in progs[cc["cc"]].values())
         stamps = []
@@ -506,6 +508,18 @@ def main(argv):
                                 + (" --quick" if edge == "tune-quick" else ""))])
             stamps.append(out)
         w.build([edge], "phony", stamps)
+    # The report: every bench's rows (--tsv) per compiler, then tables and plots in out/report/.
+    report_tsvs = []
+    for cc in test_ccs:
+        progs = dict(bench_progs[cc["cc"]], sponge=os.path.join("build", cc["cc"], "bench_sponge"))
+        for bench, prog in sorted(progs.items()):
+            tsv = os.path.join("build", "report", f"{cc['cc']}-{bench}.tsv")
+            w.build([tsv], "bench_tsv", [prog], implicit=everything_benched + ["always"])
+            report_tsvs.append(tsv)
+    w.build([os.path.join("out", "report", "report.md")], "report", report_tsvs,
+            implicit=gen_inputs, variables=[("outdir", os.path.join("out", "report")),
+                                            ("python", esc(plotting_python()))])
+    w.build(["report"], "phony", [os.path.join("out", "report", "report.md")])
     w.lines.append("default check-out")
 
     configure_command = "./configure.py " + shlex.join(argv) if argv else "./configure.py"
@@ -530,6 +544,17 @@ def main(argv):
     print(f"configure.py: {target.name}, {main_cc['id']} {main_cc['version']}, "
           f"{keccak.name} -> {out_dir}; test matrix: "
           + (", ".join(f"{c['id']} {c['version']}" for c in test_ccs) or "none"))
+
+
+def plotting_python():
+    """An interpreter that has matplotlib for the report's plots: this one, or Debian's
+    (python3-matplotlib installs there); without one the report has its tables only."""
+    for py in dict.fromkeys((sys.executable, "/usr/bin/python3")):
+        if os.path.exists(py) and not run([py, "-c", "import jinja2, matplotlib"]).returncode:
+            return py
+    print("configure.py: matplotlib not found; `ninja report` writes tables without plots "
+          "(apt-get install -y python3-matplotlib)")
+    return sys.executable
 
 
 def opt_flags(args, cc):

@@ -245,6 +245,11 @@ def cmd_tune(args):
               [c for c in args.caps.split(",") if c], args.quick, render.command_line())
 
 
+def cmd_report(args):
+    from . import report
+    report.main(args.tsv, args.out)
+
+
 def cmd_list(args):
     target = targets.get(args.target)
     caps = set(args.caps.split(","))
@@ -322,6 +327,12 @@ def parser():
     tu.add_argument("--caps", default="")
     tu.add_argument("--quick", action="store_true", help="the pruned space")
     tu.set_defaults(run=cmd_tune)
+
+    rp = sub.add_parser("report", help="markdown tables and SVG plots from the benches' --tsv "
+                                       "rows (run by ninja report)")
+    rp.add_argument("--out", default="out/report")
+    rp.add_argument("tsv", nargs="+", help="build/report/<compiler>-<bench>.tsv files")
+    rp.set_defaults(run=cmd_report)
 
     pm = sub.add_parser("permute", help="apply the reference Keccak-p[1600, rounds] to a state")
     pm.add_argument("--rounds", default="24")
