@@ -822,6 +822,22 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     harness_flags = f"-O1 -I{gen} -Itests {check_cflags} -DRS_COMPILER='\"{name}\"'"
     bench_flags = f"-O2 -I{gen} -Itests -DRS_COMPILER='\"{name}\"'"
     logs, benches = [], {}
+
+    def program(src, exe, linked, flags, ldflags):
+        o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
+        w.build([o], "cc", [src], order_only=generated, variables=[("cc", name),
+                                                                   ("cflags", flags)])
+        w.build([os.path.join(base, exe)], "link", [o] + linked,
+                variables=[("cc", name), ("ldflags", ldflags)])
+        return os.path.join(base, exe)
+
+    def suite(src, linked):
+        """A Check suite of the full matrix, run by `ninja test`."""
+        if tests:
+            exe = program(src, os.path.basename(src)[:-2], linked, harness_flags, check_libs)
+            w.build([exe + ".log"], "run_check", [exe])
+            logs.append(exe + ".log")
+
     # The yardstick is always the plain rolled kernel built by gcc -O3 when gcc exists, so
     # every compiler's figures are ratios against the same code. The Check suite tests it
     # too: the fuzz targets take it as the truth.
@@ -829,43 +845,19 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     ref_o = os.path.join(obj, "keccak_ref.o")
     w.build([ref_o], "cc", ["tests/ref/keccak_ref.c"],
             variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
-    if tests:
-        check_o = os.path.join(obj, "check_keccak.o")
-        w.build([check_o], "cc", ["tests/check_keccak.c"], order_only=generated,
-                variables=[("cc", name), ("cflags", harness_flags)])
-        exe = os.path.join(base, "check_keccak")
-        w.build([exe], "link", [check_o, ref_o] + objs,
-                variables=[("cc", name), ("ldflags", check_libs)])
-        w.build([exe + ".log"], "run_check", [exe])
-        logs.append(exe + ".log")
-    bench_o = os.path.join(obj, "bench_keccak.o")
-    w.build([bench_o], "cc", ["tests/bench_keccak.c"], order_only=generated,
-            variables=[("cc", name), ("cflags", bench_flags)])
-    benches["keccak"] = os.path.join(base, "bench_keccak")
-    w.build([benches["keccak"]], "link", [bench_o, ref_o] + objs,
-            variables=[("cc", name), ("ldflags", "")])
+    suite("tests/check_keccak.c", [ref_o] + objs)
+    benches["keccak"] = program("tests/bench_keccak.c", "bench_keccak", [ref_o] + objs,
+                                bench_flags, "")
 
     # ChaCha: its suite, with the plain reference (gcc -O3 again) as the second opinion, and
     # its bench against that reference and OpenSSL; bench_table.py shows its own table.
     chacha_ref_o = os.path.join(obj, "chacha_ref.o")
     w.build([chacha_ref_o], "cc", ["tests/ref/chacha_ref.c"],
             variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
-    if tests:
-        check_chacha_o = os.path.join(obj, "check_chacha.o")
-        w.build([check_chacha_o], "cc", ["tests/check_chacha.c"], order_only=generated,
-                variables=[("cc", name), ("cflags", harness_flags)])
-        chacha_exe = os.path.join(base, "check_chacha")
-        w.build([chacha_exe], "link", [check_chacha_o, chacha_ref_o] + chacha_objs,
-                variables=[("cc", name), ("ldflags", check_libs)])
-        w.build([chacha_exe + ".log"], "run_check", [chacha_exe])
-        logs.append(chacha_exe + ".log")
+    suite("tests/check_chacha.c", [chacha_ref_o] + chacha_objs)
     if crypto_libs is not None and "x86-target-attr" in cc["caps"]:
-        bench_chacha_o = os.path.join(obj, "bench_chacha.o")
-        w.build([bench_chacha_o], "cc", ["tests/bench_chacha.c"], order_only=generated,
-                variables=[("cc", name), ("cflags", bench_flags)])
-        benches["chacha"] = os.path.join(base, "bench_chacha")
-        w.build([benches["chacha"]], "link", [bench_chacha_o, chacha_ref_o] + chacha_objs,
-                variables=[("cc", name), ("ldflags", crypto_libs)])
+        benches["chacha"] = program("tests/bench_chacha.c", "bench_chacha",
+                                    [chacha_ref_o] + chacha_objs, bench_flags, crypto_libs)
     w.blank()
     if not simd_space:
         return logs, benches
@@ -874,21 +866,9 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     # compared with (this compiler's default scalar variant).
     yard_o = os.path.join(obj, f"{yard.ident}.o")
     simd_objs = [o for o in simd_objs if o != yard_o]
-    if tests:
-        simd_check_o = os.path.join(obj, "check_keccak_simd.o")
-        w.build([simd_check_o], "cc", ["tests/check_keccak_simd.c"], order_only=generated,
-                variables=[("cc", name), ("cflags", harness_flags)])
-        simd_exe = os.path.join(base, "check_keccak_simd")
-        w.build([simd_exe], "link", [simd_check_o, yard_o] + simd_objs,
-                variables=[("cc", name), ("ldflags", check_libs)])
-        w.build([simd_exe + ".log"], "run_check", [simd_exe])
-        logs.insert(1, simd_exe + ".log")
-    simd_bench_o = os.path.join(obj, "bench_keccak_simd.o")
-    w.build([simd_bench_o], "cc", ["tests/bench_keccak_simd.c"], order_only=generated,
-            variables=[("cc", name), ("cflags", bench_flags)])
-    benches["simd"] = os.path.join(base, "bench_keccak_simd")
-    w.build([benches["simd"]], "link", [simd_bench_o, ref_o, yard_o] + simd_objs,
-            variables=[("cc", name), ("ldflags", "")])
+    suite("tests/check_keccak_simd.c", [yard_o] + simd_objs)
+    benches["simd"] = program("tests/bench_keccak_simd.c", "bench_keccak_simd",
+                              [ref_o, yard_o] + simd_objs, bench_flags, "")
     w.blank()
     return logs, benches
 
