@@ -291,8 +291,10 @@ def main(argv):
     gen_inputs = sorted(rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "*.py"))
                         + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"),
                                     recursive=True))
+    # The profiles folder too: a profile `ninja tune` adds changes its time stamp.
     configure_inputs = ["configure.py", "configure_cross.py", "build.ninja.in"] + gen_inputs + sorted(
-        rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "profiles", "*.json")))
+        rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "profiles", "*.json"))) + (
+        ["generator/profiles"] if os.path.isdir(os.path.join(ROOT, "generator", "profiles")) else [])
     w.build(["build.ninja"], "configure", implicit=configure_inputs)
     w.blank()
 
