@@ -97,6 +97,9 @@ def options(argv):
     p.add_argument("--chacha-states", help="ChaCha block sets interleaved: 1 or 2")
     p.add_argument("--chacha-rounds", help="ChaCha round counts, e.g. 8,12,20")
     p.add_argument("--prefix", default="", help="prefix for every exported symbol")
+    p.add_argument("--tune", nargs="?", const="full", choices=("full", "quick"),
+                   help="configure, run `ninja tune` (or `ninja tune-quick` with --tune quick), "
+                        "then configure again with the profiles it wrote")
     p.add_argument("--no-profile", action="store_true",
                    help="ignore tuned profiles in generator/profiles/")
     p.add_argument("--out", default=None, help="output folder (default: out/<target>)")
@@ -875,5 +878,32 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     return logs, benches
 
 
+def without_tune(argv):
+    """The arguments minus --tune [full|quick], which build.ninja must not record (its
+    reconfigure edge would tune again)."""
+    out, skip = [], False
+    for a in argv:
+        if skip and a in ("full", "quick"):
+            skip = False
+            continue
+        skip = a == "--tune"
+        if not (skip or a.startswith("--tune=")):
+            out.append(a)
+    return out
+
+
+def tune_then_configure(argv):
+    args = options(argv)
+    rest = without_tune(argv)
+    main(rest)
+    if args.tune:
+        edge = "tune" if args.tune == "full" else "tune-quick"
+        jobs = str(os.cpu_count() or 2)
+        print(f"configure.py: ninja -j{jobs} {edge}", flush=True)
+        if subprocess.run(["ninja", "-C", ROOT, f"-j{jobs}", edge]).returncode:
+            fail(f"ninja {edge} failed")
+        main(rest)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    tune_then_configure(sys.argv[1:])

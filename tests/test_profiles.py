@@ -207,6 +207,14 @@ class Configure(unittest.TestCase):
         c = configure.pick_chacha(options(), self.target, tcc, ALL)
         self.assertEqual(c, targets.default_chacha(self.target, "tcc"))
 
+    def test_configure_tune_is_not_recorded_in_build_ninja(self):
+        # build.ninja reruns configure with the recorded arguments: --tune there would tune
+        # again on every rerun.
+        for argv, rest in ((["--tune"], []), (["--tune", "quick", "--cc", "gcc"], ["--cc", "gcc"]),
+                           (["--cc", "clang", "--tune=full"], ["--cc", "clang"]),
+                           (["--tune", "--cc", "gcc"], ["--cc", "gcc"])):
+            self.assertEqual(configure.without_tune(argv), rest)
+
     def test_without_a_profile_the_defaults(self):
         self.assertEqual(configure.pick_keccak(options(), self.target, self.cc, {}),
                          targets.default_keccak(self.target, "gcc"))
