@@ -860,7 +860,7 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     w.build([chacha_ref_o], "cc", ["tests/ref/chacha_ref.c"],
             variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
     suite("tests/check_chacha.c", [chacha_ref_o] + chacha_objs)
-    if crypto_libs is not None and "x86-target-attr" in cc["caps"]:
+    if crypto_libs is not None:
         benches["chacha"] = program("tests/bench_chacha.c", "bench_chacha",
                                     [chacha_ref_o] + chacha_objs, bench_flags, crypto_libs)
     w.blank()
