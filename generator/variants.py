@@ -315,12 +315,15 @@ def keccak_simd_space(target, compiler_caps):
 # schedule shape, which these cover, not on the rotation spelled in a 24-round body.
 #
 # "quick": the tuner's pruned space (`ninja tune-quick`, built apart so it compiles only
-# these): scalar Keccak at the unrolls and rotations that won somewhere on the reference
-# machine, without lane complementing (chi is one ANDN with BMI1); x-N Keccak at short loop
+# these, in under 2 minutes on 2 cores): scalar Keccak at the short unrolls and the rotations
+# that won somewhere on the reference machine, without lane complementing (chi is one ANDN
+# with BMI1); unroll 24 is left to the full space: its 6 candidates took 40% of the quick
+# build's CPU time (3.5 s each with gcc, 6.7 s with clang) and timed within 2% of the
+# shorter bodies (gcc 12, clang 14 on Zen 5); x-N Keccak at short loop
 # bodies, which time as fast as long ones there; ChaCha at the two widest levels the compiler
 # can build, each with its richest rotation, every schedule and block-set count.
 SUBSETS = ("all", "representative", "quick")
-QUICK_UNROLLS = (2, 3, 4, 24)
+QUICK_UNROLLS = (2, 3, 4, 6)
 QUICK_ROTATIONS = ("shift", "builtin", "rorx")
 QUICK_SIMD_UNROLLS = (1, 2, 4)
 QUICK_CHACHA_LEVELS = 2
