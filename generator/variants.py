@@ -318,8 +318,8 @@ def keccak_simd_space(target, compiler_caps):
 # these, in under 2 minutes on 2 cores): scalar Keccak at the short unrolls and the rotations
 # that won somewhere on the reference machine, without lane complementing (chi is one ANDN
 # with BMI1); unroll 24 is left to the full space: its 6 candidates took 40% of the quick
-# build's CPU time (3.5 s each with gcc, 6.7 s with clang) and timed within 2% of the
-# shorter bodies (gcc 12, clang 14 on Zen 5); x-N Keccak at short loop
+# build's CPU time (3.5 s each with gcc, 6.7 s with clang), and `ninja tune` still times
+# them; x-N Keccak at short loop
 # bodies, which time as fast as long ones there; ChaCha at the two widest levels the compiler
 # can build, each with its richest rotation, every schedule and block-set count.
 SUBSETS = ("all", "representative", "quick")
