@@ -318,10 +318,10 @@ def keccak_simd_space(target, compiler_caps):
 # these, in under 2 minutes on 2 cores): scalar Keccak at the short unrolls and the rotations
 # that won somewhere on the reference machine, without lane complementing (chi is one ANDN
 # with BMI1); unroll 24 is left to the full space: its 6 candidates took 40% of the quick
-# build's CPU time (3.5 s each with gcc, 6.7 s with clang), and `ninja tune` still times
-# them; x-N Keccak at short loop
-# bodies, which time as fast as long ones there; ChaCha at the two widest levels the compiler
-# can build, each with its richest rotation, every schedule and block-set count.
+# build's CPU time (3.5 s each with gcc, 6.7 s with clang), and `ninja tune` still times them;
+# x-N Keccak at short loop bodies, which time as fast as long ones there; ChaCha at the two
+# widest levels the compiler can build, each with its richest rotation, every schedule and
+# block-set count.
 SUBSETS = ("all", "representative", "quick")
 QUICK_UNROLLS = (2, 3, 4, 6)
 QUICK_ROTATIONS = ("shift", "builtin", "rorx")
