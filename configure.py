@@ -352,6 +352,14 @@ def main(argv):
         # out/ itself, compiled by this compiler, warning-free, under every sponge test.
         opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
         objs = []
+        # out/ carries the main compiler's scalar kernel: another compiler may lack what it
+        # needs (a tuned profile's rorx rotation is inline asm tcc cannot assemble).
+        lacks = [n for n in keccak.compiler_needs() if n not in cc["caps"]]
+        if lacks and name != main_cc["name"]:
+            print(f"configure.py: {name} cannot build out/'s {keccak.name} (lacks "
+                  f"{', '.join(lacks)}); its out/ sponge suite and bench are left out")
+            w.blank()
+            continue
         buildable = [src for src in out_sources
                      if src not in multi_sources_needing(multis, multi_files, cc)]
         for src in buildable:
@@ -516,7 +524,10 @@ def main(argv):
     # The report: every bench's rows (--tsv) per compiler, then tables and plots in out/report/.
     report_tsvs = []
     for cc in test_ccs:
-        progs = dict(bench_progs[cc["cc"]], sponge=os.path.join("build", cc["cc"], "bench_sponge"))
+        progs = dict(bench_progs[cc["cc"]])
+        sponge = os.path.join("build", cc["cc"], "bench_sponge")
+        if sponge in benches["sponge"]:
+            progs["sponge"] = sponge
         for bench, prog in sorted(progs.items()):
             tsv = os.path.join("build", "report", f"{cc['cc']}-{bench}.tsv")
             w.build([tsv], "bench_tsv", [prog], implicit=everything_benched + ["always"])
