@@ -298,7 +298,9 @@ def plot_all(data, out_dir):
     if chacha:
         ccs = compilers(chacha)
         fig, axes = plt.subplots(len(ccs), 1, figsize=(12, 3.6 * len(ccs)), squeeze=False)
+        most = max(sum(1 for r in chacha if r["compiler"] == cc) for cc in ccs)
         for ax, cc in zip(axes[:, 0], ccs):
+            ax.set_xlim(-0.6, most - 0.4)
             mine = sorted((r for r in chacha if r["compiler"] == cc),
                           key=lambda r: (-variants.chacha_from_name(r["variant"]).width,
                                          r["variant"]))
