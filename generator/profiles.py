@@ -69,13 +69,14 @@ def path_for(k):
     return os.path.join(PROFILE_DIR, f"{k['arch']}-{slug}-{k['compiler']}.json")
 
 
-def save(k, choice, candidates, command, metrics=None):
+def save(k, choice, candidates, command, metrics=None, confirmations=None):
     """Write the profile of key `k`: `choice` maps each kernel (keccak_scalar,
     keccak_x8_avx512, ..., chacha) to its winner, `candidates` each kernel to every
-    candidate's row, `metrics` each kernel to what its figure means."""
+    candidate's row, `metrics` each kernel to what its figure means, `confirmations` each
+    kernel to the second run of its winner against its untuned default."""
     os.makedirs(PROFILE_DIR, exist_ok=True)
     data = {"key": k, "choice": choice, "candidates": candidates, "metrics": metrics or {},
-            "measured_with": command}
+            "confirmations": confirmations or {}, "measured_with": command}
     path = path_for(k)
     tmp = path + ".tmp"
     with open(tmp, "w") as f:

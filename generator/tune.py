@@ -102,6 +102,22 @@ def choose(rows, bench):
     return min(timed, key=lambda r: score(r, bench)) if timed else None
 
 
+def confirm(command, best, base, bench):
+    """Time the winner and the untuned default again, side by side in a second run: a winner
+    that came out ahead only because the machine slowed while its default was timed does not
+    survive it. Returns (the row that wins the second run, both rows of that run)."""
+    names = [best["variant"], base["variant"]]
+    again = {r["variant"]: r for r in benchdata.run(command + names)
+             if r["variant"] in names and benchdata.ok(r)}
+    if len(again) < 2:
+        return best, list(again.values())
+    kept = best if score(again[names[0]], bench) < score(again[names[1]], bench) else base
+    print(f"  confirm: {names[0]} against {names[1]} again: "
+          f"{score(again[names[1]], bench) / score(again[names[0]], bench):.2f}x; keeping "
+          f"{kept['variant']}", flush=True)
+    return kept, [again[n] for n in names]
+
+
 def tune(benches, compiler_id, version, cflags, target_name, caps, quick, command):
     """benches: {"keccak": path, "simd": path or None, "chacha": path or None}."""
     target = targets.get(target_name)
@@ -116,7 +132,7 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
     total = sum(len(c) for _, _, c in jobs)
     print(f"tune: {compiler_id} {version} ({cflags}): {total} candidates"
           + (" (quick)" if quick else ""), flush=True)
-    choice, table, metrics = {}, {}, {}
+    choice, table, metrics, confirmations = {}, {}, {}, {}
     for bench, cmd, cands in jobs:
         if not cands:
             continue
@@ -137,9 +153,12 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
                 print(f"tune: {compiler_id}: {kernel}: no candidate was timed (every one "
                       f"skipped or wrong); nothing recorded for it", flush=True)
                 continue
-            choice[kernel] = best["variant"]
             default = untuned(target, compiler_id, kernel).name
             base = rows.get(default)
+            if base and benchdata.ok(base) and best is not base:
+                best, again = confirm(cmd, best, base, bench)
+                confirmations[kernel] = again
+            choice[kernel] = best["variant"]
             print(f"tune: {compiler_id}: {kernel}: {best['variant']}, {describe(best, metric)}"
                   + (f"; {score(base, bench) / score(best, bench):.2f}x the untuned default "
                      f"{default}"
@@ -147,6 +166,6 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
     if "keccak_scalar" not in choice:
         raise SystemExit("tune: no scalar Keccak candidate gave every vector right")
     k = profiles.key(compiler_id, version, cflags)
-    path = profiles.save(k, choice, table, command, metrics)
+    path = profiles.save(k, choice, table, command, metrics, confirmations)
     print(f"tune: {compiler_id}: profile -> {path}", flush=True)
     return path

@@ -171,6 +171,27 @@ class Choice(unittest.TestCase):
         self.assertIsNone(tune.choose([rows[1], rows[3]], "keccak"))
 
 
+class Confirm(unittest.TestCase):
+    def row(self, name, median, ref):
+        return {"variant": name, "status": "ok", "median_24": median, "ref_median_24": ref}
+
+    def test_a_win_that_does_not_hold_in_a_second_run_goes_to_the_default(self):
+        best, base = self.row("fast", 600, 900), self.row("default", 650, 900)
+        again = [self.row("fast", 700, 900), self.row("default", 650, 900)]
+        with mock.patch.object(benchdata, "run", return_value=again) as run, \
+                mock.patch("sys.stdout"):
+            kept, rows = tune.confirm(["bench", "--tsv"], best, base, "keccak")
+        run.assert_called_once_with(["bench", "--tsv", "fast", "default"])
+        self.assertIs(kept, base)
+        self.assertEqual([r["variant"] for r in rows], ["fast", "default"])
+
+    def test_a_win_that_holds_is_kept(self):
+        best, base = self.row("fast", 600, 900), self.row("default", 650, 900)
+        again = [self.row("default", 660, 900), self.row("fast", 610, 900)]
+        with mock.patch.object(benchdata, "run", return_value=again), mock.patch("sys.stdout"):
+            self.assertIs(tune.confirm(["b"], best, base, "keccak")[0], best)
+
+
 def options(**kw):
     base = dict(multi=None, unroll=None, lane_complement=None, rotate=None, parity=None,
                 chacha_isa=None, chacha_schedule=None, chacha_rotate=None, chacha_states=None,
