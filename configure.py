@@ -8,6 +8,7 @@ configures: every algorithmic choice is the generator's, asked through generator
 import argparse
 import glob
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -104,6 +105,9 @@ def options(argv):
                         "with --prefix into build/bundle/TARGET")
     p.add_argument("--amalgamate", action="store_true",
                    help="with --bundle: one roundsmith.c and one roundsmith.h")
+    p.add_argument("--tune", nargs="?", const="full", choices=("full", "quick"),
+                   help="configure, run `ninja tune` (or `ninja tune-quick` with --tune quick), "
+                        "then configure again with the profiles it wrote")
     p.add_argument("--no-profile", action="store_true",
                    help="ignore tuned profiles in generator/profiles/")
     p.add_argument("--out", default=None, help="output folder (default: build/out/<target>)")
@@ -271,17 +275,10 @@ def main(argv):
         if main_cc is None:
             raise UsageError(f"compiler '{args.cc}' is not installed; pass --cc with one of "
                              f"{', '.join(KNOWN_COMPILERS)} (apt-get install -y gcc clang tcc)")
-        keccak = pick_keccak(args, target, main_cc)
-        if args.multi is None:
-            multis = targets.default_multis(target, main_cc["caps"])
-        else:
-            multis = [targets.multi_variant(spec, target)
-                      for spec in filter(None, args.multi.split(",")) if spec != "none"]
-        for m in multis:
-            if m.compiler_needs()[0] not in main_cc["caps"]:
-                raise UsageError(f"{main_cc['cc']} cannot build {m.name} (no {m.isa} "
-                                 f"intrinsics); drop it from --multi")
-        chacha = pick_chacha(args, target, main_cc)
+        tuned = tuned_choices(args, target, main_cc)
+        keccak = pick_keccak(args, target, main_cc, tuned)
+        multis = pick_multis(args, target, main_cc, tuned)
+        chacha = pick_chacha(args, target, main_cc, tuned)
         vectors.keccak_intermediate(args.vectors)  # fail now, not halfway through the build
         vectors.chacha_records(args.vectors)
     except UsageError as e:
@@ -313,8 +310,10 @@ def main(argv):
     gen_inputs = sorted(rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "*.py"))
                         + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"),
                                     recursive=True))
+    # The profiles folder too: a profile `ninja tune` adds changes its time stamp.
     configure_inputs = ["configure.py", "configure_cross.py", "build.ninja.in"] + gen_inputs + sorted(
-        rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "profiles", "*.json")))
+        rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "profiles", "*.json"))) + (
+        ["generator/profiles"] if os.path.isdir(os.path.join(ROOT, "generator", "profiles")) else [])
     w.build(["build.ninja"], "configure", implicit=configure_inputs)
     w.blank()
 
@@ -349,6 +348,7 @@ def main(argv):
     w.blank()
 
     logs, benches = [], {"keccak": [], "sponge": []}
+    bench_progs = {}  # per test compiler: its bench programs (generator/tune.py, the report)
     same = [c for c in test_ccs
             if os.path.realpath(c["path"]) == os.path.realpath(main_cc["path"])]
     if same:
@@ -362,11 +362,21 @@ def main(argv):
         logs_cc, bench = matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs,
                                 run_tests=run_matrix, crypto_libs=crypto_libs)
         logs += logs_cc
-        benches["keccak"] += bench or []
+        benches["keccak"] += list(bench.values())
+        if run_matrix:
+            bench_progs[cc["cc"]] = bench
         gen = os.path.join("build", name, "gen")
         # out/ itself, compiled by this compiler, warning-free, under every sponge test.
         opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
         objs = []
+        # out/ carries the main compiler's scalar kernel: another compiler may lack what it
+        # needs (a tuned profile's rorx rotation is inline asm tcc cannot assemble).
+        lacks = [n for n in keccak.compiler_needs() if n not in cc["caps"]]
+        if lacks and name != main_cc["name"]:
+            print(f"configure.py: {name} cannot build out/'s {keccak.name} (lacks "
+                  f"{', '.join(lacks)}); its out/ sponge suite and bench are left out")
+            w.blank()
+            continue
         buildable = [src for src in out_sources
                      if src not in multi_sources_needing(multis, multi_files, cc)]
         for src in buildable:
@@ -513,18 +523,45 @@ def main(argv):
     w.build(["bench-bundle"], "bench_each", bundle_benches)
     w.build(["bench"], "phony", ["bench-keccak", "bench-sponge", "bench-bundle"])
     # Tuning: time every candidate each compiler built (verified first), record the winners.
-    tunes = {"tune": [], "tune-quick": []}
+    # The quick space is built apart (build/<cc>/quick/) so that it compiles only its own
+    # candidates. No timing starts before every candidate of every compiler is built: a
+    # compile on the other core would disturb it.
+    quick_progs = {}
     for cc in test_ccs:
-        bench = os.path.join("build", cc["cc"], "bench_keccak")
-        for edge, quick in (("tune", ""), ("tune-quick", "--quick")):
+        quick_progs[cc["cc"]] = matrix(w, cc, target, args, check_cflags, check_libs,
+                                       gen_inputs, crypto_libs=crypto_libs, subset="quick")[1]
+    everything_benched = sorted(p for cc in test_ccs for p in bench_progs[cc["cc"]].values()) + \
+        benches["sponge"]
+    for edge, progs in (("tune", bench_progs), ("tune-quick", quick_progs)):
+        everything = sorted(p for cc in test_ccs for p in progs[cc["cc"]].values())
+        stamps = []
+        for cc in test_ccs:
+            mine = progs[cc["cc"]]
             out = f"build/{cc['cc']}/{edge}.stamp"
-            w.build([out], "tune", [bench],
+            w.build([out], "tune", [mine["keccak"]], implicit=everything,
                     variables=[("ccid", cc["id"]), ("ccversion", cc["version"]),
                                ("cflags", opt_flags(args, cc)), ("target", target.name),
-                               ("caps", ",".join(cc["caps"])), ("quick", quick)])
-            tunes[edge].append(out)
-    for edge, stamps in tunes.items():
+                               ("caps", ",".join(cc["caps"])),
+                               ("tuneargs", " ".join(f"--bench-{k} {mine[k]}" for k in
+                                                     ("simd", "chacha") if k in mine)
+                                + (" --quick" if edge == "tune-quick" else ""))])
+            stamps.append(out)
         w.build([edge], "phony", stamps)
+    # The report: every bench's rows (--tsv) per compiler, then tables and plots in out/report/.
+    report_tsvs = []
+    for cc in test_ccs:
+        progs = dict(bench_progs[cc["cc"]])
+        sponge = os.path.join("build", cc["cc"], "bench_sponge")
+        if sponge in benches["sponge"]:
+            progs["sponge"] = sponge
+        for bench, prog in sorted(progs.items()):
+            tsv = os.path.join("build", "report", f"{cc['cc']}-{bench}.tsv")
+            w.build([tsv], "bench_tsv", [prog], implicit=everything_benched + ["always"])
+            report_tsvs.append(tsv)
+    w.build([os.path.join("out", "report", "report.md")], "report", report_tsvs,
+            implicit=gen_inputs, variables=[("outdir", os.path.join("out", "report")),
+                                            ("python", esc(plotting_python()))])
+    w.build(["report"], "phony", [os.path.join("out", "report", "report.md")])
     w.lines.append("default check-out")
 
     configure_command = "./configure.py " + shlex.join(argv) if argv else "./configure.py"
@@ -549,6 +586,17 @@ def main(argv):
     print(f"configure.py: {target.name}, {main_cc['id']} {main_cc['version']}, "
           f"{keccak.name} -> {out_dir}; test matrix: "
           + (", ".join(f"{c['id']} {c['version']}" for c in test_ccs) or "none"))
+
+
+def plotting_python():
+    """An interpreter that has matplotlib for the report's plots: this one, or Debian's
+    (python3-matplotlib installs there); without one the report has its tables only."""
+    for py in dict.fromkeys((sys.executable, "/usr/bin/python3")):
+        if os.path.exists(py) and not run([py, "-c", "import jinja2, matplotlib"]).returncode:
+            return py
+    print("configure.py: matplotlib not found; `ninja report` writes tables without plots "
+          "(apt-get install -y python3-matplotlib)")
+    return sys.executable
 
 
 def opt_flags(args, cc):
@@ -702,17 +750,27 @@ def fuzz_targets(w, cc, family, objs, gen, args, out):
             out[goal].append(log)
 
 
-def pick_keccak(args, target, cc):
+def tuned_choices(args, target, cc):
+    """The matching tuned profile's winner per kernel (keccak_scalar, keccak_x8_avx512, ...,
+    chacha), with a warning printed for each mismatch; {} with --no-profile or on a target
+    other than the host (a profile is measured on this machine)."""
+    if args.no_profile or target is not targets.host():
+        return {}
+    choices, warnings = profiles.lookup(cc["id"], cc["version"], opt_flags(args, cc))
+    for warning in warnings:
+        print(f"configure.py: warning: {warning}")
+    if choices:
+        print(f"configure.py: {cc['cc']}: tuned profile picks "
+              + ", ".join(choices[k] for k in sorted(choices)))
+    return choices
+
+
+def pick_keccak(args, target, cc, tuned):
     """The variant for out/: the options given, over the matching tuned profile, over the
     built-in default."""
     base = targets.default_keccak(target, cc["id"])
-    if not args.no_profile and target is targets.host():
-        tuned, warning = profiles.lookup(cc["id"], cc["version"], opt_flags(args, cc))
-        if warning:
-            print(f"configure.py: warning: {warning}")
-        if tuned:
-            print(f"configure.py: {cc['cc']}: tuned profile picks {tuned.name}")
-            base = tuned
+    if "keccak_scalar" in tuned:
+        base = variants.keccak_from_name(tuned["keccak_scalar"])
     v = variants.keccak_from_options(target, base, args.unroll, args.lane_complement,
                                      args.rotate, args.parity, args.lanes)
     missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
@@ -722,10 +780,37 @@ def pick_keccak(args, target, cc):
     return v
 
 
-def pick_chacha(args, target, cc):
-    v = variants.chacha_from_options(target, targets.default_chacha(target, cc["id"]),
-                                     args.chacha_isa, args.chacha_schedule, args.chacha_rotate,
-                                     args.chacha_states, args.chacha_rounds)
+def pick_multis(args, target, cc, tuned):
+    """The x-N kernels for out/: --multi (or the default shapes); a shape given without its
+    unroll (x8-avx512, not x8-u24-avx512) takes the tuned profile's."""
+    if args.multi is None:
+        specs = [f"x{m.instances}-{m.isa}" for m in targets.default_multis(target, cc["caps"])]
+    else:
+        specs = [spec for spec in filter(None, args.multi.split(",")) if spec != "none"]
+    multis = []
+    for spec in specs:
+        m = targets.multi_variant(spec, target)
+        winner = tuned.get(f"keccak_x{m.instances}_{m.isa}")
+        if winner and not re.search(r"-u\d+-", spec):
+            m = variants.simd_from_name(winner)
+        if m.compiler_needs()[0] not in cc["caps"]:
+            raise UsageError(f"{cc['cc']} cannot build {m.name} (no {m.isa} "
+                             f"intrinsics); drop it from --multi")
+        multis.append(m)
+    return multis
+
+
+def pick_chacha(args, target, cc, tuned):
+    """ChaCha for out/: the options given, over the tuned profile's winner (if this compiler
+    can build it here), over the built-in default."""
+    base = targets.default_chacha(target, cc["id"])
+    if "chacha" in tuned:
+        winner = variants.chacha_from_name(tuned["chacha"])
+        if winner.isa in target.chacha_isas and all(n in cc["caps"]
+                                                    for n in winner.compiler_needs()):
+            base = winner
+    v = variants.chacha_from_options(target, base, args.chacha_isa, args.chacha_schedule,
+                                     args.chacha_rotate, args.chacha_states, args.chacha_rounds)
     missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
     if missing:
         raise UsageError(f"{cc['cc']} cannot build ChaCha level '{v.isa}' (lacks "
@@ -734,18 +819,28 @@ def pick_chacha(args, target, cc):
 
 
 def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=True,
-           crypto_libs=None):
-    """Every variant this compiler can build: generated, compiled, linked into one Check
-    binary and one bench binary per family. Returns (logs, bench executables)."""
+           crypto_libs=None, subset="all"):
+    """Every variant this compiler can build (or a subset of them): generated, compiled,
+    linked into one Check binary and one bench binary per family. The "quick" subset is the
+    tuner's pruned space, built apart in build/<cc>/quick/ with its benches only. Returns
+    (logs, {"keccak": bench, "simd": bench, "chacha": bench}), benches that exist only."""
     name = cc["cc"]
-    gen = os.path.join("build", name, "gen")
-    obj = os.path.join("build", name, "obj")
-    space = variants.keccak_scalar_space(target, set(cc["caps"]))
-    simd_space = variants.keccak_simd_space(target, set(cc["caps"]))
+    base = os.path.join("build", name) if subset == "all" else os.path.join("build", name, subset)
+    tests = run_tests and subset == "all"
+    gen = os.path.join(base, "gen")
+    obj = os.path.join(base, "obj")
+    caps = set(cc["caps"])
+    space = variants.keccak_subset(variants.keccak_scalar_space(target, caps), subset)
+    simd_space = variants.simd_subset(variants.keccak_simd_space(target, caps), subset)
     sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
+    # The vector kernels are timed next to this compiler's default scalar kernel, which their
+    # testsuite generates with them (a subset may not hold it otherwise).
+    yard = targets.default_keccak(target, cc["id"])
     simd_sources = [os.path.join(gen, f"{v.ident}.c") for v in simd_space]
-    headers = [os.path.join(gen, f"{v.ident}.h") for v in space + simd_space]
-    chacha_space = variants.chacha_space(target, set(cc["caps"]))
+    if simd_space and yard not in space:
+        simd_sources.append(os.path.join(gen, f"{yard.ident}.c"))
+    headers = [f[:-2] + ".h" for f in sources + simd_sources]
+    chacha_space = variants.chacha_subset(variants.chacha_space(target, caps), subset)
     chacha_sources = [os.path.join(gen, f"{v.ident}.c") for v in chacha_space]
     headers += [os.path.join(gen, f"{v.ident}.h") for v in chacha_space]
     generated = sources + simd_sources + chacha_sources + headers + [
@@ -755,7 +850,7 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
                                              "chacha_vectors.h")]
     w.build(generated, "testsuite", implicit=gen_inputs,
             variables=[("target", target.name), ("ccid", cc["id"]),
-                       ("caps", ",".join(cc["caps"])), ("outdir", gen)])
+                       ("caps", ",".join(cc["caps"])), ("outdir", gen), ("subset", subset)])
     opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
     kernel_flags = f"{opt} {WARNINGS.get(cc['id'], '')}"
     objs, simd_objs, chacha_objs = [], [], []
@@ -765,12 +860,26 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
                 variables=[("cc", name), ("cflags", kernel_flags)])
         (objs if src in sources else simd_objs if src in simd_sources else chacha_objs).append(o)
     if not run_tests:
-        return [], []
+        return [], {}
     harness_flags = f"-O1 -I{gen} -Itests {check_cflags} -DRS_COMPILER='\"{name}\"'"
-    check_o = os.path.join(obj, "check_keccak.o")
-    w.build([check_o], "cc", ["tests/check_keccak.c"], order_only=generated,
-            variables=[("cc", name), ("cflags", harness_flags)])
-    exe = os.path.join("build", name, "check_keccak")
+    bench_flags = f"-O2 -I{gen} -Itests -DRS_COMPILER='\"{name}\"'"
+    logs, benches = [], {}
+
+    def program(src, exe, linked, flags, ldflags):
+        o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
+        w.build([o], "cc", [src], order_only=generated, variables=[("cc", name),
+                                                                   ("cflags", flags)])
+        w.build([os.path.join(base, exe)], "link", [o] + linked,
+                variables=[("cc", name), ("ldflags", ldflags)])
+        return os.path.join(base, exe)
+
+    def suite(src, linked):
+        """A Check suite of the full matrix, run by `ninja test`."""
+        if tests:
+            exe = program(src, os.path.basename(src)[:-2], linked, harness_flags, check_libs)
+            w.build([exe + ".log"], "run_check", [exe])
+            logs.append(exe + ".log")
+
     # The yardstick is always the plain rolled kernel built by gcc -O3 when gcc exists, so
     # every compiler's figures are ratios against the same code. The Check suite tests it
     # too: the fuzz targets take it as the truth.
@@ -778,62 +887,60 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     ref_o = os.path.join(obj, "keccak_ref.o")
     w.build([ref_o], "cc", ["tests/ref/keccak_ref.c"],
             variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
-    w.build([exe], "link", [check_o, ref_o] + objs,
-            variables=[("cc", name), ("ldflags", check_libs)])
-    w.build([exe + ".log"], "run_check", [exe])
-    bench_o = os.path.join(obj, "bench_keccak.o")
-    w.build([bench_o], "cc", ["tests/bench_keccak.c"], order_only=generated,
-            variables=[("cc", name), ("cflags", f"-O2 -I{gen} -Itests "
-                                                f"-DRS_COMPILER='\"{name}\"'")])
-    bench = os.path.join("build", name, "bench_keccak")
-    w.build([bench], "link", [bench_o, ref_o] + objs, variables=[("cc", name), ("ldflags", "")])
+    suite("tests/check_keccak.c", [ref_o] + objs)
+    benches["keccak"] = program("tests/bench_keccak.c", "bench_keccak", [ref_o] + objs,
+                                bench_flags, "")
 
     # ChaCha: its suite, with the plain reference (gcc -O3 again) as the second opinion, and
     # its bench against that reference and OpenSSL; bench_table.py shows its own table.
     chacha_ref_o = os.path.join(obj, "chacha_ref.o")
     w.build([chacha_ref_o], "cc", ["tests/ref/chacha_ref.c"],
             variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
-    check_chacha_o = os.path.join(obj, "check_chacha.o")
-    w.build([check_chacha_o], "cc", ["tests/check_chacha.c"], order_only=generated,
-            variables=[("cc", name), ("cflags", harness_flags)])
-    chacha_exe = os.path.join("build", name, "check_chacha")
-    w.build([chacha_exe], "link", [check_chacha_o, chacha_ref_o] + chacha_objs,
-            variables=[("cc", name), ("ldflags", check_libs)])
-    w.build([chacha_exe + ".log"], "run_check", [chacha_exe])
-    benches = [bench]
-    if crypto_libs is not None and "x86-target-attr" in cc["caps"]:
-        bench_chacha_o = os.path.join(obj, "bench_chacha.o")
-        w.build([bench_chacha_o], "cc", ["tests/bench_chacha.c"], order_only=generated,
-                variables=[("cc", name), ("cflags", f"-O2 -I{gen} -Itests "
-                                                    f"-DRS_COMPILER='\"{name}\"'")])
-        bench_chacha = os.path.join("build", name, "bench_chacha")
-        w.build([bench_chacha], "link", [bench_chacha_o, chacha_ref_o] + chacha_objs,
-                variables=[("cc", name), ("ldflags", crypto_libs)])
-        benches.append(bench_chacha)
+    suite("tests/check_chacha.c", [chacha_ref_o] + chacha_objs)
+    if crypto_libs is not None:
+        benches["chacha"] = program("tests/bench_chacha.c", "bench_chacha",
+                                    [chacha_ref_o] + chacha_objs, bench_flags, crypto_libs)
     w.blank()
     if not simd_space:
-        return [exe + ".log", chacha_exe + ".log"], benches
+        return logs, benches
 
     # Vector kernels: their own suite and bench, linked with the scalar kernel they are
-    # compared with (this compiler's default scalar variant, already among objs).
-    yard_o = os.path.join(obj, f"{targets.default_keccak(target, cc['id']).ident}.o")
-    simd_check_o = os.path.join(obj, "check_keccak_simd.o")
-    w.build([simd_check_o], "cc", ["tests/check_keccak_simd.c"], order_only=generated,
-            variables=[("cc", name), ("cflags", harness_flags)])
-    simd_exe = os.path.join("build", name, "check_keccak_simd")
-    w.build([simd_exe], "link", [simd_check_o, yard_o] + simd_objs,
-            variables=[("cc", name), ("ldflags", check_libs)])
-    w.build([simd_exe + ".log"], "run_check", [simd_exe])
-    simd_bench_o = os.path.join(obj, "bench_keccak_simd.o")
-    w.build([simd_bench_o], "cc", ["tests/bench_keccak_simd.c"], order_only=generated,
-            variables=[("cc", name), ("cflags", f"-O2 -I{gen} -Itests "
-                                                f"-DRS_COMPILER='\"{name}\"'")])
-    simd_bench = os.path.join("build", name, "bench_keccak_simd")
-    w.build([simd_bench], "link", [simd_bench_o, ref_o, yard_o] + simd_objs,
-            variables=[("cc", name), ("ldflags", "")])
+    # compared with (this compiler's default scalar variant).
+    yard_o = os.path.join(obj, f"{yard.ident}.o")
+    simd_objs = [o for o in simd_objs if o != yard_o]
+    suite("tests/check_keccak_simd.c", [yard_o] + simd_objs)
+    benches["simd"] = program("tests/bench_keccak_simd.c", "bench_keccak_simd",
+                              [ref_o, yard_o] + simd_objs, bench_flags, "")
     w.blank()
-    return [exe + ".log", simd_exe + ".log", chacha_exe + ".log"], benches + [simd_bench]
+    return logs, benches
+
+
+def without_tune(argv):
+    """The arguments minus --tune [full|quick], which build.ninja must not record (its
+    reconfigure edge would tune again)."""
+    out, skip = [], False
+    for a in argv:
+        if skip and a in ("full", "quick"):
+            skip = False
+            continue
+        skip = a == "--tune"
+        if not (skip or a.startswith("--tune=")):
+            out.append(a)
+    return out
+
+
+def tune_then_configure(argv):
+    args = options(argv)
+    rest = without_tune(argv)
+    main(rest)
+    if args.tune:
+        edge = "tune" if args.tune == "full" else "tune-quick"
+        jobs = str(os.cpu_count() or 2)
+        print(f"configure.py: ninja -j{jobs} {edge}", flush=True)
+        if subprocess.run(["ninja", "-C", ROOT, f"-j{jobs}", edge]).returncode:
+            fail(f"ninja {edge} failed")
+        main(rest)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    tune_then_configure(sys.argv[1:])

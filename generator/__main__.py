@@ -195,7 +195,8 @@ def cmd_testsuite(args):
         header=render.provenance((("target", target.name), ("vector seed", hex(vectors.SEED))),
                                  command, "Test vectors for Keccak-p[1600]."))
     if args.only in ("all", "simd"):
-        space = [v for v in variants.keccak_simd_space(target, caps)
+        space = [v for v in variants.simd_subset(variants.keccak_simd_space(target, caps),
+                                                 args.subset)
                  if not args.select or any(s in v.name for s in args.select.split(","))]
         # The scalar kernel this compiler gets by default: what a vector kernel must beat.
         yardstick = targets.default_keccak(target, args.cc_id)
@@ -216,16 +217,17 @@ def cmd_testsuite(args):
             header=render.provenance(params, command,
                                      "Test vectors for the x-N Keccak-p[1600] kernels."))
     if args.only in ("all", "chacha"):
-        files.update(chacha_testsuite(env, command, target, caps, args.vectors,
+        files.update(chacha_testsuite(env, command, target, caps, args.vectors, args.subset,
                                       cross=args.scalar_space == "cross"))
     render.write_tree(args.out, files)
 
 
-def chacha_testsuite(env, command, target, caps, vectors_dir, cross=False):
-    """Every ChaCha variant (or the cross subset) under its own prefix, the registry the Check
-    suite and the bench walk, and the vectors (official records, plus digests computed by the
-    Python reference)."""
-    space = variants.chacha_cross_space(target) if cross else variants.chacha_space(target, caps)
+def chacha_testsuite(env, command, target, caps, vectors_dir, subset="all", cross=False):
+    """Every ChaCha variant (of a subset, or the cross subset) under its own prefix, the
+    registry the Check suite and the bench walk, and the vectors (official records, plus
+    digests computed by the Python reference)."""
+    space = (variants.chacha_cross_space(target) if cross
+             else variants.chacha_subset(variants.chacha_space(target, caps), subset))
     files = {}
     for v in space:
         for name, text in kernels.chacha_sources(env, v, v.ident + "_", command,
@@ -280,8 +282,14 @@ def cmd_permute(args):
 
 def cmd_tune(args):
     from . import tune
-    tune.tune(args.bench, args.cc_id, args.cc_version, args.cflags, args.target,
+    tune.tune({"keccak": args.bench, "simd": args.bench_simd, "chacha": args.bench_chacha},
+              args.cc_id, args.cc_version, args.cflags, args.target,
               [c for c in args.caps.split(",") if c], args.quick, render.command_line())
+
+
+def cmd_report(args):
+    from . import report
+    report.main(args.tsv, args.out)
 
 
 def cmd_list(args):
@@ -362,7 +370,8 @@ def parser():
                    help="vector variants: keep only names containing one of these, comma "
                         "separated (to build a part of the matrix)")
     t.add_argument("--subset", default="all", choices=variants.SUBSETS,
-                   help="all variants, or a representative few for instrumented builds")
+                   help="all variants, a representative few for instrumented builds, or the "
+                        "tuner's quick space")
     t.add_argument("--scalar-space", choices=("all", "cross"), default="all",
                    help="scalar (and ChaCha) variants: all, or the cross subset run under "
                         "emulation")
@@ -376,6 +385,8 @@ def parser():
     tu = sub.add_parser("tune", help="time the built candidates of one compiler and record "
                                      "the winner in generator/profiles/ (run by ninja tune)")
     tu.add_argument("--bench", required=True, help="the compiler's bench_keccak program")
+    tu.add_argument("--bench-simd", help="its bench_keccak_simd program (x-N kernels)")
+    tu.add_argument("--bench-chacha", help="its bench_chacha program")
     tu.add_argument("--cc-id", required=True)
     tu.add_argument("--cc-version", required=True)
     tu.add_argument("--cflags", required=True)
@@ -383,6 +394,12 @@ def parser():
     tu.add_argument("--caps", default="")
     tu.add_argument("--quick", action="store_true", help="the pruned space")
     tu.set_defaults(run=cmd_tune)
+
+    rp = sub.add_parser("report", help="markdown tables and SVG plots from the benches' --tsv "
+                                       "rows (run by ninja report)")
+    rp.add_argument("--out", default="out/report")
+    rp.add_argument("tsv", nargs="+", help="build/report/<compiler>-<bench>.tsv files")
+    rp.set_defaults(run=cmd_report)
 
     pm = sub.add_parser("permute", help="apply the reference Keccak-p[1600, rounds] to a state")
     pm.add_argument("--rounds", default="24")

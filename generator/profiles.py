@@ -2,8 +2,10 @@
 plain JSON under generator/profiles/, with every candidate's figure.
 
 A profile applies only while its key matches: the same CPU model and features, the same
-compiler and version and flags, and the same kernel sources (a hash of the model and
-templates that shape the scalar kernel). A mismatch is reported field by field.
+compiler and version and flags; a mismatch there drops the whole profile, with a warning
+naming each field. Each kernel family also records a hash of the sources that shape it (its
+model and templates): when those change, that family's choices are dropped (with a warning
+naming the family) and the others still apply.
 """
 
 import hashlib
@@ -12,22 +14,31 @@ import os
 import platform
 import re
 
-from . import variants
-from .errors import UsageError
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROFILE_DIR = os.path.join(HERE, "profiles")
 ROOT = os.path.dirname(HERE)
-# The sources whose change can change which variant wins.
-SHAPING = ("generator/keccak.py", "generator/x86asm.py", "templates/keccak_p1600_scalar.c.j2",
-           "templates/keccak_p1600_x86asm.c.j2",
-           "templates/_rotate64.j2", "templates/_portability.j2")
-FEATURES = ("bmi1", "bmi2", "avx2", "avx512f", "avx512vl")
+# Per kernel family, the sources whose change can change which variant wins.
+SHAPING = {
+    "keccak_scalar": ("generator/keccak.py", "generator/x86asm.py",
+                      "templates/keccak_p1600_scalar.c.j2", "templates/keccak_p1600_x86asm.c.j2",
+                      "templates/_rotate64.j2", "templates/_portability.j2"),
+    "keccak_simd": ("generator/keccak.py", "generator/simd.py", "templates/keccak_p1600_xN.c.j2",
+                    "templates/_vec64.j2"),
+    "chacha": ("generator/chacha.py", "templates/chacha.c.j2", "templates/_chacha_simd.j2",
+               "templates/_portability.j2"),
+}
+FEATURES = ("ssse3", "bmi1", "bmi2", "avx2", "avx512f", "avx512vl", "avx512bw")
 
 
-def sources_hash():
+def family_of(kernel):
+    """The shaping family of a profile entry: keccak_scalar, keccak_x8_avx512 -> keccak_simd,
+    chacha."""
+    return "keccak_simd" if re.fullmatch(r"keccak_x\d+_\w+", kernel) else kernel
+
+
+def sources_hash(family):
     h = hashlib.sha256()
-    for rel in SHAPING:
+    for rel in SHAPING[family]:
         with open(os.path.join(ROOT, rel), "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:16]
@@ -51,7 +62,7 @@ def key(compiler_id, version, cflags):
     model, features = cpu_identity()
     return {"arch": platform.machine(), "cpu": model, "features": features,
             "compiler": compiler_id, "version": version, "cflags": cflags,
-            "sources": sources_hash()}
+            "sources": {family: sources_hash(family) for family in SHAPING}}
 
 
 def path_for(k):
@@ -59,9 +70,14 @@ def path_for(k):
     return os.path.join(PROFILE_DIR, f"{k['arch']}-{slug}-{k['compiler']}.json")
 
 
-def save(k, choice, candidates, command):
+def save(k, choice, candidates, command, metrics=None, confirmations=None):
+    """Write the profile of key `k`: `choice` maps each kernel (keccak_scalar,
+    keccak_x8_avx512, ..., chacha) to its winner, `candidates` each kernel to every
+    candidate's row, `metrics` each kernel to what its figure means, `confirmations` each
+    kernel to the second run of its winner against its untuned default."""
     os.makedirs(PROFILE_DIR, exist_ok=True)
-    data = {"key": k, "choice": choice, "candidates": candidates, "measured_with": command}
+    data = {"key": k, "choice": choice, "candidates": candidates, "metrics": metrics or {},
+            "confirmations": confirmations or {}, "measured_with": command}
     path = path_for(k)
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
@@ -72,15 +88,32 @@ def save(k, choice, candidates, command):
 
 
 def lookup(compiler_id, version, cflags):
-    """(variant or None, warning or None) for this machine and compiler."""
+    """(choices, warnings) for this machine and compiler: the profile's winner per kernel
+    whose key matches, and one warning per mismatch naming it ({} and [] without a profile)."""
     k = key(compiler_id, version, cflags)
     path = path_for(k)
     if not os.path.exists(path):
-        return None, None
+        return {}, []
     with open(path) as f:
         data = json.load(f)
+    where = os.path.relpath(path, ROOT)
     wrong = [f"{field} is {k[field]!r}, profile has {data['key'].get(field)!r}"
-             for field in k if data["key"].get(field) != k[field]]
+             for field in k if field != "sources" and data["key"].get(field) != k[field]]
     if wrong:
-        return None, f"ignoring {os.path.relpath(path, ROOT)}: " + "; ".join(wrong)
-    return variants.keccak_from_name(data["choice"]["keccak_scalar"]), None
+        return {}, [f"ignoring {where}: " + "; ".join(wrong)]
+    recorded = data["key"].get("sources")
+    recorded = recorded if isinstance(recorded, dict) else {}
+    choices, stale, warnings = {}, {}, []
+    for kernel, name in sorted(data["choice"].items()):
+        family = family_of(kernel)
+        if family not in SHAPING:
+            warnings.append(f"ignoring {kernel} in {where}: not a kernel this generator tunes")
+        elif recorded.get(family) != k["sources"][family]:
+            stale.setdefault(family, []).append(kernel)
+        else:
+            choices[kernel] = name
+    for family, kernels in stale.items():
+        warnings.append(f"ignoring {', '.join(kernels)} in {where}: sources.{family} is "
+                        f"{k['sources'][family]!r}, profile has {recorded.get(family)!r} "
+                        f"(its model or templates changed since it was tuned)")
+    return choices, warnings

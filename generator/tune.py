@@ -1,63 +1,171 @@
 """The tuner: time every candidate a compiler built (each verified against the vectors by the
-bench program before it is timed), pick the fastest, record it as a profile.
+bench program before it is timed), pick the fastest per kernel, record them as a profile.
 
-The build compiles the candidates (in parallel, through ninja) and the bench program times
-them in alternation with a fixed yardstick; this module only chooses and records.
+Kernels: the scalar Keccak permutation; each x-N Keccak shape (x8 AVX-512, x4 AVX2, x4 and x2
+AVX-512VL, x2 SSE2) over its unroll factors; ChaCha over level x schedule x rotation x block
+sets. The build compiles the candidates (in parallel, through ninja: the full space links into
+build/<cc>/bench_*, the quick one into build/<cc>/quick/bench_*) and the bench programs time
+them in alternation with a fixed peer; this module only chooses and records. The figure that
+decides is the median over the alternations (the best is recorded beside it).
 """
 
-import subprocess
-import sys
+import re
 
-from . import profiles, targets, variants
+from . import benchdata, profiles, targets, variants
 
-# The pruned space of --quick: the unrolls and rotations that won somewhere on the reference
-# machine, without lane complementing (chi is one ANDN with BMI1).
-QUICK_UNROLLS = (2, 3, 4, 24)
-QUICK_ROTATIONS = ("shift", "builtin", "rorx")
+# What decides per bench, and what it means (recorded in the profile): the candidate's median
+# over its alternations with the plain reference, divided by the reference's median in the
+# same run. The machine's speed drifts between candidates (a shared VM, up to 1.5x); timed in
+# alternation, the candidate and the reference drift together and their ratio holds.
+METRICS = {
+    "keccak": ("median_24", "ref_median_24",
+               "TSC cycles per permutation (per instance for x-N), 24 rounds, median of the "
+               "alternations with the plain reference (tests/ref, gcc -O3)"),
+    "chacha": ("bulk_median", "bulk_ref_median",
+               "TSC cycles per byte, ChaCha8 keystream 4096 calls x 128 blocks, median of the "
+               "alternations with the plain reference and OpenSSL"),
+}
+
+
+def score(row, bench):
+    """What decides: the candidate's median relative to the reference timed beside it."""
+    figure, ref, _ = METRICS[bench]
+    return row[figure] / row[ref]
 
 
 def candidates(target, caps, quick):
-    space = variants.keccak_scalar_space(target, set(caps))
-    if quick:
-        # The x86asm kernel has four shapes in all: each stays (tcc's fastest is one).
-        space = [v for v in space if v.isa == "x86asm" or (
-                 v.unroll in QUICK_UNROLLS and not v.lane_complement
-                 and v.rotate in QUICK_ROTATIONS and v.rotate != "rol")]
-    return space
+    """The scalar Keccak candidates."""
+    return variants.keccak_subset(variants.keccak_scalar_space(target, set(caps)),
+                                  "quick" if quick else "all")
 
 
-def run_bench(program, names):
-    """Rows of the bench program for `names`, printed as they come (progress)."""
-    proc = subprocess.Popen([program, *names], stdout=subprocess.PIPE, text=True)
-    rows = []
-    for n, line in enumerate(proc.stdout, 1):
-        cols = line.rstrip("\n").split("\t")
-        status = "ok" if len(cols) == 6 else cols[-1]
-        print(f"  [{n}/{len(names)}] {cols[1]}: "
-              + (f"{float(cols[2]):.0f} cycles" if len(cols) == 6 else status), flush=True)
-        if len(cols) == 6:
-            rows.append({"variant": cols[1], "cycles_24": float(cols[2]),
-                         "cycles_12": float(cols[3]), "x_reference": float(cols[5])})
-    if proc.wait() != 0:
-        raise SystemExit(f"tune: {program} failed")
-    return rows
+def simd_candidates(target, caps, quick):
+    """The x-N Keccak candidates (the single-state vector kernel loses to the scalar one and
+    is no candidate)."""
+    space = variants.keccak_simd_space(target, set(caps))
+    return [v for v in variants.simd_subset(space, "quick" if quick else "all") if not v.single]
 
 
-def tune(program, compiler_id, version, cflags, target_name, caps, quick, command):
+def chacha_candidates(target, caps, quick):
+    return variants.chacha_subset(variants.chacha_space(target, set(caps)),
+                                  "quick" if quick else "all")
+
+
+def kernel_of(v):
+    """The profile entry a candidate competes in."""
+    if isinstance(v, variants.SimdKeccakVariant):
+        return f"keccak_x{v.instances}_{v.isa}"
+    if isinstance(v, variants.ChachaVariant):
+        return "chacha"
+    return "keccak_scalar"
+
+
+def untuned(target, compiler_id, kernel):
+    """The variant a kernel gets without a profile."""
+    if kernel == "keccak_scalar":
+        return targets.default_keccak(target, compiler_id)
+    if kernel == "chacha":
+        return targets.default_chacha(target, compiler_id)
+    n, isa = re.fullmatch(r"keccak_x(\d+)_(\w+)", kernel).groups()
+    return variants.SimdKeccakVariant(instances=int(n), isa=isa,
+                                      unroll=targets.DEFAULT_SIMD_UNROLL)
+
+
+def describe(row, metric):
+    if not benchdata.ok(row):
+        return row.get("status", "no figure")
+    if metric == "median_24":
+        return (f"{row['median_24']:.0f} cycles (best {row['best_24']:.0f}), "
+                f"{row['ref_median_24'] / row['median_24']:.2f}x the reference")
+    return (f"{row['bulk_median']:.3f} c/B (best {row['bulk_best']:.3f}), "
+            f"{row['bulk_ossl_median'] / row['bulk_median']:.2f}x OpenSSL")
+
+
+def measure(command, names, metric):
+    """Run one bench over `names` (verified, then timed), with a progress line per candidate.
+    Returns its rows for those names."""
+    wanted, seen = set(names), []
+
+    def progress(_, row):
+        if row["variant"] in wanted:
+            seen.append(row)
+            print(f"  [{len(seen)}/{len(names)}] {row['variant']}: {describe(row, metric)}",
+                  flush=True)
+    benchdata.run(command + names, progress)
+    return seen
+
+
+def choose(rows, bench):
+    """The fastest candidate among those timed (never one that got a vector wrong or was
+    skipped)."""
+    timed = [r for r in rows if benchdata.ok(r)]
+    return min(timed, key=lambda r: score(r, bench)) if timed else None
+
+
+def confirm(command, best, base, bench):
+    """Time the winner and the untuned default again, side by side in a second run: a winner
+    that came out ahead only because the machine slowed while its default was timed does not
+    survive it. Returns (the row that wins the second run, both rows of that run)."""
+    names = [best["variant"], base["variant"]]
+    again = {r["variant"]: r for r in benchdata.run(command + names)
+             if r["variant"] in names and benchdata.ok(r)}
+    if len(again) < 2:
+        return best, list(again.values())
+    kept = best if score(again[names[0]], bench) < score(again[names[1]], bench) else base
+    print(f"  confirm: {names[0]} against {names[1]} again: "
+          f"{score(again[names[1]], bench) / score(again[names[0]], bench):.2f}x; keeping "
+          f"{kept['variant']}", flush=True)
+    return kept, [again[n] for n in names]
+
+
+def tune(benches, compiler_id, version, cflags, target_name, caps, quick, command):
+    """benches: {"keccak": path, "simd": path or None, "chacha": path or None}."""
     target = targets.get(target_name)
-    names = [v.name for v in candidates(target, caps, quick)]
-    print(f"tune: {compiler_id} {version} ({cflags}): {len(names)} candidates"
+    jobs = [("keccak", [benches["keccak"], "--tsv"], candidates(target, caps, quick))]
+    if benches.get("simd"):
+        jobs.append(("keccak", [benches["simd"], "--tsv"], simd_candidates(target, caps, quick)))
+    if benches.get("chacha"):
+        # Quick: fewer alternations (tcc's scalar ChaCha takes 40 cycles a byte).
+        jobs.append(("chacha", [benches["chacha"], "--tsv"]
+                     + (["-b", "8", "-s", "150", "-x", "40"] if quick else []),
+                     chacha_candidates(target, caps, quick)))
+    total = sum(len(c) for _, _, c in jobs)
+    print(f"tune: {compiler_id} {version} ({cflags}): {total} candidates"
           + (" (quick)" if quick else ""), flush=True)
-    rows = run_bench(program, names)
-    if not rows:
-        raise SystemExit("tune: no candidate gave every vector right")
-    # Portable defaults first on ties within 1%: a CPU-specific win must be a real one.
-    best = min(rows, key=lambda r: r["cycles_24"])
-    default = targets.default_keccak(target, compiler_id).name
-    untuned = next((r for r in rows if r["variant"] == default), None)
+    choice, table, metrics, confirmations = {}, {}, {}, {}
+    for bench, cmd, cands in jobs:
+        if not cands:
+            continue
+        metric, ref, meaning = METRICS[bench]
+        print(f"tune: {compiler_id}: {cmd[0]}: verifying and timing {len(cands)}", flush=True)
+        rows = {r["variant"]: r for r in measure(cmd, [v.name for v in cands], metric)}
+        kernels = {}
+        for v in cands:
+            kernels.setdefault(kernel_of(v), []).append(rows.get(
+                v.name, {"variant": v.name, "status": "no row from the bench"}))
+        for kernel, krows in kernels.items():
+            metrics[kernel] = (f"{metric}: {meaning}; the winner has the least "
+                               f"{metric} / {ref}")
+            table[kernel] = sorted(krows, key=lambda r: (not benchdata.ok(r),
+                                                         benchdata.ok(r) and score(r, bench)))
+            best = choose(krows, bench)
+            if best is None:
+                print(f"tune: {compiler_id}: {kernel}: no candidate was timed (every one "
+                      f"skipped or wrong); nothing recorded for it", flush=True)
+                continue
+            default = untuned(target, compiler_id, kernel).name
+            base = rows.get(default)
+            if base and benchdata.ok(base) and best is not base:
+                best, again = confirm(cmd, best, base, bench)
+                confirmations[kernel] = again
+            choice[kernel] = best["variant"]
+            print(f"tune: {compiler_id}: {kernel}: {best['variant']}, {describe(best, metric)}"
+                  + (f"; {score(base, bench) / score(best, bench):.2f}x the untuned default "
+                     f"{default}"
+                     if base and benchdata.ok(base) else ""), flush=True)
+    if "keccak_scalar" not in choice:
+        raise SystemExit("tune: no scalar Keccak candidate gave every vector right")
     k = profiles.key(compiler_id, version, cflags)
-    path = profiles.save(k, {"keccak_scalar": best["variant"]},
-                         sorted(rows, key=lambda r: r["cycles_24"]), command)
-    print(f"tune: {compiler_id}: {best['variant']} at {best['cycles_24']:.0f} cycles"
-          + (f", {untuned['cycles_24'] / best['cycles_24']:.2f}x the untuned default "
-             f"{default}" if untuned else "") + f" -> {path}", flush=True)
+    path = profiles.save(k, choice, table, command, metrics, confirmations)
+    print(f"tune: {compiler_id}: profile -> {path}", flush=True)
+    return path

@@ -387,16 +387,55 @@ def keccak_simd_space(target, compiler_caps):
 # entry label or lane-set schedule would show). What a sanitizer can catch in a kernel (an
 # out-of-bounds lane, a shift by 64, a read of a lane set before it is written) depends on the
 # schedule shape, which these cover, not on the rotation spelled in a 24-round body.
-SUBSETS = ("all", "representative")
+#
+# "quick": the tuner's pruned space (`ninja tune-quick`, built apart so it compiles only
+# these, in under 2 minutes on 2 cores): scalar Keccak at the short unrolls and the rotations
+# that won somewhere on the reference machine, without lane complementing (chi is one ANDN
+# with BMI1); unroll 24 is left to the full space: its 6 candidates took 40% of the quick
+# build's CPU time (3.5 s each with gcc, 6.7 s with clang), and `ninja tune` still times them;
+# x-N Keccak at short loop bodies, which time as fast as long ones there; ChaCha at the two
+# widest levels the compiler can build, each with its richest rotation, every schedule and
+# block-set count.
+SUBSETS = ("all", "representative", "quick")
+QUICK_UNROLLS = (2, 3, 4, 6)
+QUICK_ROTATIONS = ("shift", "builtin", "rorx")
+QUICK_SIMD_UNROLLS = (1, 2, 4)
+QUICK_CHACHA_LEVELS = 2
+
+
+def check_subset(subset):
+    if subset not in SUBSETS:
+        raise UsageError(f"unknown subset '{subset}'; accepted: {', '.join(SUBSETS)}")
+    return subset
 
 
 def keccak_subset(space, subset):
-    if subset == "all":
-        return list(space)
-    if subset == "representative":
+    if check_subset(subset) == "representative":
         return [v for v in space if v.unroll <= 3
                 or (v.lane_complement and v.rotate == "builtin")]
-    raise UsageError(f"unknown subset '{subset}'; accepted: {', '.join(SUBSETS)}")
+    if subset == "quick":
+        # The x86asm kernel has few shapes in all: each stays (tcc's fastest is one).
+        return [v for v in space if v.isa == "x86asm" or (
+                v.unroll in QUICK_UNROLLS and not v.lane_complement
+                and v.rotate in QUICK_ROTATIONS)]
+    return list(space)
+
+
+def simd_subset(space, subset):
+    """Only "quick" prunes the vector kernels: the single-state kernel is left out (it loses
+    to the scalar one) and the x-N ones keep their short unrolls."""
+    if check_subset(subset) == "quick":
+        return [v for v in space if not v.single and v.unroll in QUICK_SIMD_UNROLLS]
+    return list(space)
+
+
+def chacha_subset(space, subset):
+    if check_subset(subset) == "quick":
+        levels = [isa for isa in reversed(list(CHACHA_ISAS))
+                  if any(v.isa == isa for v in space)][:QUICK_CHACHA_LEVELS]
+        return [v for v in space
+                if v.isa in levels and v.rotate == CHACHA_ISAS[v.isa].rotations[-1]]
+    return list(space)
 
 
 def keccak_from_options(target, default, unroll=None, lane_complement=None, rotate=None,
@@ -465,3 +504,27 @@ def keccak_from_name(name):
     return KeccakVariant(unroll=int(m.group(1)), lane_complement=m.group(2) == "lc",
                          parity=m.group(3), rotate=m.group(4),
                          lanes="interleaved" if m.group(5) else "plain", isa=m.group(6))
+
+
+
+def simd_from_name(name):
+    """The vector variant a canonical name stands for (the inverse of SimdKeccakVariant.name)."""
+    m = re.fullmatch(r"keccakp1600-(?:x(\d+)-)?u(\d+)-(\w+)", name)
+    if not m:
+        raise UsageError(f"not a vector Keccak variant name: '{name}'")
+    return SimdKeccakVariant(instances=int(m.group(1) or 1), unroll=int(m.group(2)),
+                             isa=m.group(3))
+
+
+def chacha_from_name(name, rounds=chacha.BUILT_ROUNDS):
+    """The ChaCha variant a canonical file name (chacha-xW-schedule-rotate-isa) stands for."""
+    m = re.fullmatch(r"chacha\d*-x(\d+)-(\w+)-(\w+)-(\w+)", name)
+    if not m or m.group(4) not in CHACHA_ISAS:
+        raise UsageError(f"not a ChaCha variant name: '{name}'")
+    width, isa = int(m.group(1)), m.group(4)
+    states = width // CHACHA_ISAS[isa].width
+    v = ChachaVariant(isa=isa, schedule=m.group(2), rotate=m.group(3), states=states,
+                      rounds=rounds)
+    if v.width != width:
+        raise UsageError(f"not a ChaCha variant name: '{name}' (no x{width} on {isa})")
+    return v

@@ -1,7 +1,12 @@
 /*
  * Cycles per permutation of every scalar Keccak variant one compiler built, each timed in
- * alternation with the plain reference (the yardstick, always gcc -O3), best of many pairs.
- * Prints one row per variant: compiler, variant, cycles for 24 and 12 rounds, speed-up.
+ * alternation with the plain reference (the yardstick, always gcc -O3) over many pairs.
+ * Prints one row per variant: compiler, variant, best cycles for 24 and 12 rounds, the
+ * yardstick's, speed-up. With --tsv: a header line, then the best and the median of each
+ * (what generator/tune.py and the report read). A variant is timed only once it gives
+ * every vector right.
+ *
+ *   bench_keccak [--tsv] [VARIANT...]   only the variants named (a tuner's pruned space)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -29,11 +34,12 @@ static uint64_t time_kernel(void (*p1600)(uint64_t *, unsigned), uint64_t *st, u
     return rs_ticks() - t0;
 }
 
-/* Best time per permutation of `fn` and of the yardstick, over PAIRS alternations. */
-static void measure(void (*fn)(uint64_t *, unsigned), unsigned rounds, double *kernel,
-                    double *yard)
+/* Time per permutation of `fn` and of the yardstick, over PAIRS alternations. */
+static void measure(void (*fn)(uint64_t *, unsigned), unsigned rounds, struct rs_figure *kernel,
+                    struct rs_figure *yard)
 {
-    uint64_t st[25], best_k = UINT64_MAX, best_y = UINT64_MAX;
+    static uint64_t ks[PAIRS], ys[PAIRS];
+    uint64_t st[25];
     int k;
     memset(st, 0x5A, sizeof st);
     for (k = 0; k < 20; k++) { /* warm-up: caches, branch predictors, clock ramp */
@@ -41,15 +47,11 @@ static void measure(void (*fn)(uint64_t *, unsigned), unsigned rounds, double *k
         keccak_ref_p1600(st, rounds);
     }
     for (k = 0; k < PAIRS; k++) {
-        uint64_t a = time_kernel(fn, st, rounds);
-        uint64_t b = time_kernel(keccak_ref_p1600, st, rounds);
-        if (a < best_k)
-            best_k = a;
-        if (b < best_y)
-            best_y = b;
+        ks[k] = time_kernel(fn, st, rounds);
+        ys[k] = time_kernel(keccak_ref_p1600, st, rounds);
     }
-    *kernel = (double)best_k / REPS;
-    *yard = (double)best_y / REPS;
+    *kernel = rs_figures(ks, PAIRS, REPS);
+    *yard = rs_figures(ys, PAIRS, REPS);
 }
 
 /* A candidate is timed only once it gives every vector right, so a tuner never picks a
@@ -78,14 +80,16 @@ static int selected(const char *name, int argc, char **argv)
     return 0;
 }
 
-/* With arguments, only the variants named (a tuner's pruned space). */
 int main(int argc, char **argv)
 {
+    int tsv = rs_take_flag(&argc, argv, "--tsv");
     unsigned k;
+    if (tsv)
+        printf(RS_PERM_TSV_HEADER);
     for (k = 0; k < NVARIANTS; k++) {
         const struct variant *v = &all_variants[k];
         const char *missing = "", *wrong;
-        double c24, y24, c12, y12;
+        struct rs_figure c24, y24, c12, y12;
         if (!selected(v->name, argc, argv))
             continue;
         if (!rs_cpu_has_all(v->cpu, &missing)) {
@@ -98,9 +102,7 @@ int main(int argc, char **argv)
         }
         measure(v->p1600, 24, &c24, &y24);
         measure(v->p1600, 12, &c12, &y12);
-        printf("%s\t%s\t%.0f\t%.0f\t%.0f\t%.2f\n", RS_COMPILER, v->name, c24, c12, y24,
-               y24 / c24);
-        fflush(stdout);
+        rs_perm_row(tsv, RS_COMPILER, v->name, c24, c12, y24);
     }
     return 0;
 }

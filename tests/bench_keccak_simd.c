@@ -3,9 +3,12 @@
  * instance for x-N), and of the scalar kernel they are tested against, each timed in
  * alternation with the plain reference (the yardstick of every bench, tests/ref), best of
  * many pairs. Rows are bench_keccak's: compiler, variant, cycles for 24 and 12 rounds,
- * yardstick cycles for 24 rounds, speed-up over it (tests/bench_table.py prints the table).
+ * yardstick cycles for 24 rounds, speed-up over it (tests/bench_table.py prints the table);
+ * with --tsv, bench_keccak's header and columns (best and median of each). A kernel is timed
+ * only once every instance gives every vector right (keccak_simd_vectors.h for x-N,
+ * keccak_vectors.h for single-state kernels).
  *
- *   bench_keccak_simd [substring...]   only variants whose name contains one of them
+ *   bench_keccak_simd [--tsv] [substring...]   only variants whose name contains one of them
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +17,8 @@
 
 #include "cpu_features.h"
 #include "keccak_simd_variants.h"
+#include "keccak_simd_vectors.h"
+#include "keccak_vectors.h"
 #include "ref/keccak_ref.h"
 #include "timing.h"
 
@@ -27,13 +32,16 @@ struct kernel {
     unsigned n; /* instances per call; 1 for single-state */
     void (*single)(uint64_t state[25], unsigned rounds);
     void (*multi)(uint64_t *states, unsigned rounds);
+    void (*interleave)(uint64_t *states, const uint64_t *separate);
+    void (*deinterleave)(uint64_t *separate, const uint64_t *states);
 };
 
-#define RS_SINGLE(prefix, name, cpu) {name, cpu, 1, prefix##_keccak_p1600, 0},
-#define RS_MULTI(prefix, name, cpu, n) {name, cpu, n, 0, prefix##_p},
+#define RS_SINGLE(prefix, name, cpu) {name, cpu, 1, prefix##_keccak_p1600, 0, 0, 0},
+#define RS_MULTI(prefix, name, cpu, n) {name, cpu, n, 0, prefix##_p, prefix##_il, prefix##_dil},
 static const struct kernel kernels[] = {
-    {RS_KECCAK_YARDSTICK_NAME, "", 1, RS_KECCAK_YARDSTICK_P, 0},
-    RS_KECCAK_SINGLE_VARIANTS(RS_SINGLE) RS_KECCAK_MULTI_VARIANTS(RS_MULTI) {0, 0, 0, 0, 0}};
+    {RS_KECCAK_YARDSTICK_NAME, "", 1, RS_KECCAK_YARDSTICK_P, 0, 0, 0},
+    RS_KECCAK_SINGLE_VARIANTS(RS_SINGLE) RS_KECCAK_MULTI_VARIANTS(RS_MULTI)
+    {0, 0, 0, 0, 0, 0, 0}};
 
 static uint64_t states[25 * MAXN];
 
@@ -61,10 +69,12 @@ static uint64_t time_ref(uint64_t *st, unsigned rounds)
     return rs_ticks() - t0;
 }
 
-/* Best time per permutation per instance of `k` and of the yardstick, over PAIRS pairs. */
-static void measure(const struct kernel *k, unsigned rounds, double *kernel, double *yard)
+/* Time per permutation per instance of `k` and of the yardstick, over PAIRS pairs. */
+static void measure(const struct kernel *k, unsigned rounds, struct rs_figure *kernel,
+                    struct rs_figure *yard)
 {
-    uint64_t st[25], best_k = UINT64_MAX, best_y = UINT64_MAX;
+    static uint64_t ks[PAIRS], ys[PAIRS];
+    uint64_t st[25];
     int i;
     memset(st, 0x5A, sizeof st);
     for (i = 0; i < 50; i++) { /* warm-up: caches, branch predictors, clock ramp */
@@ -72,15 +82,41 @@ static void measure(const struct kernel *k, unsigned rounds, double *kernel, dou
         time_ref(st, rounds);
     }
     for (i = 0; i < PAIRS; i++) {
-        uint64_t a = time_kernel(k, rounds);
-        uint64_t b = time_ref(st, rounds);
-        if (a < best_k)
-            best_k = a;
-        if (b < best_y)
-            best_y = b;
+        ks[i] = time_kernel(k, rounds);
+        ys[i] = time_ref(st, rounds);
     }
-    *kernel = (double)best_k / (REPS * k->n);
-    *yard = (double)best_y / REPS;
+    *kernel = rs_figures(ks, PAIRS, (double)REPS * k->n);
+    *yard = rs_figures(ys, PAIRS, REPS);
+}
+
+/* The first vector `k` gets wrong (a tuner never picks a wrong kernel), or NULL. */
+static const char *first_wrong(const struct kernel *k)
+{
+    static char what[64];
+    uint64_t st[25 * MAXN], out[MAXN][25];
+    size_t c;
+    unsigned j;
+    if (!k->multi) {
+        for (c = 0; c < RS_KECCAK_NCASES; c++) {
+            memcpy(st, rs_keccak_cases[c].in, 25 * sizeof st[0]);
+            k->single(st, rs_keccak_cases[c].rounds);
+            if (memcmp(st, rs_keccak_cases[c].out, 25 * sizeof st[0]) != 0)
+                return rs_keccak_cases[c].name;
+        }
+        return NULL;
+    }
+    for (c = 0; c < RS_KECCAK_NMULTI; c++) {
+        const struct rs_keccak_multi_case *m = &rs_keccak_multi_cases[c];
+        k->interleave(st, &m->in[0][0]);
+        k->multi(st, m->rounds);
+        k->deinterleave(&out[0][0], st);
+        for (j = 0; j < k->n; j++)
+            if (memcmp(out[j], m->out[j], sizeof out[j]) != 0) {
+                snprintf(what, sizeof what, "%u rounds, instance %u", m->rounds, j);
+                return what;
+            }
+    }
+    return NULL;
 }
 
 static int wanted(const char *name, int argc, char **argv)
@@ -96,25 +132,30 @@ static int wanted(const char *name, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    int tsv = rs_take_flag(&argc, argv, "--tsv");
     const struct kernel *k;
     size_t i;
 
-    for (i = 0; i < 25 * MAXN; i++)
-        states[i] = 0x0123456789ABCDEFULL * (i + 1);
+    if (tsv)
+        printf(RS_PERM_TSV_HEADER);
     for (k = kernels; k->name; k++) {
-        const char *missing = "";
-        double c24, y24, c12, y12;
+        const char *missing = "", *wrong;
+        struct rs_figure c24, y24, c12, y12;
         if (k != kernels && !wanted(k->name, argc, argv))
             continue;
         if (!rs_cpu_has_all(k->cpu, &missing)) {
             printf("%s\t%s\tskipped (CPU lacks %s)\n", RS_COMPILER, k->name, missing);
             continue;
         }
+        if ((wrong = first_wrong(k)) != NULL) {
+            printf("%s\t%s\tWRONG: fails '%s', not timed\n", RS_COMPILER, k->name, wrong);
+            continue;
+        }
+        for (i = 0; i < 25 * MAXN; i++)
+            states[i] = 0x0123456789ABCDEFULL * (i + 1);
         measure(k, 24, &c24, &y24);
         measure(k, 12, &c12, &y12);
-        printf("%s\t%s\t%.0f\t%.0f\t%.0f\t%.2f\n", RS_COMPILER, k->name, c24, c12, y24,
-               y24 / c24);
-        fflush(stdout);
+        rs_perm_row(tsv, RS_COMPILER, k->name, c24, c12, y24);
     }
     return 0;
 }

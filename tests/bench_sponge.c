@@ -1,7 +1,8 @@
 /*
  * SHA3-256 and SHAKE128 over 1 MiB and KT128 over 16 MiB, ours next to OpenSSL's EVP and
  * libgcrypt in the same run: each contender timed in turn (A, B, C, A, B, C, ...), best of
- * each kept, cycles per byte and ratios printed.
+ * each kept, cycles per byte and ratios printed. With --tsv: a header line, then one row per
+ * (function, contender) with the median and the best cycles per byte (the report reads them).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -73,15 +74,20 @@ struct contender {
     const char *name;
     hash_fn fn;
     uint64_t best;
+    struct rs_figure cpb;
 };
 
-/* Alternate the contenders `rounds` times over the same input; keep each one's best. */
+#define MAX_ROUNDS 32
+static int tsv;
+
+/* Alternate the contenders `rounds` times over the same input; keep each one's best, and its
+ * best and median cycles per byte. */
 static void race(struct contender *c, int n, const uint8_t *in, size_t len, int rounds)
 {
+    static uint64_t samples[3][MAX_ROUNDS];
     uint8_t out[64], first[64];
     int r, k;
     for (k = 0; k < n; k++) {
-        c[k].best = UINT64_MAX;
         c[k].fn(in, len, out); /* warm-up, and all must agree */
         if (k == 0)
             memcpy(first, out, 32);
@@ -94,20 +100,29 @@ static void race(struct contender *c, int n, const uint8_t *in, size_t len, int 
             c[k].fn(in, len, out);
             t = rs_ticks() - t;
             rs_use(out);
-            if (t < c[k].best)
-                c[k].best = t;
+            samples[k][r] = t;
         }
+    for (k = 0; k < n; k++) {
+        c[k].cpb = rs_figures(samples[k], (size_t)rounds, (double)len);
+        c[k].best = samples[k][0];
+    }
 }
 
 static void report(const char *what, struct contender *c, int n, size_t len)
 {
     int k;
+    if (tsv) {
+        for (k = 0; k < n; k++)
+            printf("%s\t%s\t%s\t%zu\t%.3f\t%.3f\n", RS_COMPILER, what, c[k].name, len,
+                   c[k].cpb.median, c[k].cpb.best);
+        return;
+    }
     for (k = 0; k < n; k++)
         printf("%-10s %-22s %8.2f cycles/byte  %6.2fx of ours\n", what, c[k].name,
                (double)c[k].best / len, (double)c[0].best / c[k].best);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     uint8_t *buf = malloc(16 * MIB);
     struct contender c[3];
@@ -120,8 +135,16 @@ int main(void)
 #ifdef RS_HAVE_GCRYPT
     gcry_check_version(NULL);
 #endif
-    printf("%s, %s; speed-up = their cycles / ours, so > 1 means ours is faster\n",
-           RS_COMPILER, RS_TICKS_NAME);
+    tsv = rs_take_flag(&argc, argv, "--tsv");
+    if (argc > 1) {
+        fprintf(stderr, "usage: %s [--tsv]\n", argv[0]);
+        return 2;
+    }
+    if (tsv)
+        printf("compiler\tfunction\tcontender\tbytes\tmedian_cpb\tbest_cpb\n");
+    else
+        printf("%s, %s; speed-up = their cycles / ours, so > 1 means ours is faster\n",
+               RS_COMPILER, RS_TICKS_NAME);
 
     n = 0;
     c[n++] = (struct contender){"roundsmith", ours_sha3_256, 0};
@@ -133,7 +156,7 @@ int main(void)
 #endif
     race(c, n, buf, MIB, 25);
     report("SHA3-256", c, n, MIB);
-    for (k = 1; k < (size_t)n; k++)
+    for (k = 1; k < (size_t)n && !tsv; k++)
         printf("  ours vs %s: %.2fx the throughput\n", c[k].name, (double)c[k].best / c[0].best);
     sha3_cpb = (double)c[0].best / MIB;
 
@@ -151,8 +174,9 @@ int main(void)
     c[0] = (struct contender){"roundsmith", ours_kt128, 0};
     race(c, 1, buf, 16 * MIB, 7);
     report("KT128", c, 1, 16 * MIB);
-    printf("  KT128 over 16 MiB vs our SHA3-256: %.2fx the throughput\n",
-           sha3_cpb / ((double)c[0].best / (16 * MIB)));
+    if (!tsv)
+        printf("  KT128 over 16 MiB vs our SHA3-256: %.2fx the throughput\n",
+               sha3_cpb / ((double)c[0].best / (16 * MIB)));
     free(buf);
     return 0;
 }

@@ -1,13 +1,27 @@
-"""Tuned profiles: the key that makes one apply, the warning that names a mismatch, and the
-candidate space of the tuner."""
+"""Tuned profiles: the key that makes one apply, the warnings that name a mismatch (whole
+profile, or one kernel family), the candidate spaces of the tuner, its choice, and how
+configure.py applies a profile's choices under the command-line options."""
 
+import argparse
 import json
 import os
+import sys
 import tempfile
 import unittest
 from unittest import mock
 
-from generator import profiles, targets, tune, variants
+from generator import benchdata, profiles, targets, tune, variants
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import configure  # noqa: E402
+
+SCALAR = "keccakp1600-u6-lc-separate-rol-scalar"
+X8 = "keccakp1600-x8-u24-avx512"
+X4 = "keccakp1600-x4-u1-avx2"
+CHACHA = "chacha-x32-pair-vprold-avx512"
+ALL = {"keccak_scalar": SCALAR, "keccak_x8_avx512": X8, "keccak_x4_avx2": X4, "chacha": CHACHA}
+CAPS = ["asm-bmi2", "gnu-asm-x86-64", "intrin-avx2", "intrin-avx512", "intrin-sse2",
+        "x86-target-attr"]
 
 
 class Profiles(unittest.TestCase):
@@ -18,51 +32,216 @@ class Profiles(unittest.TestCase):
         self.addCleanup(patcher.stop)
         self.addCleanup(self.tmp.cleanup)
 
-    def test_a_matching_profile_picks_its_variant(self):
-        k = profiles.key("gcc", "12.2.0", "-O3")
-        profiles.save(k, {"keccak_scalar": "keccakp1600-u6-lc-separate-rol-scalar"},
-                      [{"variant": "keccakp1600-u6-lc-separate-rol-scalar",
-                        "cycles_24": 600.0}], "test")
-        v, warning = profiles.lookup("gcc", "12.2.0", "-O3")
-        self.assertIsNone(warning)
-        self.assertEqual(v, variants.KeccakVariant(unroll=6, lane_complement=True,
-                                                   parity="separate", rotate="rol"))
-
-    def test_a_mismatch_is_ignored_with_a_warning_naming_it(self):
-        k = profiles.key("gcc", "12.2.0", "-O3")
-        path = profiles.save(k, {"keccak_scalar": "keccakp1600-u6-lc-separate-rol-scalar"},
-                             [], "test")
+    def save_edited(self, edit, choice=ALL):
+        path = profiles.save(profiles.key("gcc", "12.2.0", "-O3"), dict(choice), {}, "test")
         with open(path) as f:
             data = json.load(f)
-        data["key"]["sources"] = "0" * 16
+        edit(data)
         with open(path, "w") as f:
             json.dump(data, f)
-        v, warning = profiles.lookup("gcc", "12.2.0", "-O3")
-        self.assertIsNone(v)
-        self.assertIn("sources", warning)
-        v, warning = profiles.lookup("gcc", "12.2.0", "-O2")
-        self.assertIsNone(v)
-        self.assertIn("cflags is '-O2'", warning)
+
+    def test_a_matching_profile_picks_every_kernel(self):
+        profiles.save(profiles.key("gcc", "12.2.0", "-O3"), ALL,
+                      {"keccak_scalar": [{"variant": SCALAR, "median_24": 600.0}]}, "test")
+        choices, warnings = profiles.lookup("gcc", "12.2.0", "-O3")
+        self.assertEqual(warnings, [])
+        self.assertEqual(choices, ALL)
+        self.assertEqual(variants.keccak_from_name(choices["keccak_scalar"]),
+                         variants.KeccakVariant(unroll=6, lane_complement=True,
+                                                parity="separate", rotate="rol"))
+
+    def test_a_key_mismatch_drops_the_profile_naming_the_field(self):
+        profiles.save(profiles.key("gcc", "12.2.0", "-O3"), ALL, {}, "test")
+        choices, warnings = profiles.lookup("gcc", "12.2.0", "-O2")
+        self.assertEqual(choices, {})
+        self.assertEqual(len(warnings), 1)
+        self.assertIn("cflags is '-O2', profile has '-O3'", warnings[0])
+        self.save_edited(lambda d: d["key"].update(features=["sse2"]))
+        choices, warnings = profiles.lookup("gcc", "12.2.0", "-O3")
+        self.assertEqual(choices, {})
+        self.assertIn("features is", warnings[0])
+
+    def test_scalar_sources_changed_keeps_the_other_kernels(self):
+        self.save_edited(lambda d: d["key"]["sources"].update(keccak_scalar="0" * 16))
+        choices, warnings = profiles.lookup("gcc", "12.2.0", "-O3")
+        self.assertEqual(choices, {k: v for k, v in ALL.items() if k != "keccak_scalar"})
+        self.assertEqual(len(warnings), 1)
+        self.assertIn("ignoring keccak_scalar in", warnings[0])
+        self.assertIn("sources.keccak_scalar is", warnings[0])
+
+    def test_vector_sources_changed_drops_every_x_n_choice_in_one_warning(self):
+        self.save_edited(lambda d: d["key"]["sources"].update(keccak_simd="0" * 16))
+        choices, warnings = profiles.lookup("gcc", "12.2.0", "-O3")
+        self.assertEqual(choices, {"keccak_scalar": SCALAR, "chacha": CHACHA})
+        self.assertEqual(len(warnings), 1)
+        self.assertIn("ignoring keccak_x4_avx2, keccak_x8_avx512 in", warnings[0])
+        self.assertIn("sources.keccak_simd is", warnings[0])
+        self.assertIn("profile has '0000000000000000'", warnings[0])
+
+    def test_chacha_sources_changed_drops_chacha_only(self):
+        self.save_edited(lambda d: d["key"]["sources"].pop("chacha"))
+        choices, warnings = profiles.lookup("gcc", "12.2.0", "-O3")
+        self.assertNotIn("chacha", choices)
+        self.assertIn("keccak_x8_avx512", choices)
+        self.assertEqual(len(warnings), 1)
+        self.assertIn("ignoring chacha in", warnings[0])
+        self.assertIn("sources.chacha is", warnings[0])
+        self.assertIn("profile has None", warnings[0])
+
+    def test_an_unknown_kernel_is_named(self):
+        self.save_edited(lambda d: None, choice=dict(ALL, blake3="blake3-x16"))
+        choices, warnings = profiles.lookup("gcc", "12.2.0", "-O3")
+        self.assertEqual(choices, ALL)
+        self.assertIn("ignoring blake3", warnings[0])
 
     def test_no_profile_no_warning(self):
-        self.assertEqual(profiles.lookup("clang", "1", "-O1"), (None, None))
+        self.assertEqual(profiles.lookup("clang", "1", "-O1"), ({}, []))
+
+    def test_a_template_edit_changes_its_family_hash_only(self):
+        template = os.path.join(self.tmp.name, "chacha.c.j2")
+        with open(template, "w") as f:
+            f.write("{# a template #}\n")
+        with mock.patch.dict(profiles.SHAPING, chacha=(template,)):
+            before = profiles.key("gcc", "12.2.0", "-O3")["sources"]
+            with open(template, "a") as f:
+                f.write("/* edited */\n")
+            after = profiles.key("gcc", "12.2.0", "-O3")["sources"]
+        self.assertNotEqual(before["chacha"], after["chacha"])
+        self.assertEqual({k: v for k, v in before.items() if k != "chacha"},
+                         {k: v for k, v in after.items() if k != "chacha"})
 
 
 class Candidates(unittest.TestCase):
+    target = targets.get("x86_64")
+
     def test_quick_is_a_pruned_subset(self):
-        target = targets.get("x86_64")
-        caps = ["gnu-asm-x86-64", "asm-bmi2"]
-        full = tune.candidates(target, caps, quick=False)
-        quick = tune.candidates(target, caps, quick=True)
-        self.assertTrue(set(quick) < set(full))
+        for space in (tune.candidates, tune.simd_candidates, tune.chacha_candidates):
+            full = space(self.target, CAPS, quick=False)
+            quick = space(self.target, CAPS, quick=True)
+            self.assertTrue(quick and set(quick) < set(full), space.__name__)
+        quick = tune.candidates(self.target, CAPS, quick=True)
         self.assertTrue(all(not v.lane_complement for v in quick if v.isa == "scalar"))
         for cc in ("gcc", "clang", "tcc"):
-            self.assertIn(targets.default_keccak(target, cc), quick)
+            self.assertIn(targets.default_keccak(self.target, cc), quick)
+
+    def test_every_x_n_shape_competes_and_no_single_state_kernel(self):
+        kernels = {tune.kernel_of(v) for v in tune.simd_candidates(self.target, CAPS, True)}
+        self.assertEqual(kernels, {"keccak_x2_sse2", "keccak_x2_avx512vl", "keccak_x4_avx2",
+                                   "keccak_x4_avx512vl", "keccak_x8_avx512"})
+        for kernel in kernels:
+            self.assertEqual(tune.kernel_of(tune.untuned(self.target, "gcc", kernel)), kernel)
+
+    def test_chacha_quick_keeps_the_two_widest_levels(self):
+        quick = tune.chacha_candidates(self.target, CAPS, quick=True)
+        self.assertEqual({v.isa for v in quick}, {"avx512", "avx2"})
+        self.assertIn(targets.default_chacha(self.target, "clang"), quick)
+        tcc = tune.chacha_candidates(self.target, [], quick=True)
+        self.assertEqual({v.isa for v in tcc}, {"scalar"})
 
     def test_names_round_trip(self):
-        for v in variants.keccak_scalar_space(targets.get("x86_64"),
-                                              {"gnu-asm-x86-64", "asm-bmi2"}):
+        caps = set(CAPS)
+        for v in variants.keccak_scalar_space(self.target, caps):
             self.assertEqual(variants.keccak_from_name(v.name), v)
+        for v in variants.keccak_simd_space(self.target, caps):
+            self.assertEqual(variants.simd_from_name(v.name), v)
+        for v in variants.chacha_space(self.target, caps):
+            self.assertEqual(variants.chacha_from_name(v.name), v)
+
+
+TSV = ("compiler\tvariant\tstatus\tmedian_24\tbest_24\tmedian_12\tbest_12\tref_median_24"
+       "\tref_best_24\n"
+       "gcc\ta\tok\t600\t590\t300\t290\t900\t880\n"
+       "gcc\tb\tWRONG: fails 'zero state', not timed\n"
+       "gcc\tc\tok\t700\t600\t350\t300\t1400\t1200\n"
+       "gcc\td\tskipped (CPU lacks bmi2)\n")
+
+
+class Choice(unittest.TestCase):
+    def test_rows_parse_with_and_without_figures(self):
+        rows = benchdata.parse_tsv(TSV)
+        self.assertEqual([r["variant"] for r in rows], ["a", "b", "c", "d"])
+        self.assertEqual(rows[0]["median_24"], 600.0)
+        self.assertNotIn("median_24", rows[1])
+        self.assertEqual([benchdata.ok(r) for r in rows], [True, False, True, False])
+
+    def test_the_winner_is_relative_to_the_reference_and_never_a_wrong_one(self):
+        rows = benchdata.parse_tsv(TSV)
+        # c is slower in cycles but ran while the machine was at half speed (its reference
+        # took 1400, not 900): relative to the reference it is the faster one.
+        self.assertEqual(tune.choose(rows, "keccak")["variant"], "c")
+        self.assertIsNone(tune.choose([rows[1], rows[3]], "keccak"))
+
+
+class Confirm(unittest.TestCase):
+    def row(self, name, median, ref):
+        return {"variant": name, "status": "ok", "median_24": median, "ref_median_24": ref}
+
+    def test_a_win_that_does_not_hold_in_a_second_run_goes_to_the_default(self):
+        best, base = self.row("fast", 600, 900), self.row("default", 650, 900)
+        again = [self.row("fast", 700, 900), self.row("default", 650, 900)]
+        with mock.patch.object(benchdata, "run", return_value=again) as run, \
+                mock.patch("sys.stdout"):
+            kept, rows = tune.confirm(["bench", "--tsv"], best, base, "keccak")
+        run.assert_called_once_with(["bench", "--tsv", "fast", "default"])
+        self.assertIs(kept, base)
+        self.assertEqual([r["variant"] for r in rows], ["fast", "default"])
+
+    def test_a_win_that_holds_is_kept(self):
+        best, base = self.row("fast", 600, 900), self.row("default", 650, 900)
+        again = [self.row("default", 660, 900), self.row("fast", 610, 900)]
+        with mock.patch.object(benchdata, "run", return_value=again), mock.patch("sys.stdout"):
+            self.assertIs(tune.confirm(["b"], best, base, "keccak")[0], best)
+
+
+def options(**kw):
+    base = dict(multi=None, unroll=None, lane_complement=None, rotate=None, parity=None,
+                chacha_isa=None, chacha_schedule=None, chacha_rotate=None, chacha_states=None,
+                chacha_rounds=None)
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+class Configure(unittest.TestCase):
+    target = targets.get("x86_64")
+    cc = {"cc": "gcc", "id": "gcc", "caps": CAPS}
+
+    def test_the_profile_shapes_out_and_options_override_it(self):
+        k = configure.pick_keccak(options(), self.target, self.cc, ALL)
+        self.assertEqual(k.name, SCALAR)
+        k = configure.pick_keccak(options(unroll="2"), self.target, self.cc, ALL)
+        self.assertEqual(k.unroll, 2)
+        self.assertTrue(k.lane_complement)
+
+    def test_x_n_kernels_take_the_tuned_unroll_unless_one_is_given(self):
+        names = [m.name for m in configure.pick_multis(options(), self.target, self.cc, ALL)]
+        self.assertEqual(names, [X8, X4])
+        names = [m.name for m in configure.pick_multis(
+            options(multi="x8-u3-avx512,x4-avx2,x2-sse2"), self.target, self.cc, ALL)]
+        self.assertEqual(names, ["keccakp1600-x8-u3-avx512", X4,
+                                 f"keccakp1600-x2-u{targets.DEFAULT_SIMD_UNROLL}-sse2"])
+
+    def test_chacha_takes_the_tuned_variant_under_the_options(self):
+        c = configure.pick_chacha(options(), self.target, self.cc, ALL)
+        self.assertEqual(c.name, CHACHA)
+        c = configure.pick_chacha(options(chacha_schedule="seq"), self.target, self.cc, ALL)
+        self.assertEqual(c.name, "chacha-x32-seq-vprold-avx512")
+        tcc = {"cc": "tcc", "id": "tcc", "caps": []}
+        c = configure.pick_chacha(options(), self.target, tcc, ALL)
+        self.assertEqual(c, targets.default_chacha(self.target, "tcc"))
+
+    def test_configure_tune_is_not_recorded_in_build_ninja(self):
+        # build.ninja reruns configure with the recorded arguments: --tune there would tune
+        # again on every rerun.
+        for argv, rest in ((["--tune"], []), (["--tune", "quick", "--cc", "gcc"], ["--cc", "gcc"]),
+                           (["--cc", "clang", "--tune=full"], ["--cc", "clang"]),
+                           (["--tune", "--cc", "gcc"], ["--cc", "gcc"])):
+            self.assertEqual(configure.without_tune(argv), rest)
+
+    def test_without_a_profile_the_defaults(self):
+        self.assertEqual(configure.pick_keccak(options(), self.target, self.cc, {}),
+                         targets.default_keccak(self.target, "gcc"))
+        self.assertEqual(configure.pick_chacha(options(), self.target, self.cc, {}),
+                         targets.default_chacha(self.target, "gcc"))
 
 
 if __name__ == "__main__":
