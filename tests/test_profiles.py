@@ -194,7 +194,7 @@ class Confirm(unittest.TestCase):
 
 
 def options(**kw):
-    base = dict(multi=None, unroll=None, lane_complement=None, rotate=None, parity=None,
+    base = dict(multi=None, unroll=None, lane_complement=None, rotate=None, parity=None, lanes=None,
                 chacha_isa=None, chacha_schedule=None, chacha_rotate=None, chacha_states=None,
                 chacha_rounds=None)
     base.update(kw)
