@@ -155,7 +155,8 @@ def cmd_testsuite(args):
         header=render.provenance((("target", target.name), ("vector seed", hex(vectors.SEED))),
                                  command, "Test vectors for Keccak-p[1600]."))
     if args.only in ("all", "simd"):
-        space = [v for v in variants.keccak_simd_space(target, caps)
+        space = [v for v in variants.keccak_simd_subset(
+                     variants.keccak_simd_space(target, caps), args.simd_subset)
                  if not args.select or any(s in v.name for s in args.select.split(","))]
         # The scalar kernel this compiler gets by default: what a vector kernel must beat.
         yardstick = targets.default_keccak(target, args.cc_id)
@@ -176,14 +177,15 @@ def cmd_testsuite(args):
             header=render.provenance(params, command,
                                      "Test vectors for the x-N Keccak-p[1600] kernels."))
     if args.only in ("all", "chacha"):
-        files.update(chacha_testsuite(env, command, target, caps, args.vectors))
+        files.update(chacha_testsuite(env, command, target, caps, args.vectors,
+                                      args.chacha_subset))
     render.write_tree(args.out, files)
 
 
-def chacha_testsuite(env, command, target, caps, vectors_dir):
+def chacha_testsuite(env, command, target, caps, vectors_dir, subset="all"):
     """Every ChaCha variant under its own prefix, the registry the Check suite and the bench
     walk, and the vectors (official records, plus digests computed by the Python reference)."""
-    space = variants.chacha_space(target, caps)
+    space = variants.chacha_subset(variants.chacha_space(target, caps), subset)
     files = {}
     for v in space:
         for name, text in kernels.chacha_sources(env, v, v.ident + "_", command,
@@ -296,7 +298,12 @@ def parser():
                    help="vector variants: keep only names containing one of these, comma "
                         "separated (to build a part of the matrix)")
     t.add_argument("--subset", default="all", choices=variants.SUBSETS,
-                   help="all variants, or a representative few for instrumented builds")
+                   help="scalar Keccak variants: all, or a representative few for "
+                        "instrumented builds")
+    t.add_argument("--simd-subset", default="all", choices=variants.SUBSETS,
+                   help="vector Keccak variants: all, or a representative few")
+    t.add_argument("--chacha-subset", default="all", choices=variants.SUBSETS,
+                   help="ChaCha variants: all, or a representative few")
     t.add_argument("--scalar-space", choices=("all", "cross"), default="all",
                    help="scalar variants: all, or the cross subset run under emulation")
     t.add_argument("--out", required=True)

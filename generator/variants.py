@@ -313,15 +313,45 @@ def keccak_simd_space(target, compiler_caps):
 # entry label or lane-set schedule would show). What a sanitizer can catch in a kernel (an
 # out-of-bounds lane, a shift by 64, a read of a lane set before it is written) depends on the
 # schedule shape, which these cover, not on the rotation spelled in a 24-round body.
-SUBSETS = ("all", "representative")
-
-
 def keccak_subset(space, subset):
     if subset == "all":
         return list(space)
     if subset == "representative":
         return [v for v in space if v.unroll <= 3
                 or (v.lane_complement and v.rotate == "builtin")]
+    raise UsageError(f"unknown subset '{subset}'; accepted: {', '.join(SUBSETS)}")
+
+
+# The instrumented builds of the vector kernels are costly (an unrolled x8 kernel takes 20 s
+# to compile under ASan, a ChaCha file with every level a minute), so their subsets keep one
+# variant per code path. "representative", for the sanitizers and fuzzing: every x-N shape
+# (ISA x instances) at unroll 2 (the loop, and odd round counts entering mid-body; the loads,
+# stores and interleaving a sanitizer watches are the same at every unroll); every ChaCha
+# level at its widest rotation, one block set, one quarter-round order (the schedule and the
+# rotation only reorder or respell register operations, which no sanitizer sees). "valgrind",
+# for the constant-time run: the same without AVX-512, which valgrind 3.19 cannot execute.
+SUBSETS = ("all", "representative", "valgrind")
+SIMD_REPRESENTATIVE_UNROLL = 2
+CHACHA_REPRESENTATIVE_SCHEDULE = "step"
+AVX512_ISAS = ("avx512", "avx512vl")
+
+
+def keccak_simd_subset(space, subset):
+    if subset == "all":
+        return list(space)
+    if subset in ("representative", "valgrind"):
+        return [v for v in space if v.unroll == SIMD_REPRESENTATIVE_UNROLL
+                and (subset == "representative" or v.isa not in AVX512_ISAS)]
+    raise UsageError(f"unknown subset '{subset}'; accepted: {', '.join(SUBSETS)}")
+
+
+def chacha_subset(space, subset):
+    if subset == "all":
+        return list(space)
+    if subset in ("representative", "valgrind"):
+        return [v for v in space if v.schedule == CHACHA_REPRESENTATIVE_SCHEDULE
+                and v.states == 1 and v.rotate == CHACHA_ISAS[v.isa].rotations[-1]
+                and (subset == "representative" or v.isa not in AVX512_ISAS)]
     raise UsageError(f"unknown subset '{subset}'; accepted: {', '.join(SUBSETS)}")
 
 
