@@ -80,19 +80,31 @@ START_TEST(test_chacha8_keystream_above_4gib)
 }
 END_TEST
 
+/* Feed len bytes of in to update(ctx, ...) in pieces just over the window size. */
+static void in_pieces(void (*update)(void *ctx, const uint8_t *in, size_t len), void *ctx,
+                      const uint8_t *in, size_t len)
+{
+    size_t done, n;
+    for (done = 0; done < len; done += n) {
+        n = len - done < WINDOW + 5 ? len - done : WINDOW + 5;
+        update(ctx, in + done, n);
+    }
+}
+
+static void kt128_piece(void *c, const uint8_t *in, size_t n) { kt128_update(c, in, n); }
+static void shake128_piece(void *c, const uint8_t *in, size_t n) { shake128_absorb(c, in, n); }
+static void sha3_256_piece(void *c, const uint8_t *in, size_t n) { sha3_256_update(c, in, n); }
+
 START_TEST(test_kt128_above_4gib)
 {
-    size_t len = ((size_t)1 << 32) + 8193, done, n;
+    size_t len = ((size_t)1 << 32) + 8193;
     const uint8_t *in = zeros(len);
     uint8_t a[32], b[32];
     kt128_ctx ctx;
 
     kt128(a, 32, in, len, (const uint8_t *)"c", 1);
     kt128_init(&ctx);
-    for (done = 0; done < len; done += n) {
-        n = len - done < WINDOW + 5 ? len - done : WINDOW + 5;
-        kt128_update(&ctx, in + done, n);
-    }
+    in_pieces(kt128_piece, &ctx, in, len);
     kt128_final(&ctx, (const uint8_t *)"c", 1, b, 32);
     ck_assert_mem_eq(a, b, 32);
 }
@@ -101,26 +113,20 @@ END_TEST
 /* One-shot over the whole length against incremental pieces well under 4 GiB. */
 START_TEST(test_shake128_sha3_256_above_4gib)
 {
-    size_t len = ((size_t)1 << 32) + 1000, done, n;
+    size_t len = ((size_t)1 << 32) + 1000;
     const uint8_t *in = zeros(len);
     uint8_t a[64], b[64];
     keccak_sponge s;
 
     shake128(a, 64, in, len);
     shake128_init(&s);
-    for (done = 0; done < len; done += n) {
-        n = len - done < WINDOW + 5 ? len - done : WINDOW + 5;
-        shake128_absorb(&s, in + done, n);
-    }
+    in_pieces(shake128_piece, &s, in, len);
     shake128_squeeze(&s, b, 64);
     ck_assert_mem_eq(a, b, 64);
 
     sha3_256(a, in, len);
     sha3_256_init(&s);
-    for (done = 0; done < len; done += n) {
-        n = len - done < WINDOW + 5 ? len - done : WINDOW + 5;
-        sha3_256_update(&s, in + done, n);
-    }
+    in_pieces(sha3_256_piece, &s, in, len);
     sha3_256_final(&s, b);
     ck_assert_mem_eq(a, b, 32);
 }
