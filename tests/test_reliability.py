@@ -53,9 +53,11 @@ class VectorAndChachaSubsets(unittest.TestCase):
         self.assertEqual({(v.instances, v.isa) for v in subset}, shapes)
         self.assertEqual(len(subset), len(shapes))
 
-    def test_every_chacha_level_once(self):
+    def test_every_chacha_level_and_width_once(self):
         subset = variants.chacha_subset(self.chacha, "representative")
-        self.assertEqual(sorted(v.isa for v in subset), sorted(self.target.chacha_isas))
+        self.assertEqual({v.isa for v in subset}, set(self.target.chacha_isas))
+        self.assertEqual(len({(v.isa, v.width) for v in subset}), len(subset))
+        self.assertIn(32, {v.width for v in subset})
 
     def test_valgrind_subsets_leave_avx512_out(self):
         for subset in (variants.keccak_simd_subset(self.simd, "valgrind"),
