@@ -463,7 +463,7 @@ def main(argv):
     w.build([chacha_exe + ".log"], "run_check", [chacha_exe])
     out_logs.append(chacha_exe + ".log")
 
-    # Lengths above 4 GiB through the out/ API (Linux: sparse and aliased mappings): the cheap
+    # Lengths above 4 GiB through the out/ API (Linux: one window mapped many times): the cheap
     # cases in `ninja test`, the slow ones too in `ninja test-long`.
     long_logs = []
     if target is targets.host() and sys.platform.startswith("linux") and not args.prefix:
