@@ -31,28 +31,45 @@ DEFAULT_OPT = {"gcc": "-O3 -march=native", "clang": "-O3 -march=native", "tcc": 
 # --- reliability checks: what is checked (families) and how it is built (flavours) ----------
 #
 # One row per kernel family. `space` lists the variants a compiler can build (the testsuite
-# command generates them, and the <name>_variants.h registry their harnesses walk); `subset`
-# picks the ones a flavour asks for; `support` are plain sources the Check harness links; `ct`
-# is the constant-time harness; each fuzz target is a libFuzzer harness and the extra sources
-# it links. ChaCha and x-N Keccak plug in as rows, with their harness files.
+# command generates them, and the registry header `registry` their harnesses walk; a row
+# without a space checks the vendorable out/ folder itself); `subset` picks the ones a flavour
+# asks for (generator/variants.py says what each subset keeps); `yardstick`: the compiler's
+# default scalar kernel is linked too (the x-N kernels are compared with it); `support` are
+# plain sources the Check harness links; `ct` is the constant-time harness; each fuzz target
+# is a libFuzzer harness and the extra sources it links.
 FAMILIES = (
-    {"name": "keccak",
-     "space": variants.keccak_scalar_space,
-     "subset": variants.keccak_subset,
-     "check": "tests/check_keccak.c",
-     "support": ("tests/ref/keccak_ref.c",),
+    {"name": "keccak", "registry": "keccak_variants.h",
+     "space": variants.keccak_scalar_space, "subset": variants.keccak_subset,
+     "check": "tests/check_keccak.c", "support": ("tests/ref/keccak_ref.c",),
      "ct": "tests/ct/ct_keccak.c",
-     "fuzz": {"keccak_vs_ref": ("tests/fuzz/keccak_vs_ref.c", ("tests/ref/keccak_ref.c",)),
-              "sponge_splits": ("tests/fuzz/sponge_splits.c", ("tests/sponge_min.c",))}},
+     "fuzz": {"keccak_vs_ref": ("tests/fuzz/keccak_vs_ref.c", ("tests/ref/keccak_ref.c",))}},
+    {"name": "keccak_simd", "registry": "keccak_simd_variants.h",
+     "space": variants.keccak_simd_space, "subset": variants.keccak_simd_subset,
+     "yardstick": True,
+     "check": "tests/check_keccak_simd.c", "support": (),
+     "ct": "tests/ct/ct_keccak_simd.c",
+     "fuzz": {"keccak_xN": ("tests/fuzz/keccak_xN.c", ())}},
+    {"name": "chacha", "registry": "chacha_variants.h",
+     "space": variants.chacha_space, "subset": variants.chacha_subset,
+     "check": "tests/check_chacha.c", "support": ("tests/ref/chacha_ref.c",),
+     "ct": "tests/ct/ct_chacha.c",
+     "fuzz": {"chacha_keystream": ("tests/fuzz/chacha_keystream.c",
+                                   ("tests/ref/chacha_ref.c",))}},
+    {"name": "sponge", "registry": "sponge_vectors.h", "space": None,
+     "check": "tests/check_sponge.c", "support": (),
+     "ct": "tests/ct/ct_sponge.c",
+     "fuzz": {"sponge_splits": ("tests/fuzz/sponge_splits.c", ())}},
 )
 
 SANITIZE = "-fsanitize=address,undefined -fno-sanitize-recover=all"
-# Instrumented builds of the variant matrix, in build/<cc>-<flavour>/. `subset` trades
-# coverage for build time (generator/variants.py says what "representative" keeps).
+# Instrumented builds of the variant matrix, in build/<cc>-<flavour>/. `subset` (per family)
+# trades coverage for build time.
 FLAVOURS = {
     # clang's objects also carry libFuzzer's coverage hooks, so the fuzz targets link the
     # very objects the sanitized Check suite tested instead of compiling them again.
-    "asan": {"compilers": ("gcc", "clang"), "subset": "representative",
+    "asan": {"compilers": ("gcc", "clang"),
+             "subset": {"keccak": "representative", "keccak_simd": "representative",
+                        "chacha": "representative"},
              "cflags": {"gcc": f"-O1 -g -fno-omit-frame-pointer {SANITIZE}",
                         "clang": f"-O1 -g -fno-omit-frame-pointer {SANITIZE} "
                                  "-fsanitize=fuzzer-no-link"},
@@ -60,7 +77,8 @@ FLAVOURS = {
     # Built the way users build (-O2), for an instruction set valgrind 3.19 can execute: it
     # stops at the first AVX-512 instruction, and -march=native here would emit some. Its
     # debug-info reader gives up on clang 14's default DWARF 5, hence -gdwarf-4.
-    "ct": {"compilers": ("gcc", "clang", "tcc"), "subset": "all",
+    "ct": {"compilers": ("gcc", "clang", "tcc"),
+           "subset": {"keccak": "all", "keccak_simd": "valgrind", "chacha": "valgrind"},
            "cflags": {"gcc": "-O2 -g -march=x86-64-v3",
                       "clang": "-O2 -gdwarf-4 -march=x86-64-v3",
                       "tcc": "-O2 -g"},
@@ -472,6 +490,23 @@ def main(argv):
     w.build([chacha_exe + ".log"], "run_check", [chacha_exe])
     out_logs.append(chacha_exe + ".log")
 
+    # Lengths above 4 GiB through the out/ API (Linux: one window mapped many times): the cheap
+    # cases in `ninja test`, the slow ones too in `ninja test-long`.
+    long_logs = []
+    if target is targets.host() and sys.platform.startswith("linux") and not args.prefix:
+        long_o = os.path.join(obj, "check_long.o")
+        w.build([long_o], "cc", ["tests/check_long.c"], order_only=out_headers + chacha_out,
+                variables=[("cc", main_cc["cc"]),
+                           ("cflags", f"-O1 {api_flags} {check_cflags}")])
+        long_exe = os.path.join(obj, "check_long")
+        w.build([long_exe], "link", [long_o, chacha_o] + main_objs,
+                variables=[("cc", main_cc["cc"]), ("ldflags", check_libs)])
+        w.build([long_exe + ".log"], "run_check", [long_exe])
+        w.build([long_exe + "_full.log"], "run_check", [long_exe],
+                variables=[("check_env", "RS_LONG=1")])
+        out_logs.append(long_exe + ".log")
+        long_logs.append(long_exe + "_full.log")
+
     # rsum, the command-line tool, on the out/ sources; tested end to end against openssl.
     rsum_o = os.path.join("build", "rsum.o")
     w.build([rsum_o], "cc", ["tools/rsum.c"], order_only=out_headers,
@@ -490,7 +525,11 @@ def main(argv):
         next((c["path"] for c in test_ccs if c["id"] == "clang"), shutil.which("clang")), args)
     w.blank()
 
-    checks = reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs)
+    outdir = {"sources": out_sources, "files": out_files, "headers": out_headers,
+              "flags": api_flags,
+              "skip": lambda cc: multi_sources_needing(multis, multi_files, cc)}
+    checks = reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs,
+                         outdir)
     # MSVC-cleanliness (syntax, clang in MSVC mode) in `ninja test`; the cross targets in
     # `ninja test-cross`, which needs cross compilers and qemu (configure_cross.py).
     clang = next((c["path"] for c in test_ccs if c["id"] == "clang"), shutil.which("clang"))
@@ -510,6 +549,11 @@ def main(argv):
     all_logs = [unit_log] + logs + out_logs + ["build/rsum_e2e.log"] + bundle_logs + checks["test"] + (
         [msvc_log] if msvc_log else [])
     w.build(["test"], "summarize", all_logs, implicit=["tests/summarize.py"])
+    if long_logs:
+        w.build(["test-long"], "summarize", long_logs, implicit=["tests/summarize.py"])
+    else:
+        w.build(["test-long"], "unavailable",
+                variables=[("why", "the above-4-GiB checks need Linux and a host build")])
     for name in ("test-sanitize", "fuzz"):
         if checks[name]:
             w.build([name], "summarize", checks[name], implicit=["tests/summarize.py"])
@@ -622,10 +666,11 @@ def peer_libraries():
     return {"cflags": " ".join(filter(None, cflags)), "libs": " ".join(libs)}
 
 
-def reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs):
-    """The sanitized Check suites, the constant-time run and the fuzz targets, for every row
-    of FAMILIES built in every FLAVOURS entry whose compiler is here and can do it.
-    Returns the logs of `ninja test`, `ninja test-sanitize` and `ninja fuzz`."""
+def reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs, outdir):
+    """The sanitized Check suites, the constant-time runs and the fuzz targets, for every row
+    of FAMILIES built in every FLAVOURS entry whose compiler is here and can do it. `outdir`
+    describes the out/ folder (the sponge row checks it). Returns the logs of `ninja test`,
+    `ninja test-sanitize` and `ninja fuzz`."""
     out = {"test": [], "test-sanitize": [], "fuzz": [],
            "why": {"test-sanitize": "no compiler of the test matrix links "
                                     "-fsanitize=address,undefined (gcc or clang)",
@@ -651,25 +696,30 @@ def reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs)
                 print(f"configure.py: valgrind or valgrind/memcheck.h missing; constant-time "
                       f"check left out (apt-get install -y valgrind)")
                 break
+            fuzzable = (flavour == "asan" and cid == "clang"
+                        and links(cc["cc"], PROBE_FUZZER, FUZZ_FLAGS.split()))
+            base = os.path.join("build", f"{cc['cc']}-{flavour}")
+            gen, obj = os.path.join(base, "gen"), os.path.join(base, "obj")
+            objs = flavour_objects(w, cc, spec, cflags, target, gen_inputs, outdir, base)
             for family in FAMILIES:
-                objs, gen, obj = flavour_objects(w, cc, flavour, spec, cflags, family, target,
-                                                 gen_inputs)
-                base = os.path.join("build", f"{cc['cc']}-{flavour}")
-                harness = f"-I{gen} -Itests -DRS_COMPILER='\"{cc['cc']} {flavour}\"'"
+                if not objs[family["name"]]:
+                    continue  # nothing of this family for this compiler (tcc: no intrinsics)
+                inc = f"-I{gen} -Itests" + (f" {outdir['flags']}" if not family["space"] else "")
+                harness = f"{inc} -DRS_COMPILER='\"{cc['cc']} {flavour}\"'"
+                waits = [os.path.join(gen, family["registry"])] + (
+                    outdir["headers"] if not family["space"] else [])
+
+                def compile_one(src, flags):
+                    o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
+                    w.build([o], "cc", [src], order_only=waits,
+                            variables=[("cc", cc["cc"]), ("cflags", flags)])
+                    return o
+
                 if flavour == "asan":
-                    support = []
-                    for src in family["support"]:
-                        o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
-                        w.build([o], "cc", [src], variables=[("cc", cc["cc"]),
-                                                             ("cflags", cflags)])
-                        support.append(o)
-                    check_o = os.path.join(obj, os.path.basename(family["check"])[:-2] + ".o")
-                    w.build([check_o], "cc", [family["check"]],
-                            order_only=[os.path.join(gen, f"{family['name']}_variants.h")],
-                            variables=[("cc", cc["cc"]), ("cflags", f"{cflags} {harness} "
-                                                                     f"{check_cflags}")])
+                    support = [compile_one(src, cflags) for src in family["support"]]
+                    check_o = compile_one(family["check"], f"{cflags} {harness} {check_cflags}")
                     exe = os.path.join(base, f"check_{family['name']}")
-                    w.build([exe], "link", [check_o] + support + objs,
+                    w.build([exe], "link", [check_o] + support + objs[family["name"]],
                             variables=[("cc", cc["cc"]),
                                        ("ldflags", f"{spec['ldflags']} {check_libs}")])
                     # No fork per test: forking a sanitized process costs 300 times the test
@@ -678,15 +728,12 @@ def reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs)
                     w.build([exe + ".log"], "run_check", [exe],
                             variables=[("check_env", "CK_FORK=no")])
                     out["test-sanitize"].append(exe + ".log")
-                    if cid == "clang" and links(cc["cc"], PROBE_FUZZER, FUZZ_FLAGS.split()):
-                        fuzz_targets(w, cc, family, objs, gen, args, out)
+                    if fuzzable:
+                        fuzz_targets(w, cc, family, objs[family["name"]], inc, waits, args, out)
                 if flavour == "ct":
-                    ct_o = os.path.join(obj, os.path.basename(family["ct"])[:-2] + ".o")
-                    w.build([ct_o], "cc", [family["ct"]],
-                            order_only=[os.path.join(gen, f"{family['name']}_variants.h")],
-                            variables=[("cc", cc["cc"]), ("cflags", f"{cflags} {harness}")])
+                    ct_o = compile_one(family["ct"], f"{cflags} {harness}")
                     exe = os.path.join(base, f"ct_{family['name']}")
-                    w.build([exe], "link", [ct_o] + objs,
+                    w.build([exe], "link", [ct_o] + objs[family["name"]],
                             variables=[("cc", cc["cc"]), ("ldflags", spec["ldflags"])])
                     w.build([exe + ".log"], "run_ct", [exe])
                     out["test"].append(exe + ".log")
@@ -694,43 +741,65 @@ def reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs)
     return out
 
 
-def flavour_objects(w, cc, flavour, spec, cflags, family, target, gen_inputs):
-    """One family's variants generated for this compiler and compiled with a flavour's flags.
-    Returns (objects, gen folder, object folder)."""
-    base = os.path.join("build", f"{cc['cc']}-{flavour}")
+def flavour_objects(w, cc, spec, cflags, target, gen_inputs, outdir, base):
+    """Every family's variants generated for this compiler (one testsuite run) and compiled
+    with a flavour's flags, and the out/ sources likewise. Returns {family: objects}."""
     gen, obj = os.path.join(base, "gen"), os.path.join(base, "obj")
-    space = family["space"](target, set(cc["caps"]))
-    space = family["subset"](space, spec["subset"])
-    sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
-    generated = sources + [os.path.join(gen, f"{v.ident}.h") for v in space] + [
-        os.path.join(gen, f"{family['name']}_variants.h"),
-        os.path.join(gen, f"{family['name']}_vectors.h")]
+    caps = set(cc["caps"])
+    chosen, generated = {}, []
+    for family in FAMILIES:
+        if not family["space"]:
+            continue
+        space = family["subset"](family["space"](target, caps),
+                                 spec["subset"].get(family["name"], "all"))
+        if family.get("yardstick") and space:
+            space = space + [targets.default_keccak(target, cc["id"])]
+        chosen[family["name"]] = space
+        generated += [os.path.join(gen, f"{v.ident}.{ext}") for v in space for ext in "ch"]
+        generated.append(os.path.join(gen, family["registry"]))
+    generated = sorted(set(generated)) + [
+        os.path.join(gen, n) for n in ("keccak_vectors.h", "keccak_simd_vectors.h",
+                                       "chacha_vectors.h", "sponge_vectors.h")]
     w.build(generated, "testsuite", implicit=gen_inputs,
-            variables=[("target", target.name), ("caps", ",".join(cc["caps"])),
-                       ("outdir", gen), ("subset", spec["subset"])])
+            variables=[("target", target.name), ("ccid", cc["id"]),
+                       ("caps", ",".join(cc["caps"])), ("outdir", gen),
+                       ("subset", spec["subset"].get("keccak", "all")),
+                       ("simd_subset", spec["subset"].get("keccak_simd", "all")),
+                       ("chacha_subset", spec["subset"].get("chacha", "all"))])
     flags = f"{cflags} {WARNINGS.get(cc['id'], '')}"
-    objs = []
-    for src in sources:
-        o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
-        w.build([o], "cc", [src], order_only=generated,
-                variables=[("cc", cc["cc"]), ("cflags", flags)])
-        objs.append(o)
-    return objs, gen, obj
+    built, objs = set(), {}
+
+    def compile_into(src, order_only, dest):
+        o = os.path.join(dest, os.path.basename(src)[:-2] + ".o")
+        if o not in built:
+            w.build([o], "cc", [src], order_only=order_only,
+                    variables=[("cc", cc["cc"]), ("cflags", flags)])
+            built.add(o)
+        return o
+
+    for name, space in chosen.items():
+        objs[name] = [compile_into(os.path.join(gen, f"{v.ident}.c"), generated, obj)
+                      for v in space]
+    for family in FAMILIES:
+        if not family["space"]:
+            objs[family["name"]] = [
+                compile_into(src, outdir["files"], os.path.join(base, "out"))
+                for src in outdir["sources"] if src not in outdir["skip"](cc)]
+    return objs
 
 
-def fuzz_targets(w, cc, family, objs, gen, args, out):
+def fuzz_targets(w, cc, family, objs, inc, waits, args, out):
     """Each fuzz target of a family, linked with the sanitized variant objects: a short run
     for `ninja test` and a long one (--fuzz-seconds) for `ninja fuzz`."""
     base = os.path.join("build", "fuzz")
-    flags = f"{FUZZ_FLAGS} -I{gen} -Itests -Itests/fuzz"
+    flags = f"{FUZZ_FLAGS} {inc} -Itests/fuzz"
     extra_flags = f"-O1 -g {SANITIZE} -fsanitize=fuzzer-no-link -Itests"
     for name, (harness, extras) in family["fuzz"].items():
         linked = []
         for src in (harness,) + tuple(extras):
             o = os.path.join(base, "obj", os.path.basename(src)[:-2] + ".o")
             if o not in linked:
-                w.build([o], "cc", [src],
-                        order_only=[os.path.join(gen, f"{family['name']}_variants.h")],
+                w.build([o], "cc", [src], order_only=waits,
                         variables=[("cc", cc["cc"]),
                                    ("cflags", flags if src == harness else extra_flags)])
                 linked.append(o)
@@ -831,7 +900,7 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     obj = os.path.join(base, "obj")
     caps = set(cc["caps"])
     space = variants.keccak_subset(variants.keccak_scalar_space(target, caps), subset)
-    simd_space = variants.simd_subset(variants.keccak_simd_space(target, caps), subset)
+    simd_space = variants.keccak_simd_subset(variants.keccak_simd_space(target, caps), subset)
     sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
     # The vector kernels are timed next to this compiler's default scalar kernel, which their
     # testsuite generates with them (a subset may not hold it otherwise).

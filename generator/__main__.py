@@ -195,8 +195,8 @@ def cmd_testsuite(args):
         header=render.provenance((("target", target.name), ("vector seed", hex(vectors.SEED))),
                                  command, "Test vectors for Keccak-p[1600]."))
     if args.only in ("all", "simd"):
-        space = [v for v in variants.simd_subset(variants.keccak_simd_space(target, caps),
-                                                 args.subset)
+        space = [v for v in variants.keccak_simd_subset(
+                     variants.keccak_simd_space(target, caps), args.simd_subset or args.subset)
                  if not args.select or any(s in v.name for s in args.select.split(","))]
         # The scalar kernel this compiler gets by default: what a vector kernel must beat.
         yardstick = targets.default_keccak(target, args.cc_id)
@@ -217,7 +217,8 @@ def cmd_testsuite(args):
             header=render.provenance(params, command,
                                      "Test vectors for the x-N Keccak-p[1600] kernels."))
     if args.only in ("all", "chacha"):
-        files.update(chacha_testsuite(env, command, target, caps, args.vectors, args.subset,
+        files.update(chacha_testsuite(env, command, target, caps, args.vectors,
+                                      args.chacha_subset or args.subset,
                                       cross=args.scalar_space == "cross"))
     render.write_tree(args.out, files)
 
@@ -370,8 +371,13 @@ def parser():
                    help="vector variants: keep only names containing one of these, comma "
                         "separated (to build a part of the matrix)")
     t.add_argument("--subset", default="all", choices=variants.SUBSETS,
-                   help="all variants, a representative few for instrumented builds, or the "
-                        "tuner's quick space")
+                   help="scalar Keccak variants (and the others unless given below): all, a "
+                        "representative few for instrumented builds, those valgrind can run, "
+                        "or the tuner's quick space")
+    t.add_argument("--simd-subset", choices=variants.SUBSETS,
+                   help="vector Keccak variants (default: --subset)")
+    t.add_argument("--chacha-subset", choices=variants.SUBSETS,
+                   help="ChaCha variants (default: --subset)")
     t.add_argument("--scalar-space", choices=("all", "cross"), default="all",
                    help="scalar (and ChaCha) variants: all, or the cross subset run under "
                         "emulation")

@@ -43,7 +43,7 @@ def simd_candidates(target, caps, quick):
     """The x-N Keccak candidates (the single-state vector kernel loses to the scalar one and
     is no candidate)."""
     space = variants.keccak_simd_space(target, set(caps))
-    return [v for v in variants.simd_subset(space, "quick" if quick else "all") if not v.single]
+    return [v for v in variants.keccak_simd_subset(space, "quick" if quick else "all") if not v.single]
 
 
 def chacha_candidates(target, caps, quick):

@@ -388,15 +388,29 @@ def keccak_simd_space(target, compiler_caps):
 # out-of-bounds lane, a shift by 64, a read of a lane set before it is written) depends on the
 # schedule shape, which these cover, not on the rotation spelled in a 24-round body.
 #
+# The instrumented builds of the vector kernels are costly (an unrolled x8 kernel takes 20 s
+# to compile under ASan, a ChaCha file with every level a minute), so their subsets keep one
+# variant per code path. "representative", for the sanitizers and fuzzing: every x-N shape
+# (ISA x instances) at unroll 2 (the loop, and odd round counts entering mid-body; the loads,
+# stores and interleaving a sanitizer watches are the same at every unroll); every ChaCha
+# level at its widest rotation and every block-set count (x16 and x32 on AVX-512), in one
+# quarter-round order (the schedule and the rotation only reorder or respell register
+# operations, which no sanitizer sees). "valgrind", for the constant-time run: the same
+# without AVX-512, which valgrind 3.19 cannot execute (no scalar kernel has an instruction it
+# lacks, so the scalar space stays whole).
+#
 # "quick": the tuner's pruned space (`ninja tune-quick`, built apart so it compiles only
 # these, in under 2 minutes on 2 cores): scalar Keccak at the short unrolls and the rotations
 # that won somewhere on the reference machine, without lane complementing (chi is one ANDN
-# with BMI1); unroll 24 is left to the full space: its 6 candidates took 40% of the quick
-# build's CPU time (3.5 s each with gcc, 6.7 s with clang), and `ninja tune` still times them;
-# x-N Keccak at short loop bodies, which time as fast as long ones there; ChaCha at the two
-# widest levels the compiler can build, each with its richest rotation, every schedule and
-# block-set count.
-SUBSETS = ("all", "representative", "quick")
+# with BMI1), and every x86asm shape (tcc's fastest is one); unroll 24 is left to the full
+# space: its 6 candidates took 40% of the quick build's CPU time (3.5 s each with gcc, 6.7 s
+# with clang), and `ninja tune` still times them; x-N Keccak at short loop bodies, which time
+# as fast as long ones there; ChaCha at the two widest levels the compiler can build, each
+# with its richest rotation, every schedule and block-set count.
+SUBSETS = ("all", "representative", "valgrind", "quick")
+SIMD_REPRESENTATIVE_UNROLL = 2
+CHACHA_REPRESENTATIVE_SCHEDULE = "step"
+AVX512_ISAS = ("avx512", "avx512vl")
 QUICK_UNROLLS = (2, 3, 4, 6)
 QUICK_ROTATIONS = ("shift", "builtin", "rorx")
 QUICK_SIMD_UNROLLS = (1, 2, 4)
@@ -414,23 +428,28 @@ def keccak_subset(space, subset):
         return [v for v in space if v.unroll <= 3
                 or (v.lane_complement and v.rotate == "builtin")]
     if subset == "quick":
-        # The x86asm kernel has few shapes in all: each stays (tcc's fastest is one).
         return [v for v in space if v.isa == "x86asm" or (
                 v.unroll in QUICK_UNROLLS and not v.lane_complement
                 and v.rotate in QUICK_ROTATIONS)]
     return list(space)
 
 
-def simd_subset(space, subset):
-    """Only "quick" prunes the vector kernels: the single-state kernel is left out (it loses
-    to the scalar one) and the x-N ones keep their short unrolls."""
-    if check_subset(subset) == "quick":
+def keccak_simd_subset(space, subset):
+    if check_subset(subset) in ("representative", "valgrind"):
+        return [v for v in space if v.unroll == SIMD_REPRESENTATIVE_UNROLL
+                and (subset == "representative" or v.isa not in AVX512_ISAS)]
+    if subset == "quick":
+        # The single-state kernel is left out: it loses to the scalar one.
         return [v for v in space if not v.single and v.unroll in QUICK_SIMD_UNROLLS]
     return list(space)
 
 
 def chacha_subset(space, subset):
-    if check_subset(subset) == "quick":
+    if check_subset(subset) in ("representative", "valgrind"):
+        return [v for v in space if v.schedule == CHACHA_REPRESENTATIVE_SCHEDULE
+                and v.rotate == CHACHA_ISAS[v.isa].rotations[-1]
+                and (subset == "representative" or v.isa not in AVX512_ISAS)]
+    if subset == "quick":
         levels = [isa for isa in reversed(list(CHACHA_ISAS))
                   if any(v.isa == isa for v in space)][:QUICK_CHACHA_LEVELS]
         return [v for v in space

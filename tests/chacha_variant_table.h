@@ -1,8 +1,8 @@
 /*
- * The ChaCha variants one build links (the generated chacha_variants.h registry, or out/ under
- * the names a user links), as the one table the Check suite and the bench walk: each variant's
- * context types are its own, so one set of wrappers per variant hides them. Include after
- * chacha_vectors.h and the registry.
+ * The ChaCha variants one build links (the generated chacha_variants.h registry, or
+ * check_chacha.c's out/ mapping, included first), as the one table every harness walks (the
+ * Check suite, the bench, the fuzz target, the constant-time run): each variant has its own
+ * context types, and one wrapper per variant hides them.
  */
 #ifndef RS_TEST_CHACHA_VARIANT_TABLE_H
 #define RS_TEST_CHACHA_VARIANT_TABLE_H
@@ -64,6 +64,7 @@ RS_CHACHA_VARIANTS(RS_WRAP)
 static const struct variant all_variants[] = {RS_CHACHA_VARIANTS(RS_ENTRY)};
 #define NVARIANTS (sizeof all_variants / sizeof all_variants[0])
 
+#ifdef RS_CHACHA_NRECORDS /* with chacha_vectors.h: the bench and the Check suite */
 /* The first vector `v` gets wrong, or NULL: the official blocks and the Python reference's
  * streams (the bench times a variant only once it passes, so a tuner never picks a wrong one). */
 static inline const char *rs_chacha_first_wrong(const struct variant *v)
@@ -93,5 +94,6 @@ static inline const char *rs_chacha_first_wrong(const struct variant *v)
     }
     return NULL;
 }
+#endif
 
 #endif

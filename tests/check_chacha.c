@@ -188,6 +188,65 @@ START_TEST(test_xor)
 }
 END_TEST
 
+/* Every entry point accepts NULL buffers with a zero length, and writes nothing. */
+START_TEST(test_null_zero_length)
+{
+    const struct variant *v = runnable[_i];
+    static const uint8_t key[32], iv[12];
+    static const unsigned rounds_of[3] = {8, 12, 20};
+    unsigned r;
+
+    for (r = 0; r < 3; r++) {
+        v->keystream(rounds_of[r], key, 256, iv, 0, 0, NULL);
+        v->keystream(rounds_of[r], key, 128, NULL, (uint64_t)0 - 1, 0, NULL);
+    }
+    v->xor64(NULL, NULL, 0, key, iv, 0);
+    v->xor64(NULL, NULL, 0, key, iv, (uint64_t)0 - 1);
+    v->xor_ietf(NULL, NULL, 0, key, iv, 0xFFFFFFFFu);
+}
+END_TEST
+
+/* The block counter at its ends, as the header documents: get_keystream's and chacha20_xor's
+ * 64-bit counter carries from word 12 into word 13 and wraps from 2^64 - 1 to 0;
+ * chacha20_ietf_xor's 32-bit counter wraps from 2^32 - 1 to 0 and leaves the nonce alone. The
+ * expected blocks come from the plain reference, one block per call. */
+START_TEST(test_counter_ends)
+{
+    const struct variant *v = runnable[_i];
+    static const uint64_t starts[] = {0xFFFFFFFFULL - 1, 0xFFFFFFFFFFFFFFFFULL - 1,
+                                      0xFFFFFFFFFFFFFFFFULL};
+    uint8_t key[32], nonce[12], got[4 * 64], want[4 * 64], zero[4 * 64] = {0};
+    uint32_t input[16];
+    uint64_t word13;
+    unsigned k, b;
+
+    for (k = 0; k < 32; k++)
+        key[k] = (uint8_t)(3 * k + 1);
+    for (k = 0; k < 12; k++)
+        nonce[k] = (uint8_t)(0xF0 + k);
+    rs_ref_chacha_keysetup(input, key, 256, nonce);
+    for (k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+        for (b = 0; b < 4; b++)
+            rs_ref_chacha_keystream(input, 20, starts[k] + b, 1, want + 64 * b);
+        v->keystream(20, key, 256, nonce, starts[k], 4, got);
+        ck_assert_msg(memcmp(got, want, sizeof got) == 0, "%s: get_keystream from 0x%llx",
+                      v->name, (unsigned long long)starts[k]);
+        v->xor64(got, zero, sizeof got - 3, key, nonce, starts[k]);
+        ck_assert_msg(memcmp(got, want, sizeof got - 3) == 0, "%s: chacha20_xor from 0x%llx",
+                      v->name, (unsigned long long)starts[k]);
+    }
+    rs_ref_chacha_keysetup(input, key, 256, nonce + 4);
+    word13 = (uint64_t)nonce[0] | (uint64_t)nonce[1] << 8 | (uint64_t)nonce[2] << 16 |
+             (uint64_t)nonce[3] << 24;
+    for (b = 0; b < 4; b++)
+        rs_ref_chacha_keystream(input, 20, word13 << 32 | (uint32_t)(0xFFFFFFFEu + b), 1,
+                                want + 64 * b);
+    v->xor_ietf(got, zero, sizeof got, key, nonce, 0xFFFFFFFEu);
+    ck_assert_msg(memcmp(got, want, sizeof got) == 0,
+                  "%s: chacha20_ietf_xor across 2^32 must wrap to 0, nonce untouched", v->name);
+}
+END_TEST
+
 /* The context is chiapos' 16 words, and keysetup fills them the same way. */
 START_TEST(test_context_layout)
 {
@@ -220,6 +279,11 @@ static Suite *chacha_suite(void)
 
     tc = tcase_create("chacha20 xor, RFC 8439 and 64-bit counter, in place");
     tcase_add_loop_test(tc, test_xor, 0, (int)(nrunnable * RS_CHACHA_NXORS));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("API edges: NULL with length 0, counter carry and wrap");
+    tcase_add_loop_test(tc, test_null_zero_length, 0, (int)nrunnable);
+    tcase_add_loop_test(tc, test_counter_ends, 0, (int)nrunnable);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("context layout");

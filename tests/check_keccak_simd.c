@@ -71,37 +71,7 @@ RS_OUT_THUNKS(8)
 #include "keccak_simd_variants.h"
 #endif
 
-#define MAXN RS_KECCAK_MAX_INSTANCES
-
-struct single {
-    const char *name;
-    const char *cpu;
-    void (*f1600)(uint64_t state[25]);
-    void (*p1600)(uint64_t state[25], unsigned rounds);
-};
-
-struct multi {
-    const char *name;
-    const char *cpu;
-    unsigned n;
-    void (*f)(uint64_t *states);
-    void (*p)(uint64_t *states, unsigned rounds);
-    void (*interleave)(uint64_t *states, const uint64_t *separate);
-    void (*deinterleave)(uint64_t *separate, const uint64_t *states);
-};
-
-#define RS_SINGLE(prefix, name, cpu) {name, cpu, prefix##_keccak_f1600, prefix##_keccak_p1600},
-#define RS_MULTI(prefix, name, cpu, n) \
-    {name, cpu, n, prefix##_f, prefix##_p, prefix##_il, prefix##_dil},
-static const struct single all_singles[] = {RS_KECCAK_SINGLE_VARIANTS(RS_SINGLE) {0, 0, 0, 0}};
-static const struct multi all_multis[] = {RS_KECCAK_MULTI_VARIANTS(RS_MULTI) {0, 0, 0, 0, 0, 0, 0}};
-#define NSINGLES (sizeof all_singles / sizeof all_singles[0] - 1)
-#define NMULTIS (sizeof all_multis / sizeof all_multis[0] - 1)
-
-/* The variants this CPU can run; the others are reported as skipped. */
-static const struct single *singles[NSINGLES + 1];
-static const struct multi *multis[NMULTIS + 1];
-static unsigned nsingles, nmultis;
+#include "keccak_simd_table.h"
 
 /* Random rounds: states per (variant, round count) compared with the scalar kernel. */
 #define RANDOM_BATCHES 4
@@ -244,30 +214,17 @@ static Suite *simd_suite(void)
     return s;
 }
 
+static void report_skip(const char *name, const char *missing)
+{
+    printf("SKIP %s: this CPU lacks %s\n", name, missing);
+}
+
 int main(void)
 {
-    unsigned k, skipped = 0;
+    unsigned skipped = rs_simd_runnable(report_skip);
     int failed;
     SRunner *sr;
 
-    for (k = 0; all_singles[k].name; k++) {
-        const char *missing = "";
-        if (rs_cpu_has_all(all_singles[k].cpu, &missing))
-            singles[nsingles++] = &all_singles[k];
-        else {
-            printf("SKIP %s: this CPU lacks %s\n", all_singles[k].name, missing);
-            skipped++;
-        }
-    }
-    for (k = 0; all_multis[k].name; k++) {
-        const char *missing = "";
-        if (rs_cpu_has_all(all_multis[k].cpu, &missing))
-            multis[nmultis++] = &all_multis[k];
-        else {
-            printf("SKIP %s: this CPU lacks %s\n", all_multis[k].name, missing);
-            skipped++;
-        }
-    }
     printf("%s: %u variants, %u runnable, %u skipped (vector kernels)\n", RS_COMPILER,
            (unsigned)(NSINGLES + NMULTIS), nsingles + nmultis, skipped);
 

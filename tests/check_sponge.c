@@ -258,6 +258,46 @@ START_TEST(test_null_and_empty)
     kt128_update(&kt, NULL, 0);
     kt128_final(&kt, NULL, 0, b, 32);
     ck_assert_mem_eq(a, b, 32);
+    kt128(NULL, 0, NULL, 0, NULL, 0);
+    kt128_init(&kt);
+    kt128_final(&kt, NULL, 0, NULL, 0);
+}
+END_TEST
+
+/* Every other entry point with NULL and length 0: the same bytes as an empty buffer. */
+START_TEST(test_null_every_function)
+{
+    static const uint8_t nothing[1];
+    uint8_t a[64], b[64];
+    keccak_sponge s;
+
+#define RS_HASH_NULL(f, n) \
+    f(a, NULL, 0); \
+    f##_init(&s); \
+    f##_update(&s, NULL, 0); \
+    f##_update(&s, nothing, 0); \
+    f##_final(&s, b); \
+    ck_assert_mem_eq(a, b, n); \
+    f(b, nothing, 0); \
+    ck_assert_mem_eq(a, b, n)
+    RS_HASH_NULL(sha3_224, 28);
+    RS_HASH_NULL(sha3_256, 32);
+    RS_HASH_NULL(sha3_384, 48);
+    RS_HASH_NULL(sha3_512, 64);
+    RS_HASH_NULL(keccak256, 32);
+#define RS_XOF_NULL(f, ...) \
+    f(a, 64, NULL, 0 __VA_ARGS__); \
+    f(NULL, 0, NULL, 0 __VA_ARGS__); \
+    f##_init(&s __VA_ARGS__); \
+    f##_absorb(&s, NULL, 0); \
+    f##_squeeze(&s, NULL, 0); \
+    f##_squeeze(&s, b, 64); \
+    f##_squeeze(&s, NULL, 0); \
+    ck_assert_mem_eq(a, b, 64)
+    RS_XOF_NULL(shake128, );
+    RS_XOF_NULL(shake256, );
+    RS_XOF_NULL(turboshake128, , 0x1F);
+    RS_XOF_NULL(turboshake256, , 0x07);
 }
 END_TEST
 
@@ -327,6 +367,7 @@ static Suite *sponge_suite(void)
 
     tc = tcase_create("API edges");
     tcase_add_test(tc, test_null_and_empty);
+    tcase_add_test(tc, test_null_every_function);
     tcase_add_test(tc, test_absorb_after_squeeze_ignored);
     suite_add_tcase(s, tc);
     return s;

@@ -1,4 +1,4 @@
-"""The pieces the reliability checks stand on: the representative subset and the summary."""
+"""The pieces the reliability checks stand on: the subsets and the summary."""
 
 import itertools
 import os
@@ -36,6 +36,42 @@ class RepresentativeSubset(unittest.TestCase):
         self.assertEqual(variants.keccak_subset(self.space, "all"), self.space)
         with self.assertRaises(UsageError):
             variants.keccak_subset(self.space, "most")
+
+
+X86_CAPS = {"intrin-sse2", "intrin-avx2", "intrin-avx512", "x86-target-attr"}
+
+
+class VectorAndChachaSubsets(unittest.TestCase):
+    def setUp(self):
+        self.target = targets.get("x86_64")
+        self.simd = variants.keccak_simd_space(self.target, X86_CAPS)
+        self.chacha = variants.chacha_space(self.target, X86_CAPS)
+
+    def test_every_simd_shape_once(self):
+        shapes = {(v.instances, v.isa) for v in self.simd}
+        subset = variants.keccak_simd_subset(self.simd, "representative")
+        self.assertEqual({(v.instances, v.isa) for v in subset}, shapes)
+        self.assertEqual(len(subset), len(shapes))
+
+    def test_every_chacha_level_and_width_once(self):
+        subset = variants.chacha_subset(self.chacha, "representative")
+        self.assertEqual({v.isa for v in subset}, set(self.target.chacha_isas))
+        self.assertEqual(len({(v.isa, v.width) for v in subset}), len(subset))
+        self.assertIn(32, {v.width for v in subset})
+
+    def test_valgrind_subsets_leave_avx512_out(self):
+        for subset in (variants.keccak_simd_subset(self.simd, "valgrind"),
+                       variants.chacha_subset(self.chacha, "valgrind")):
+            self.assertTrue(subset)
+            self.assertFalse([v for v in subset if "avx512" in v.isa])
+        self.assertEqual({v.isa for v in variants.chacha_subset(self.chacha, "valgrind")},
+                         {"scalar", "sse2", "ssse3", "avx2"})
+
+    def test_all_is_all_and_unknown_is_refused(self):
+        self.assertEqual(variants.chacha_subset(self.chacha, "all"), self.chacha)
+        self.assertEqual(variants.keccak_simd_subset(self.simd, "all"), self.simd)
+        with self.assertRaises(UsageError):
+            variants.chacha_subset(self.chacha, "most")
 
 
 class Summary(unittest.TestCase):
