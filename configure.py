@@ -388,18 +388,28 @@ def main(argv):
         opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
         objs = []
         # out/ carries the main compiler's scalar kernel: another compiler may lack what it
-        # needs (a tuned profile's rorx rotation is inline asm tcc cannot assemble).
+        # needs (a tuned profile's rorx rotation is inline asm tcc cannot assemble). Then this
+        # compiler's sponge suite and bench run on the rest of out/ over its own default
+        # kernel, generated beside it under the same API.
+        swap = {}
         lacks = [n for n in keccak.compiler_needs() if n not in cc["caps"]]
         if lacks and name != main_cc["name"]:
+            own = targets.default_keccak(target, cc["id"])
+            own_dir = os.path.join("build", name, "own-kernel")
+            own_files = [os.path.join(own_dir, n) for n in kernels.KECCAK_FILES]
+            w.build(own_files, "generate", implicit=gen_inputs,
+                    variables=[("genargs", f"--target {target.name} --cc-id {cc['id']} "
+                                           f"--kernels keccak"
+                                           + (f" --prefix {args.prefix}" if args.prefix else "")),
+                               ("outdir", own_dir)])
+            swap = {os.path.join(out_dir, "keccak_p1600.c"): own_files[1]}
             print(f"configure.py: {name} cannot build out/'s {keccak.name} (lacks "
-                  f"{', '.join(lacks)}); its out/ sponge suite and bench are left out")
-            w.blank()
-            continue
-        buildable = [src for src in out_sources
+                  f"{', '.join(lacks)}); its out/ sponge suite runs over {own.name}")
+        buildable = [swap.get(src, src) for src in out_sources
                      if src not in multi_sources_needing(multis, multi_files, cc)]
         for src in buildable:
             o = os.path.join("build", name, "out", os.path.basename(src)[:-2] + ".o")
-            w.build([o], "cc", [src], order_only=out_files,
+            w.build([o], "cc", [src], order_only=out_files + list(swap.values()),
                     variables=[("cc", cc["cc"]),
                                ("cflags", f"{opt} {WARNINGS.get(cc['id'], '')}")])
             objs.append(o)
