@@ -929,7 +929,8 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
                                              "chacha_vectors.h")]
     w.build(generated, "testsuite", implicit=gen_inputs,
             variables=[("target", target.name), ("ccid", cc["id"]),
-                       ("caps", ",".join(cc["caps"])), ("outdir", gen), ("subset", subset)])
+                       ("caps", ",".join(cc["caps"])), ("outdir", gen), ("subset", subset),
+                       ("simd_subset", subset), ("chacha_subset", subset)])
     opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
     kernel_flags = f"{opt} {WARNINGS.get(cc['id'], '')}"
     objs, simd_objs, chacha_objs = [], [], []
