@@ -374,6 +374,7 @@ def main(argv):
     else:
         main_cc = dict(main_cc, name=main_cc["cc"])
     peers = peer_libraries()
+    own_kernels = {}  # per compiler that cannot build out/'s kernel: {out/ source: its own}
     for cc in test_ccs + ([] if same else [main_cc]):
         name = cc["cc"]
         run_matrix = any(cc is t for t in test_ccs)
@@ -403,6 +404,7 @@ def main(argv):
                                            + (f" --prefix {args.prefix}" if args.prefix else "")),
                                ("outdir", own_dir)])
             swap = {os.path.join(out_dir, "keccak_p1600.c"): own_files[1]}
+            own_kernels[name] = swap
             print(f"configure.py: {name} cannot build out/'s {keccak.name} (lacks "
                   f"{', '.join(lacks)}); its out/ sponge suite runs over {own.name}")
         buildable = [swap.get(src, src) for src in out_sources
@@ -537,7 +539,8 @@ def main(argv):
 
     outdir = {"sources": out_sources, "files": out_files, "headers": out_headers,
               "flags": api_flags,
-              "skip": lambda cc: multi_sources_needing(multis, multi_files, cc)}
+              "skip": lambda cc: multi_sources_needing(multis, multi_files, cc),
+              "swap": lambda cc: own_kernels.get(cc["cc"], {})}
     checks = reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs,
                          outdir)
     # MSVC-cleanliness (syntax, clang in MSVC mode) in `ninja test`; the cross targets in
@@ -793,7 +796,9 @@ def flavour_objects(w, cc, spec, cflags, target, gen_inputs, outdir, base):
     for family in FAMILIES:
         if not family["space"]:
             objs[family["name"]] = [
-                compile_into(src, outdir["files"], os.path.join(base, "out"))
+                compile_into(outdir["swap"](cc).get(src, src),
+                             outdir["files"] + list(outdir["swap"](cc).values()),
+                             os.path.join(base, "out"))
                 for src in outdir["sources"] if src not in outdir["skip"](cc)]
     return objs
 
