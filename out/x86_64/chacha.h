@@ -85,8 +85,8 @@ void chacha20_get_keystream(const struct chacha20_ctx *x, uint64_t pos,
 /*
  * ChaCha20 encryption (out = in ^ keystream) in the original layout: 256-bit key, 8-byte IV,
  * 64-bit block counter starting at `counter`. Any length; a final partial block uses the
- * start of its keystream block. out == in is allowed; other overlaps are not. in may be NULL
- * only when len is 0.
+ * start of its keystream block. out == in is allowed; other overlaps are not. in and out may
+ * be NULL only when len is 0.
  */
 void chacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[32],
                   const uint8_t iv[8], uint64_t counter);
