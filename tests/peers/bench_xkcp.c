@@ -34,15 +34,10 @@ static uint64_t time_one(void (*fn)(uint64_t *), uint64_t *st)
     return rs_ticks() - t0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 static void race(const char *cc, unsigned rounds, void (*a)(uint64_t *), void (*b)(uint64_t *))
 {
     static uint64_t ta[PAIRS], tb[PAIRS];
+    struct rs_figure fa, fb;
     uint64_t st[25];
     int k;
     memset(st, 0x5A, sizeof st);
@@ -54,11 +49,10 @@ static void race(const char *cc, unsigned rounds, void (*a)(uint64_t *), void (*
         ta[k] = time_one(a, st);
         tb[k] = time_one(b, st);
     }
-    qsort(ta, PAIRS, sizeof ta[0], cmp_u64);
-    qsort(tb, PAIRS, sizeof tb[0], cmp_u64);
-    printf("%s\t%u\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\n", cc, rounds, (double)ta[0] / REPS,
-           (double)ta[PAIRS / 2] / REPS, (double)tb[0] / REPS, (double)tb[PAIRS / 2] / REPS,
-           (double)tb[0] / (double)ta[0]);
+    fa = rs_figures(ta, PAIRS, REPS);
+    fb = rs_figures(tb, PAIRS, REPS);
+    printf("%s\t%u\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\n", cc, rounds, fa.best, fa.median, fb.best,
+           fb.median, fb.best / fa.best);
 }
 
 int main(int argc, char **argv)
