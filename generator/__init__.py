@@ -1,3 +1,3 @@
 """roundsmith: a generator of verified C kernels for Keccak-p[1600] and ChaCha."""
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"

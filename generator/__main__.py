@@ -4,15 +4,12 @@ Every user error ends in one line on stderr and exit code 2; nothing is written 
 """
 
 import argparse
+import os
 import sys
 
-from . import VERSION, bundle, kernels, reference, render, targets, variants, vectors
+from . import (VERSION, bundle, cli, kernels, outdir, reference, render, targets, variants,
+               vectors)
 from .errors import UsageError
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
 
 
 def keccak_variant(args, target):
@@ -48,13 +45,21 @@ def parse_families(text, option):
     return out
 
 
-def cmd_generate(args):
-    target = targets.get(args.target)
+def check_isa(isa, target):
+    accepted = targets.single_state_isas(target)
+    if isa is not None and isa not in accepted:
+        raise UsageError(f"--isa: no single-state kernel '{isa}' on target {target.name}; "
+                         f"accepted: {', '.join(accepted)}")
+    return isa
+
+
+def generate_choices(args, target):
+    """(scalar or single-state kernel, x86 x-N kernels, AArch64 x2 kernels, ChaCha variant) the
+    options ask for, each None or empty when its family is not asked for; validated whole
+    before anything is rendered."""
     families = parse_families(args.kernels, "--kernels")
-    prefix = check_prefix(args.prefix)
-    env = render.environment()
-    command = render.command_line()
-    files, names = {}, []
+    check_isa(args.isa, target)
+    v, multis, arm, c = None, [], [], None
     if "keccak" in families:
         v = keccak_variant(args, target)
         if args.isa not in (None,) + variants.SCALAR_ISAS:
@@ -74,6 +79,21 @@ def cmd_generate(args):
             raise UsageError("--multi: one kernel per instance count (their files share a name)")
         if len(arm) > 1:
             raise UsageError("--multi: one x2 kernel (their files share a name)")
+    if "chacha" in families:
+        c = chacha_variant(args, target)
+    return v, multis, arm, c
+
+
+def cmd_generate(args):
+    target = targets.get(args.target)
+    cli.parse_cc_id(args.cc_id)
+    prefix = check_prefix(args.prefix)
+    v, multis, arm, c = generate_choices(args, target)
+    outdir.precheck(args.out)
+    env = render.environment()
+    command = args.command_line
+    files, names = {}, []
+    if v:
         files.update(kernels.keccak_any(env, v, prefix, command, target))
         files.update(kernels.keccak_sponge(env, v, prefix, command, target, multis))
         for m in multis:
@@ -82,11 +102,10 @@ def cmd_generate(args):
             files.update(kernels.keccak_arm(env, isa, unroll, prefix, command, target))
         names += [x.name for x in [v] + multis] + [f"keccakp1600-x2-u{u}-{isa}"
                                                    for isa, u in arm]
-    if "chacha" in families:
-        c = chacha_variant(args, target)
+    if c:
         files.update(kernels.chacha_sources(env, c, prefix, command, target))
         names.append(c.name)
-    changed = render.write_tree(args.out, files)
+    changed = outdir.write_tree(args.out, files, command, force=args.force)
     print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
@@ -99,19 +118,21 @@ def cmd_bundle(args):
             raise UsageError("--canonical writes the committed bundles (out/portable, "
                              "out/x86_64, out/aarch64) and takes no other option")
         for folder, files in bundle.canonical_files(args.root).items():
-            changed = render.write_tree(folder, files)
+            changed = outdir.write_tree(folder, files, bundle.CANONICAL_COMMAND,
+                                        force=args.force)
             print(f"bundle {folder}: {len(files)} files"
                   + (f" ({len(changed)} changed)" if changed else " (unchanged)"))
         return
     if not args.out:
         raise UsageError("bundle needs --out DIR (or --canonical)")
+    outdir.precheck(args.out)
     b = (targets.BUNDLES[args.target] if args.target in targets.BUNDLES
          else targets.bundle_for(targets.get(args.target)))
-    command = render.command_line()
-    files = bundle.files(b, check_prefix(args.prefix), command, args.cc_id)
+    command = args.command_line
+    files = bundle.files(b, check_prefix(args.prefix), command, cli.parse_cc_id(args.cc_id))
     if args.amalgamate:
         files = bundle.amalgamate(files, command)
-    changed = render.write_tree(args.out, files)
+    changed = outdir.write_tree(args.out, files, command, force=args.force)
     print(f"bundle {args.out}: {b.description}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (", amalgamated" if args.amalgamate else "")
@@ -120,6 +141,13 @@ def cmd_bundle(args):
 
 def cmd_check(args):
     """The committed bundles against a fresh generation; exit 1 naming the fix."""
+    if not os.path.isdir(args.root):
+        raise UsageError(f"--root {args.root}: " + ("not a folder" if os.path.exists(args.root)
+                                                     else "no such folder"))
+    if not any(os.path.isdir(os.path.join(args.root, name))
+               for name in targets.CANONICAL_BUNDLES):
+        raise UsageError(f"--root {args.root} holds none of the committed bundles "
+                         f"({', '.join(targets.CANONICAL_BUNDLES)})")
     bad = bundle.check(args.root)
     sys.stdout.flush()  # the diff first, the fix last: CI logs show their tail
     if bad:
@@ -166,9 +194,21 @@ def cmd_testsuite(args):
     """Every variant one compiler can build, each under its own symbol prefix, plus the test
     data, so a single Check binary per compiler links the whole matrix."""
     target = targets.get(args.target)
-    caps = set(filter(None, args.caps.split(",")))
+    caps = cli.parse_caps(args.caps)
+    cli.parse_cc_id(args.cc_id)
+    for subset in (args.subset, args.simd_subset, args.chacha_subset):
+        if subset is not None:
+            variants.check_subset(subset)
+    if args.only not in ("all", "scalar", "simd", "chacha"):
+        raise UsageError(f"--only: unknown family '{args.only}'; accepted: all, scalar, simd, "
+                         "chacha")
+    if args.scalar_space not in ("all", "cross"):
+        raise UsageError(f"--scalar-space: unknown space '{args.scalar_space}'; accepted: all, "
+                         "cross")
+    vectors.keccak_intermediate(args.vectors)   # unreadable vectors: say so before the folder
+    outdir.precheck(args.out)
     env = render.environment()
-    command = render.command_line()
+    command = args.command_line
     files = {}
     if args.only in ("all", "scalar"):
         space = (variants.keccak_cross_space(target, caps) if args.scalar_space == "cross"
@@ -220,7 +260,7 @@ def cmd_testsuite(args):
         files.update(chacha_testsuite(env, command, target, caps, args.vectors,
                                       args.chacha_subset or args.subset,
                                       cross=args.scalar_space == "cross"))
-    render.write_tree(args.out, files)
+    outdir.write_tree(args.out, files, command)
 
 
 def chacha_testsuite(env, command, target, caps, vectors_dir, subset="all", cross=False):
@@ -251,21 +291,49 @@ def chacha_testsuite(env, command, target, caps, vectors_dir, subset="all", cros
 
 
 def cmd_describe(args):
-    """Print what a generated folder holds, from the provenance headers themselves."""
-    import os
+    """Print what a generated folder holds: its manifest checked against the files, and each
+    file's parameters from its provenance header."""
+    folder = args.folder
+    if not os.path.isdir(folder):
+        raise UsageError(f"cannot read {folder}: " + ("not a folder" if os.path.exists(folder)
+                                                       else "no such folder"))
     try:
-        names = sorted(os.listdir(args.folder))
+        names = sorted(os.listdir(folder))
     except OSError as e:
-        raise UsageError(f"cannot read {args.folder}: {e.strerror}") from None
-    print(f"generated in {args.folder}/:")
-    for name in names:
-        with open(os.path.join(args.folder, name), errors="replace") as f:
-            head = f.read(4096)
-        if "Parameters:" not in head:
+        raise UsageError(f"cannot read {folder}: {e.strerror}") from None
+    owned = outdir.read_manifest(folder)
+    if owned is None:
+        raise UsageError(f"{folder} holds no {outdir.MANIFEST}: roundsmith did not write it "
+                         "(or wrote it before roundsmith 0.2)")
+    print(f"generated in {folder}/ ({len(owned)} files in {outdir.MANIFEST}):")
+    for name in sorted(owned):
+        path = os.path.join(folder, name)
+        if not os.path.lexists(path):
+            print(f"  {name}: missing")
             continue
-        block = head.split("Parameters:", 1)[1].split("*/", 1)[0]
-        params = [" ".join(l.strip(" *").split()) for l in block.splitlines() if "=" in l]
-        print(f"  {name}: " + ", ".join(p.replace(" = ", "=") for p in params))
+        state = "" if outdir.file_digest(path) == owned[name] else " (changed since generated)"
+        print(f"  {name}{state}: " + ", ".join(header_parameters(path)))
+    yours = [n for n in names if n not in owned and n != outdir.MANIFEST
+             and not n.startswith(outdir.STAGING)]
+    if yours:
+        print(f"  not generated (yours, never touched): {', '.join(yours)}")
+    if any(n.startswith(outdir.STAGING) for n in names):
+        print("  an interrupted generation is pending: the next generate or bundle into this "
+              "folder completes or discards it")
+
+
+def header_parameters(path):
+    """key=value pairs of a file's provenance header (empty for a file without one)."""
+    try:
+        with open(path, errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return []
+    if "Parameters:" not in head:
+        return []
+    block = head.split("Parameters:", 1)[1].split("*/", 1)[0]
+    return [" ".join(l.strip(" *").split()).replace(" = ", "=")
+            for l in block.splitlines() if "=" in l]
 
 
 def cmd_permute(args):
@@ -285,7 +353,7 @@ def cmd_tune(args):
     from . import tune
     tune.tune({"keccak": args.bench, "simd": args.bench_simd, "chacha": args.bench_chacha},
               args.cc_id, args.cc_version, args.cflags, args.target,
-              [c for c in args.caps.split(",") if c], args.quick, render.command_line())
+              sorted(cli.parse_caps(args.caps)), args.quick, args.command_line)
 
 
 def cmd_report(args):
@@ -295,7 +363,7 @@ def cmd_report(args):
 
 def cmd_list(args):
     target = targets.get(args.target)
-    caps = set(args.caps.split(","))
+    caps = cli.parse_caps(args.caps)
     if args.what == "targets":
         for t in targets.TARGETS.values():
             print(f"{t.name:10} {t.description}")
@@ -308,126 +376,126 @@ def cmd_list(args):
             print(v.name)
 
 
+SUBCOMMANDS = {}   # name -> its option table (the canonical command is spelled from it)
+
+
+def subcommand(sub, name, options, run, help, positionals=()):
+    p = sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
+    for args, kw in positionals:
+        p.add_argument(*args, **kw)
+    cli.add_options(p, options)
+    p.set_defaults(run=run, options=options, subcommand=name)
+    SUBCOMMANDS[name] = options
+    return p
+
+
 def parser():
-    p = Parser(prog="python3 -m generator", description="roundsmith kernel generator")
+    p = cli.Parser(prog="python3 -m generator", description="roundsmith kernel generator")
     p.add_argument("--version", action="version", version=f"roundsmith {VERSION}")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
-
-    g = sub.add_parser("generate", help="generate the kernel sources of one target")
-    g.add_argument("--target", default="host")
-    g.add_argument("--cc-id", default="gcc", help="compiler whose defaults apply")
-    g.add_argument("--unroll")
-    g.add_argument("--lane-complement")
-    g.add_argument("--rotate")
-    g.add_argument("--parity")
-    g.add_argument("--lanes", help="plain (64-bit lanes) or interleaved (each lane as two "
-                                   "32-bit words of its even and odd bits)")
-    g.add_argument("--isa", choices=variants.SCALAR_ISAS + ("avx512", "sha3"),
-                   help="single-state kernel: scalar (C), x86asm (the generator's x86-64 "
-                        "inline assembly), avx512 (x86-64) or sha3 (aarch64, Armv8.2-A SHA3 "
-                        "extension); default: the compiler's default variant's")
-    g.add_argument("--multi", action="append", default=[], metavar="xN[-uU]-ISA",
-                   help="also emit a multi-state kernel, e.g. x8-avx512, x4-avx2 (repeatable)")
-    g.add_argument("--kernels", default=",".join(FAMILIES),
-                   help="kernel families to emit, comma separated (default: all)")
-    g.add_argument("--chacha-isa", help="widest ChaCha level: " + ", ".join(variants.CHACHA_ISAS))
-    g.add_argument("--chacha-schedule", help="quarter-round order: seq, step, pair")
-    g.add_argument("--chacha-rotate", help="rotation strategy: shift, pshufb, vprold")
-    g.add_argument("--chacha-rounds", help="round counts to emit, e.g. 8,12,20")
-    g.add_argument("--chacha-states", help="block sets interleaved in the widest path: 1, 2")
-    g.add_argument("--prefix", default="")
-    g.add_argument("--out", required=True)
-    g.set_defaults(run=cmd_generate)
-
-    b = sub.add_parser("bundle", help="every code path of one architecture in one vendorable "
-                                      "folder, with run-time dispatch")
-    b.add_argument("--target", default="host",
-                   help="x86_64, aarch64, portable (generic64), or another target (scalar)")
-    b.add_argument("--cc-id", default=targets.CANONICAL_CC,
-                   help="compiler whose measured defaults shape the kernels")
-    b.add_argument("--prefix", default="", help="prepended to every exported symbol")
-    b.add_argument("--amalgamate", action="store_true",
-                   help="write one roundsmith.c and one roundsmith.h")
-    b.add_argument("--out")
-    b.add_argument("--canonical", action="store_true",
-                   help="write the committed bundles into ROOT/out/ (what check compares)")
-    b.add_argument("--root", default="out", help=argparse.SUPPRESS)
-    b.set_defaults(run=cmd_bundle)
-
-    ck = sub.add_parser("check", help="regenerate the committed bundles into a temporary "
-                                      "folder and diff them against out/")
-    ck.add_argument("--root", default="out", help="the folder holding the committed bundles")
-    ck.set_defaults(run=cmd_check)
-
-    t = sub.add_parser("testsuite", help="generate every variant and the vectors for the tests")
-    t.add_argument("--target", default="host")
-    t.add_argument("--caps", default="", help="compiler capabilities, comma separated")
-    t.add_argument("--cc-id", default="gcc",
-                   help="compiler whose default scalar kernel the vector kernels are timed against")
-    t.add_argument("--vectors", default=vectors.default_dir())
-    t.add_argument("--only", choices=("all", "scalar", "simd", "chacha"), default="all",
-                   help="which kernel families to emit (default all)")
-    t.add_argument("--select", default="",
-                   help="vector variants: keep only names containing one of these, comma "
-                        "separated (to build a part of the matrix)")
-    t.add_argument("--subset", default="all", choices=variants.SUBSETS,
-                   help="scalar Keccak variants (and the others unless given below): all, a "
-                        "representative few for instrumented builds, those valgrind can run, "
-                        "or the tuner's quick space")
-    t.add_argument("--simd-subset", choices=variants.SUBSETS,
-                   help="vector Keccak variants (default: --subset)")
-    t.add_argument("--chacha-subset", choices=variants.SUBSETS,
-                   help="ChaCha variants (default: --subset)")
-    t.add_argument("--scalar-space", choices=("all", "cross"), default="all",
-                   help="scalar (and ChaCha) variants: all, or the cross subset run under "
-                        "emulation")
-    t.add_argument("--out", required=True)
-    t.set_defaults(run=cmd_testsuite)
-
-    d = sub.add_parser("describe", help="print what a generated folder holds")
-    d.add_argument("folder")
-    d.set_defaults(run=cmd_describe)
-
-    tu = sub.add_parser("tune", help="time the built candidates of one compiler and record "
-                                     "the winner in generator/profiles/ (run by ninja tune)")
-    tu.add_argument("--bench", required=True, help="the compiler's bench_keccak program")
-    tu.add_argument("--bench-simd", help="its bench_keccak_simd program (x-N kernels)")
-    tu.add_argument("--bench-chacha", help="its bench_chacha program")
-    tu.add_argument("--cc-id", required=True)
-    tu.add_argument("--cc-version", required=True)
-    tu.add_argument("--cflags", required=True)
-    tu.add_argument("--target", default="host")
-    tu.add_argument("--caps", default="")
-    tu.add_argument("--quick", action="store_true", help="the pruned space")
-    tu.set_defaults(run=cmd_tune)
-
-    rp = sub.add_parser("report", help="markdown tables and SVG plots from the benches' --tsv "
-                                       "rows (run by ninja report)")
-    rp.add_argument("--out", default="out/report")
-    rp.add_argument("tsv", nargs="+", help="build/report/<compiler>-<bench>.tsv files")
-    rp.set_defaults(run=cmd_report)
-
-    pm = sub.add_parser("permute", help="apply the reference Keccak-p[1600, rounds] to a state")
-    pm.add_argument("--rounds", default="24")
-    pm.add_argument("--state", default="", help="200 bytes in hex (default: zeros)")
-    pm.set_defaults(run=cmd_permute)
-
-    ls = sub.add_parser("list", help="list targets or variants")
-    ls.add_argument("what", choices=("targets", "variants"))
-    ls.add_argument("--target", default="host")
-    ls.add_argument("--caps", default="gnu-asm-x86-64,asm-bmi2,intrin-sse2,intrin-avx2,"
-                                      "intrin-avx512,x86-target-attr")
-    ls.set_defaults(run=cmd_list)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=cli.Parser,
+                           metavar="COMMAND")
+    O = cli.Option
+    kernels_ = O("--kernels", "the kernel families to emit, comma separated", cli.words(FAMILIES),
+                 "all", {"default": ",".join(FAMILIES)})
+    subcommand(sub, "generate", (cli.TARGET, cli.CC_ID) + cli.KECCAK + (kernels_,) + cli.CHACHA
+               + (cli.PREFIX, cli.out_option(), cli.FORCE), cmd_generate,
+               "generate the kernel sources of one target")
+    bundle_targets = cli.words(list(targets.BUNDLES) + [t for t in targets.TARGETS
+                                                       if t not in targets.BUNDLES])
+    subcommand(sub, "bundle", (
+        O("--target", "the architecture: a bundle with dispatch, or any other target's scalar "
+          "kernels", "host, " + bundle_targets, f"host (this machine: {cli.HOST.name})",
+          {"default": "host"}),
+        O("--cc-id", "the compiler whose measured defaults shape the kernels",
+          cli.words(cli.CC_IDS), targets.CANONICAL_CC, {"default": targets.CANONICAL_CC}),
+        cli.PREFIX,
+        O("--amalgamate", "write one roundsmith.c and one roundsmith.h", "", "off",
+          {"action": "store_true"}),
+        cli.out_option(required=False),
+        O("--canonical", "write the committed bundles into ROOT/out/ (what check compares)", "",
+          "off", {"action": "store_true"}),
+        O("--root", "", "", "", {"default": "out", "help": argparse.SUPPRESS}),
+        cli.FORCE), cmd_bundle,
+        "every code path of one architecture in one vendorable folder, with run-time dispatch")
+    subcommand(sub, "check", (
+        O("--root", "the folder holding the committed bundles", "a folder path", "out",
+          {"default": "out"}),), cmd_check,
+        "regenerate the committed bundles into a temporary folder and diff them against out/")
+    subsets = cli.words(variants.SUBSETS)
+    subcommand(sub, "testsuite", (
+        cli.TARGET, cli.CAPS,
+        O("--cc-id", "the compiler whose default scalar kernel the vector kernels are timed "
+          "against", cli.words(cli.CC_IDS), "gcc", {"default": "gcc"}),
+        O("--vectors", "the folder with the official vector files", "a folder path",
+          "../shared/vectors", {"default": vectors.default_dir()}),
+        O("--only", "which kernel families to emit", "all, scalar, simd, chacha", "all",
+          {"default": "all"}),
+        O("--select", "vector variants: keep only names containing one of these (to build a "
+          "part of the matrix)", "comma-separated name fragments", "all", {"default": ""}),
+        O("--subset", "scalar Keccak variants (and the others unless given below): all, a "
+          "representative few for instrumented builds, those valgrind can run, or the tuner's "
+          "quick space", subsets, "all", {"default": "all"}),
+        O("--simd-subset", "vector Keccak variants", subsets, "--subset's"),
+        O("--chacha-subset", "ChaCha variants", subsets, "--subset's"),
+        O("--scalar-space", "scalar (and ChaCha) variants: all, or the cross subset run under "
+          "emulation", "all, cross", "all", {"default": "all"}),
+        cli.out_option(meaning="the folder to write (a build folder)")), cmd_testsuite,
+        "generate every variant and the vectors for the tests")
+    subcommand(sub, "describe", (), cmd_describe, "print what a generated folder holds",
+               positionals=((("folder",), {"help": "a folder roundsmith wrote"}),))
+    subcommand(sub, "tune", (
+        O("--bench", "the compiler's bench_keccak program", "a path", "",
+          {"required": True}),
+        O("--bench-simd", "its bench_keccak_simd program (x-N kernels)", "a path", "none"),
+        O("--bench-chacha", "its bench_chacha program", "a path", "none"),
+        O("--cc-id", "the compiler tuned", cli.words(cli.CC_IDS), "", {"required": True}),
+        O("--cc-version", "its version, as configure.py probed it", "a version string", "",
+          {"required": True}),
+        O("--cflags", "the flags the candidates were compiled with", "a flag string", "",
+          {"required": True}),
+        cli.TARGET, cli.CAPS,
+        O("--quick", "the pruned space", "", "off", {"action": "store_true"})), cmd_tune,
+        "time the built candidates of one compiler and record the winner in "
+        "generator/profiles/ (run by ninja tune)")
+    subcommand(sub, "report", (
+        O("--out", "the folder for report.md and the plots", "a folder path", "out/report",
+          {"default": "out/report"}),), cmd_report,
+        "markdown tables and SVG plots from the benches' --tsv rows (run by ninja report)",
+        positionals=((("tsv",), {"nargs": "+",
+                                 "help": "build/report/<compiler>-<bench>.tsv files"}),))
+    subcommand(sub, "permute", (
+        O("--rounds", "the number of rounds (the last ones of Keccak-f[1600])", "0..24", "24",
+          {"default": "24"}),
+        O("--state", "the state, 200 bytes in hex in FIPS 202 byte order", "400 hex digits",
+          "zeros", {"default": ""})), cmd_permute,
+        "apply the reference Keccak-p[1600, rounds] to a state")
+    subcommand(sub, "list", (
+        cli.TARGET,
+        O("--caps", "compiler capabilities the variants may need", "comma-separated "
+          + cli.words(cli.compiler_caps()), "all of them",
+          {"default": ",".join(cli.compiler_caps())})), cmd_list,
+        "list targets or variants",
+        positionals=((("what",), {"choices": ("targets", "variants"),
+                                  "help": "targets or variants"}),))
     return p
 
 
 def main(argv=None):
     try:
         args = parser().parse_args(argv)
+        cli.check_values(args.options, args)
+        args.command_line = cli.canonical_command(args.subcommand, args.options, args)
         args.run(args)
+        sys.stdout.flush()
     except UsageError as e:
-        print(f"generator: error: {e}", file=sys.stderr)
+        # One line whatever the input held: a value with a newline is shown escaped.
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(e))
+        print(f"generator: error: {text}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`list variants | head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return 0
 
 

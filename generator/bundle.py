@@ -11,7 +11,7 @@ import os
 import re
 import tempfile
 
-from . import cpuid, kernels, render, targets, variants
+from . import cpuid, kernels, outdir, render, targets, variants
 from .errors import UsageError
 
 DISPATCH_FILES = ("rs_dispatch.h", "rs_dispatch.c")
@@ -250,7 +250,8 @@ def check(out_root):
     bad = 0
     with tempfile.TemporaryDirectory(prefix="roundsmith-check-") as tmp:
         for folder, fresh in canonical_files(tmp).items():
-            render.write_tree(folder, fresh)
+            outdir.write_tree(folder, fresh, CANONICAL_COMMAND)
+            fresh = outdir.with_manifest(fresh, CANONICAL_COMMAND)
             committed = os.path.join(out_root, os.path.basename(folder))
             have = set(os.listdir(committed)) if os.path.isdir(committed) else set()
             for name in sorted(have | set(fresh)):

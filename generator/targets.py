@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 
 from .errors import UsageError
-from .variants import CHACHA_ISAS, ChachaVariant, KeccakVariant, SimdKeccakVariant, parse_unroll
+from .variants import (CHACHA_ISAS, SIMD_SHAPES, ChachaVariant, KeccakVariant, SimdKeccakVariant,
+                       parse_unroll)
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,20 @@ def default_multis(target, compiler_caps):
     return out
 
 
+def single_state_isas(target):
+    """What `generate --isa` accepts on a target: the ways to write the scalar kernel, then
+    the vector ISAs with a single-state kernel behind the scalar API."""
+    return target.scalar_isas + tuple(isa for n, isa in SIMD_SHAPES
+                                      if n == 1 and isa in target.vector_isas)
+
+
+def multi_shapes(target):
+    """What `generate --multi` accepts on a target (each also as xN-uU-ISA)."""
+    return tuple(f"x{n}-{isa}" for n, isa in SIMD_SHAPES
+                 if n > 1 and isa in target.vector_isas) + tuple(
+        f"x2-{isa}" for isa in ARM_X2_ISAS if isa in target.vector_isas)
+
+
 def check_vector(target, variant):
     if variant.isa not in target.vector_isas:
         raise UsageError(f"{variant.isa} is not available on target {target.name}; accepted: "
@@ -208,13 +223,24 @@ def check_vector(target, variant):
     return variant
 
 
-def multi_variant(spec, target):
-    """--multi x8-avx512 or x8-u24-avx512: one multi-state kernel to add."""
+def check_multi(spec, target):
+    """The (instances, unroll or None, ISA) of a --multi spec the target has a kernel for."""
     m = re.fullmatch(r"x(\d+)(?:-u(\d+))?-([a-z0-9]+)", spec)
     if not m:
         raise UsageError(f"--multi takes xN-ISA or xN-uU-ISA (for example x8-avx512), "
                          f"not '{spec}'")
-    n, unroll, isa = int(m.group(1)), m.group(2), m.group(3)
+    shapes = multi_shapes(target)
+    if f"x{m.group(1)}-{m.group(3)}" not in shapes:
+        if not shapes:
+            raise UsageError(f"--multi: target {target.name} has no multi-state kernels")
+        raise UsageError(f"--multi: no kernel '{spec}' on target {target.name} (each shape "
+                         f"also as xN-uU-ISA); accepted: {', '.join(shapes)}")
+    return int(m.group(1)), m.group(2), m.group(3)
+
+
+def multi_variant(spec, target):
+    """--multi x8-avx512 or x8-u24-avx512: one multi-state kernel to add."""
+    n, unroll, isa = check_multi(spec, target)
     if n < 2:
         raise UsageError(f"--multi needs at least two instances, not '{spec}'")
     v = SimdKeccakVariant(
@@ -232,14 +258,8 @@ def is_arm_x2(spec):
 
 def arm_x2(spec, target):
     """--multi x2-neon, x2-sha3, x2-uU-sha3 (aarch64): (ISA, unroll) of an AArch64 x2 kernel."""
-    m = re.fullmatch(r"x2(?:-u(\d+))?-(neon|sha3)", spec)
-    if not m:
-        raise UsageError(f"the AArch64 kernels are x2-ISA or x2-uU-ISA with ISA neon or sha3, "
-                         f"not '{spec}'")
-    if m.group(2) not in target.vector_isas:
-        raise UsageError(f"{m.group(2)} is not available on target {target.name}; accepted: "
-                         f"{', '.join(target.vector_isas) or '(none)'}")
-    return m.group(2), parse_unroll(m.group(1)) if m.group(1) else DEFAULT_SIMD_UNROLL
+    _, unroll, isa = check_multi(spec, target)
+    return isa, parse_unroll(unroll) if unroll else DEFAULT_SIMD_UNROLL
 
 
 # Bundles (`python3 -m generator bundle`): one folder with every code path of an architecture

@@ -27,7 +27,8 @@ SCALAR_ISAS = ("scalar", "x86asm")
 # (keccak.lane_layout), for 32-bit targets, where only the portable rotations apply.
 LANE_LAYOUTS = ("plain", "interleaved")
 INTERLEAVED_ROTATIONS = ("shift", "builtin")
-ON_OFF = {"on": True, "off": False, "1": True, "0": False, "yes": True, "no": False}
+# Every on/off option is spelled exactly this way (one spelling set, shown in --help).
+ON_OFF = {"on": True, "off": False}
 
 
 @dataclass(frozen=True)
@@ -169,9 +170,9 @@ def parse_unroll(text):
 
 def parse_on_off(text, what):
     try:
-        return ON_OFF[text.lower()]
+        return ON_OFF[text]
     except KeyError:
-        raise UsageError(f"{what} takes on or off, not '{text}'") from None
+        raise UsageError(f"{what} takes {' or '.join(ON_OFF)}, not '{text}'") from None
 
 
 def parse_rounds(text):

@@ -3,6 +3,7 @@
 One source for every test: templates embed what this module returns, nothing else.
 """
 
+import functools
 import os
 import random
 import re
@@ -68,6 +69,7 @@ def random_states(count, rng):
     return [[rng.getrandbits(64) for _ in range(25)] for _ in range(count)]
 
 
+@functools.lru_cache(maxsize=None)  # pure: seeded, and read-only to callers
 def keccak_cases(vectors_dir, random_count=64):
     """(name, rounds, input, expected) rows for the permutation tests.
 
@@ -140,6 +142,7 @@ def _positions(rng, n_blocks):
             rng.getrandbits(32))
 
 
+@functools.lru_cache(maxsize=None)  # pure: seeded, and read-only to callers
 def chacha_stream_cases(rounds_list=(8, 12, 20), max_blocks=70):
     """Keystream calls for every round count and block count 0..max_blocks, checked by digest.
 
@@ -158,6 +161,7 @@ def chacha_stream_cases(rounds_list=(8, 12, 20), max_blocks=70):
     return cases
 
 
+@functools.lru_cache(maxsize=None)  # pure: seeded, and read-only to callers
 def chacha_xor_cases(count=48):
     """xor calls, RFC 8439 (ietf = True: 32-bit counter, 12-byte nonce) and the original 64-bit
     counter layout: lengths across block boundaries and counters at their wrap points.
@@ -279,6 +283,7 @@ def message_bytes(spec):
     return b"\xff" * value
 
 
+@functools.lru_cache(maxsize=None)  # pure: seeded, and read-only to callers
 def random_sponge_cases(count_per_function=24, max_len=2000):
     """Random lengths 0..max_len for every function, expected values from hashlib where it
     has the function and from the reference otherwise (itself checked against hashlib)."""
@@ -329,6 +334,7 @@ def extra_dir():
                         "vectors")
 
 
+@functools.lru_cache(maxsize=None)  # pure: seeded, and read-only to callers
 def keccak_multi_cases(instances=8):
     """(rounds, inputs, outputs) for every round count 0..24: `instances` independent random
     states each, so every lane of every x-N kernel sees different data."""

@@ -160,7 +160,7 @@ class Bundle(unittest.TestCase):
                      "--out", os.path.join(base, p)] + args, cwd=ROOT)
             self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(sorted(os.listdir(os.path.join(base, "rsc"))),
-                         ["roundsmith.c", "roundsmith.h"])
+                         ["roundsmith.c", "roundsmith.h", "roundsmith.manifest"])
         jobs = [(os.path.join(base, p, src), os.path.join(base, f"{p}_{src[:-2]}.o"))
                 for p in ("rsa", "rsb", "rsc")
                 for src in sorted(os.listdir(os.path.join(base, p))) if src.endswith(".c")]

@@ -1,6 +1,7 @@
 """The generator's command line: bad input, determinism, atomic and incremental output."""
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -50,7 +51,7 @@ class BadInput(unittest.TestCase):
         (["generate", "--target", ""], "unknown target ''"),
         (["generate", "--prefix", "a-b"], "C identifier prefix"),
         (["generate", "--prefix", "\u00e9_"], "C identifier prefix"),
-        (["testsuite", "--subset", "some"], "invalid choice: 'some'"),
+        (["testsuite", "--subset", "some"], "unknown subset 'some'"),
         (["testsuite", "--target", "vax"], "unknown target 'vax'"),
         (["list", "variants", "--target", "vax"], "unknown target 'vax'"),
         (["describe", "/nonexistent"], "cannot read /nonexistent"),
@@ -83,13 +84,13 @@ class BadInput(unittest.TestCase):
             os.makedirs(os.path.join(holds_folders, "src"))
             cases = [
                 ("/proc/roundsmith-cannot-exist/out", "cannot create"),
-                ("/proc/roundsmith-out", "cannot write into /proc"),
+                ("/proc/roundsmith-out", "cannot write"),
                 (os.path.join(a_file, "out"), "cannot create"),
                 (a_file, "exists and is not a folder"),
-                (holds_folders, "holds folders (src)"),
-                (tmp, "holds folders"),
-                (".", "holds the current folder"),
-                ("/", "holds the current folder"),
+                (holds_folders, "holds files roundsmith did not write (src)"),
+                (tmp, "holds files roundsmith did not write (file, mine)"),
+                (".", "will not write into .: it holds files roundsmith did not write"),
+                ("/", "will not write into /: it holds files roundsmith did not write"),
             ]
             for out, message in cases:
                 with self.subTest(out=out):
@@ -101,6 +102,16 @@ class BadInput(unittest.TestCase):
                 self.assertEqual(f.read(), "not a folder\n")
             self.assertEqual(os.listdir(holds_folders), ["src"])
 
+    def test_abbreviations_are_refused(self):
+        for args in (["generate", "--unrol", "3"], ["generate", "--rot", "rorx"],
+                     ["generate", "--pre", "foo_"], ["bundle", "--amal"],
+                     ["list", "variants", "--targ", "x86_64"]):
+            with self.subTest(args=args), tempfile.TemporaryDirectory() as tmp:
+                r = generator(*args, "--out", os.path.join(tmp, "o"))
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("unrecognized arguments", r.stderr)
+                self.assertEqual(os.listdir(tmp), [])
+
 
 def snapshot(folder):
     return {n: (read(os.path.join(folder, n)), os.stat(os.path.join(folder, n)).st_mtime_ns)
@@ -108,8 +119,9 @@ def snapshot(folder):
 
 
 class Interrupted(unittest.TestCase):
-    """A generation that dies midway (render.FAULT_ENV) leaves the previous output whole, and
-    the next run neither trips over nor keeps what the dead one left."""
+    """A generation that dies midway (outdir.FAULT_ENV) never leaves a half-written folder for
+    the next run: before its commit marker the folder is as it was, after it the next run
+    completes the commit first; and nothing of the dead run is left behind."""
 
     FIRST = ("generate", "--unroll", "4", "--rotate", "shift")
     SECOND = ("generate", "--unroll", "6", "--rotate", "builtin")
@@ -119,28 +131,60 @@ class Interrupted(unittest.TestCase):
         return subprocess.run([sys.executable, "-m", "generator", *self.SECOND, "--out", out],
                               cwd=ROOT, env=env, capture_output=True, text=True)
 
-    def test_crash_or_kill_leaves_previous_output(self):
-        for fault in ("raise:0", "raise:1", "kill:0", "kill:1", "kill:swap"):
+    def test_crash_or_kill_before_the_commit_leaves_previous_output(self):
+        for fault in ("raise:0", "raise:1", "kill:0", "kill:1"):
             with self.subTest(fault=fault), tempfile.TemporaryDirectory() as tmp:
                 out = os.path.join(tmp, "out")
                 self.assertEqual(generator(*self.FIRST, "--out", out).returncode, 0)
+                mine = os.path.join(out, "mine.c")
+                with open(mine, "w") as f:
+                    f.write("int mine;\n")
                 before = snapshot(out)
                 r = self.run_with_fault(fault, out)
                 self.assertNotEqual(r.returncode, 0, "the injected fault did not fire")
                 if fault.startswith("raise"):
                     self.assertEqual(snapshot(out), before)
-                    self.assertEqual(sorted(os.listdir(tmp)), ["out"])
                 # Whatever was left, the previous output is what the next run finds: the same
-                # parameters regenerate nothing.
+                # parameters regenerate nothing, and the staging folder is gone.
                 r = generator(*self.FIRST, "--out", out)
                 self.assertEqual(r.returncode, 0, r.stderr)
                 self.assertIn("(unchanged)", r.stdout)
                 self.assertEqual(snapshot(out), before)
-                self.assertEqual(sorted(os.listdir(tmp)), ["out"])
                 r = generator(*self.SECOND, "--out", out)
                 self.assertEqual(r.returncode, 0, r.stderr)
                 self.assertIn("unroll          = 6", read(os.path.join(out, "keccak_p1600.c"),
                                                           "r"))
+                self.assertEqual(read(mine), b"int mine;\n")
+                self.assertEqual(sorted(os.listdir(tmp)), ["out"])
+
+    def test_kill_after_the_commit_marker_is_completed_by_the_next_run(self):
+        for fault in ("kill:commit", "kill:commit:0", "kill:commit:3", "raise:commit:5"):
+            with self.subTest(fault=fault), tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, "out")
+                self.assertEqual(generator(*self.SECOND, "--out", os.path.join(tmp, "ref"))
+                                 .returncode, 0)
+                self.assertEqual(generator(*self.FIRST, "--out", out).returncode, 0)
+                with open(os.path.join(out, "mine.c"), "w") as f:
+                    f.write("int mine;\n")
+                r = self.run_with_fault(fault, out)
+                self.assertNotEqual(r.returncode, 0, "the injected fault did not fire")
+                r = generator(*self.SECOND, "--out", out)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertIn("(unchanged)", r.stdout)
+                ref = {n: read(os.path.join(tmp, "ref", n)) for n in os.listdir(
+                    os.path.join(tmp, "ref"))}
+                self.assertEqual({n: read(os.path.join(out, n)) for n in os.listdir(out)},
+                                 dict(ref, **{"mine.c": b"int mine;\n"}))
+
+    def test_a_new_folder_appears_whole_or_not_at_all(self):
+        for fault in ("raise:2", "kill:2", "kill:commit"):
+            with self.subTest(fault=fault), tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, "out")
+                r = self.run_with_fault(fault, out)
+                self.assertNotEqual(r.returncode, 0, "the injected fault did not fire")
+                self.assertFalse(os.path.exists(out))
+                r = generator(*self.SECOND, "--out", out)
+                self.assertEqual(r.returncode, 0, r.stderr)
                 self.assertEqual(sorted(os.listdir(tmp)), ["out"])
 
 
@@ -165,8 +209,11 @@ class Output(unittest.TestCase):
             self.assertEqual(first, again)
             self.assertEqual(stamps, {n: os.stat(os.path.join(out, n)).st_mtime_ns
                                       for n in first})
-            self.assertEqual(sorted(first), sorted(kernels.KECCAK_FILES + kernels.SPONGE_FILES))
+            self.assertEqual(sorted(first), sorted(kernels.KECCAK_FILES + kernels.SPONGE_FILES
+                                                   + ("roundsmith.manifest",)))
             for name, text in first.items():
+                if name == "roundsmith.manifest":
+                    continue
                 head = text.decode()[:1400]
                 self.assertIn("Do not edit", head)
                 self.assertIn("python3 -m generator generate --unroll 6", head)
@@ -179,18 +226,52 @@ class Output(unittest.TestCase):
             self.assertIn(b"my_KeccakP1600_Initialize(", first["KeccakP-1600-SnP.h"])
             self.assertFalse([n for n in os.listdir(tmp) if n.startswith(".")])
 
-    def test_a_changed_parameter_replaces_the_folder_whole(self):
+class HelpAgreesWithValidation(unittest.TestCase):
+    """Every value --help lists for a target is accepted there, and a refusal's "accepted:"
+    list is exactly what --help lists for that target."""
+
+    OPTIONS = {"--isa": ("--kernels", "keccak"), "--rotate": ("--kernels", "keccak"),
+               "--chacha-isa": ("--kernels", "chacha"), "--multi": ("--kernels", "keccak")}
+
+    @staticmethod
+    def listed(option, target):
+        """The values an option's help names for a target ('rol (x86_64)': x86_64 only)."""
+        from generator import cli
+        text = next(o for o in cli.KECCAK + cli.CHACHA if o.flag == option).accepted
+        text = text.split(": ", 1)[1].split("; ")[0] if option == "--multi" else text
+        out = []
+        for value, where in re.findall(r"([\w-]+)(?: \(([^)]*)\))?", text):
+            if not where or target in where.split(", "):
+                out.append(value)
+        return out
+
+    def test_each_listed_value_is_accepted_and_refusals_list_the_same(self):
+        import contextlib
+        import io
+        from generator import __main__ as m, targets
+        everything = {o: {v for t in targets.TARGETS for v in self.listed(o, t)}
+                      for o in self.OPTIONS}
         with tempfile.TemporaryDirectory() as tmp:
-            out = os.path.join(tmp, "k")
-            self.assertEqual(generator("generate", "--unroll", "2", "--kernels", "keccak",
-                                       "--out", out).returncode, 0)
-            with open(os.path.join(out, "stale.c"), "w") as f:
-                f.write("/* left from an older run */\n")
-            self.assertEqual(generator("generate", "--unroll", "3", "--kernels", "keccak",
-                                       "--out", out).returncode, 0)
-            self.assertEqual(sorted(os.listdir(out)),
-                             sorted(kernels.KECCAK_FILES + kernels.SPONGE_FILES))
-            self.assertIn("unroll          = 3", read(os.path.join(out, "keccak_p1600.c"), "r"))
+            for target in targets.TARGETS:
+                for option, extra in self.OPTIONS.items():
+                    listed = self.listed(option, target)
+                    for value in sorted(everything[option]):
+                        with self.subTest(target=target, option=option, value=value):
+                            out, err = io.StringIO(), io.StringIO()
+                            argv = ["generate", "--target", target, option, value, *extra,
+                                    "--out", os.path.join(tmp, f"{target}-{option}-{value}")]
+                            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                                code = m.main(argv)
+                            if value in listed:
+                                self.assertEqual(code, 0, err.getvalue())
+                            else:
+                                self.assertEqual(code, 2, out.getvalue())
+                                if not listed:
+                                    self.assertIn(f"target {target} has no", err.getvalue())
+                                    continue
+                                accepted = err.getvalue().split("accepted: ")[-1].strip()
+                                self.assertEqual(sorted(re.findall(r"[\w-]+", accepted)),
+                                                 sorted(listed), err.getvalue())
 
 
 if __name__ == "__main__":
