@@ -8,25 +8,26 @@ configures: every algorithmic choice is the generator's, asked through generator
 import argparse
 import glob
 import os
-import re
 import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
-import configure_bundle  # noqa: E402
-import configure_cross  # noqa: E402
-from generator import kernels, profiles, targets, variants, vectors  # noqa: E402
+from generator import kernels, targets, variants, vectors  # noqa: E402
+from generator.buildgraph import bundles, cross  # noqa: E402
+from generator.buildgraph.choices import (pick_chacha, pick_keccak, pick_multis,  # noqa: E402
+                                          tuned_choices)
+from generator.buildgraph.flags import (DEFAULT_OPT, FLAVOURS, FUZZ_FLAGS,  # noqa: E402
+                                        KNOWN_COMPILERS, SANITIZE, WARNINGS)
+from generator.buildgraph.ninja import Writer, esc, rel  # noqa: E402
+from generator.buildgraph.probes import (PROBE_FUZZER, PROBE_MAIN, PROBE_MEMCHECK,  # noqa: E402
+                                         cpu_features, links, peer_libraries, plotting_python,
+                                         run)
+from generator.buildgraph.probes import compiler as probe  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
-
-KNOWN_COMPILERS = ("gcc", "clang", "tcc")
-WARNINGS = {"gcc": "-Wall -Wextra -pedantic -Werror", "clang": "-Wall -Wextra -pedantic -Werror",
-            "tcc": "-Wall -Werror"}
-DEFAULT_OPT = {"gcc": "-O3 -march=native", "clang": "-O3 -march=native", "tcc": "-O2"}
 
 # --- reliability checks: what is checked (families) and how it is built (flavours) ----------
 #
@@ -60,32 +61,6 @@ FAMILIES = (
      "ct": "tests/ct/ct_sponge.c",
      "fuzz": {"sponge_splits": ("tests/fuzz/sponge_splits.c", ())}},
 )
-
-SANITIZE = "-fsanitize=address,undefined -fno-sanitize-recover=all"
-# Instrumented builds of the variant matrix, in build/<cc>-<flavour>/. `subset` (per family)
-# trades coverage for build time.
-FLAVOURS = {
-    # clang's objects also carry libFuzzer's coverage hooks, so the fuzz targets link the
-    # very objects the sanitized Check suite tested instead of compiling them again.
-    "asan": {"compilers": ("gcc", "clang"),
-             "subset": {"keccak": "representative", "keccak_simd": "representative",
-                        "chacha": "representative"},
-             "cflags": {"gcc": f"-O1 -g -fno-omit-frame-pointer {SANITIZE}",
-                        "clang": f"-O1 -g -fno-omit-frame-pointer {SANITIZE} "
-                                 "-fsanitize=fuzzer-no-link"},
-             "ldflags": SANITIZE},
-    # Built the way users build (-O2), for an instruction set valgrind 3.19 can execute: it
-    # stops at the first AVX-512 instruction, and -march=native here would emit some. Its
-    # debug-info reader gives up on clang 14's default DWARF 5, hence -gdwarf-4.
-    "ct": {"compilers": ("gcc", "clang", "tcc"),
-           "subset": {"keccak": "all", "keccak_simd": "valgrind", "chacha": "valgrind"},
-           "cflags": {"gcc": "-O2 -g -march=x86-64-v3",
-                      "clang": "-O2 -gdwarf-4 -march=x86-64-v3",
-                      "tcc": "-O2 -g"},
-           "ldflags": ""},
-}
-FUZZ_FLAGS = f"-O1 -g {SANITIZE} -fsanitize=fuzzer"
-
 
 def fail(message):
     print(f"configure.py: error: {message}", file=sys.stderr)
@@ -153,136 +128,6 @@ def options(argv):
     return args
 
 
-# --- compiler probes: compile tiny files rather than guess from names ---------------------
-
-PROBE_ID = """
-#if defined(__clang__)
-rs_id clang __clang_major__.__clang_minor__.__clang_patchlevel__
-#elif defined(__TINYC__)
-rs_id tcc __TINYC__
-#elif defined(__GNUC__)
-rs_id gcc __GNUC__.__GNUC_MINOR__.__GNUC_PATCHLEVEL__
-#else
-rs_id unknown 0
-#endif
-"""
-PROBE_CAPS = {
-    "gnu-asm-x86-64": "unsigned long long f(unsigned long long x)"
-                      "{ __asm__(\"rolq $3, %0\" : \"+r\"(x)); return x; }\n",
-    "asm-bmi2": "unsigned long long f(unsigned long long x)"
-                "{ unsigned long long r; __asm__(\"rorxq $3, %1, %0\" : \"=r\"(r) : \"r\"(x));"
-                " return r; }\n",
-}
-# The vector kernels switch their ISA on per function (target attribute), so the probe does
-# the same, without -m flags.
-PROBE_INTRIN = "#include <immintrin.h>\n__attribute__((target(\"{target}\"))) {body}\n"
-PROBE_CAPS.update({
-    "intrin-sse2": PROBE_INTRIN.format(
-        target="sse2", body="__m128i f(__m128i a) { return _mm_slli_epi64(a, 3); }"),
-    "intrin-avx2": PROBE_INTRIN.format(
-        target="avx2", body="__m256i f(__m256i a) { return _mm256_slli_epi64(a, 3); }"),
-    "intrin-avx512": PROBE_INTRIN.format(
-        target="avx512f,avx512vl",
-        body="__m512i f(__m512i a, __m256i b, __m256i *o)"
-             " { *o = _mm256_rol_epi64(b, 3); return _mm512_ternarylogic_epi64(a, a, a, 0x96); }"),
-    # ChaCha's levels: every one in one file under target attributes, picked at run time with
-    # __builtin_cpu_supports (so the probe asks for both).
-    "x86-target-attr": PROBE_INTRIN.format(
-        target="avx512f,avx512vl,avx512bw",
-        body="__m512i f(__m512i a) { return _mm512_rol_epi32(a, 7); }\n"
-             "int g(void) { return __builtin_cpu_supports(\"avx512vl\"); }"),
-})
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
-
-
-def compiles(cc, source, flags=()):
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "probe.c")
-        with open(src, "w") as f:
-            f.write(source)
-        r = run([cc, *flags, "-c", src, "-o", os.path.join(tmp, "probe.o")])
-        return r.returncode == 0
-
-
-def probe(cc):
-    """(id, version, capabilities, accepted flags) of compiler `cc`, or None if absent."""
-    path = shutil.which(cc)
-    if not path:
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "id.c")
-        with open(src, "w") as f:
-            f.write(PROBE_ID)
-        r = run([cc, "-E", src])
-    line = next((l for l in r.stdout.splitlines() if l.startswith("rs_id")), "rs_id unknown 0")
-    _, cid, version = line.split(maxsplit=2)
-    version = version.replace(" ", "")
-    caps = sorted(c for c, src in PROBE_CAPS.items() if compiles(cc, src))
-    return {"cc": cc, "path": path, "id": cid, "version": version, "caps": caps}
-
-
-def links(cc, source, flags=()):
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "probe.c")
-        with open(src, "w") as f:
-            f.write(source)
-        return run([cc, *flags, src, "-o", os.path.join(tmp, "probe")]).returncode == 0
-
-
-PROBE_FUZZER = ("#include <stddef.h>\n#include <stdint.h>\n"
-                "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)"
-                "{ (void)d; (void)n; return 0; }\n")
-PROBE_MAIN = "int main(void) { return 0; }\n"
-PROBE_MEMCHECK = "#include <valgrind/memcheck.h>\nint main(void) { return RUNNING_ON_VALGRIND; }\n"
-
-
-def cpu_features():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
-# --- ninja helpers -------------------------------------------------------------------------
-
-def esc(path):
-    return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
-
-
-def rel(path):
-    return os.path.relpath(path, ROOT)
-
-
-class Writer:
-    def __init__(self):
-        self.lines = []
-
-    def variable(self, key, value, indent=0):
-        self.lines.append("  " * indent + f"{key} = {value}")
-
-    def build(self, outputs, rule, inputs=(), implicit=(), order_only=(), variables=()):
-        line = f"build {' '.join(map(esc, outputs))}: {rule}"
-        if inputs:
-            line += " " + " ".join(map(esc, inputs))
-        if implicit:
-            line += " | " + " ".join(map(esc, implicit))
-        if order_only:
-            line += " || " + " ".join(map(esc, order_only))
-        self.lines.append(line)
-        for k, v in variables:
-            self.variable(k, v, indent=1)
-
-    def blank(self):
-        self.lines.append("")
-
-
 # --- the build -----------------------------------------------------------------------------
 
 def main(argv):
@@ -329,7 +174,8 @@ def main(argv):
                         + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"),
                                     recursive=True))
     # The profiles folder too: a profile `ninja tune` adds changes its time stamp.
-    configure_inputs = ["configure.py", "configure_cross.py", "build.ninja.in"] + gen_inputs + sorted(
+    configure_inputs = ["configure.py", "build.ninja.in"] + sorted(
+        rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "buildgraph", "*.py"))) + gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "profiles", "*.json"))) + (
         ["generator/profiles"] if os.path.isdir(os.path.join(ROOT, "generator", "profiles")) else [])
     w.build(["build.ninja"], "configure", implicit=configure_inputs)
@@ -531,7 +377,7 @@ def main(argv):
 
     # The committed bundles (out/): fresh, and every dispatch path under the Check suites.
     bundle_cc = next((c for c in test_ccs if c["id"] == "gcc"), None)
-    bundle_logs, bundle_benches = configure_bundle.edges(
+    bundle_logs, bundle_benches = bundles.edges(
         w, bundle_cc, os.path.join("build", bundle_cc["cc"], "gen") if bundle_cc else None,
         check_cflags, check_libs, gen_inputs, WARNINGS,
         next((c["path"] for c in test_ccs if c["id"] == "clang"), shutil.which("clang")), args)
@@ -544,16 +390,16 @@ def main(argv):
     checks = reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs,
                          outdir)
     # MSVC-cleanliness (syntax, clang in MSVC mode) in `ninja test`; the cross targets in
-    # `ninja test-cross`, which needs cross compilers and qemu (configure_cross.py).
+    # `ninja test-cross`, which needs cross compilers and qemu (generator/buildgraph/cross.py).
     clang = next((c["path"] for c in test_ccs if c["id"] == "clang"), shutil.which("clang"))
-    msvc_log = configure_cross.msvc_edges(w, gen_inputs, clang)
+    msvc_log = cross.msvc_edges(w, gen_inputs, clang)
     cross_names = None if args.cross is None else [
         n for n in args.cross.split(",") if n and n != "none"]
     for n in cross_names or ():
         if n not in targets.CROSS_TARGETS:
             fail(f"--cross: unknown cross target '{n}'; accepted: "
                  f"{', '.join(targets.CROSS_TARGETS)}, none")
-    configure_cross.edges(w, gen_inputs, cross_names, msvc_log)
+    cross.edges(w, gen_inputs, cross_names, msvc_log)
     w.blank()
 
     unit_log = os.path.join("build", "unittest.log")
@@ -645,17 +491,6 @@ def main(argv):
           + (", ".join(f"{c['id']} {c['version']}" for c in test_ccs) or "none"))
 
 
-def plotting_python():
-    """An interpreter that has matplotlib for the report's plots: this one, or Debian's
-    (python3-matplotlib installs there); without one the report has its tables only."""
-    for py in dict.fromkeys((sys.executable, "/usr/bin/python3")):
-        if os.path.exists(py) and not run([py, "-c", "import jinja2, matplotlib"]).returncode:
-            return py
-    print("configure.py: matplotlib not found; `ninja report` writes tables without plots "
-          "(apt-get install -y python3-matplotlib)")
-    return sys.executable
-
-
 def opt_flags(args, cc):
     return args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
 
@@ -665,18 +500,6 @@ def multi_sources_needing(multis, multi_files, cc):
     sponge leaves them out for such a compiler by itself."""
     return [f for m, f in zip(multis, [f for f in multi_files if f.endswith(".c")])
             if any(need not in cc["caps"] for need in m.compiler_needs())]
-
-
-def peer_libraries():
-    """OpenSSL's libcrypto and libgcrypt, when installed, for the benches' side-by-side."""
-    cflags, libs = [], []
-    for package, macro in (("libcrypto", "RS_HAVE_OPENSSL"), ("libgcrypt", "RS_HAVE_GCRYPT")):
-        if run(["pkg-config", "--exists", package]).returncode == 0:
-            cflags += [f"-D{macro}", run(["pkg-config", "--cflags", package]).stdout.strip()]
-            libs.append(run(["pkg-config", "--libs", package]).stdout.strip())
-        else:
-            print(f"configure.py: {package} not found; the benches leave it out")
-    return {"cflags": " ".join(filter(None, cflags)), "libs": " ".join(libs)}
 
 
 def reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs, outdir):
@@ -832,74 +655,6 @@ def fuzz_targets(w, cc, family, objs, inc, waits, args, out):
                                ("corpus", os.path.join(base, f"{name}.corpus")),
                                ("artifacts", os.path.join(base, f"{name}.crash-"))])
             out[goal].append(log)
-
-
-def tuned_choices(args, target, cc):
-    """The matching tuned profile's winner per kernel (keccak_scalar, keccak_x8_avx512, ...,
-    chacha), with a warning printed for each mismatch; {} with --no-profile or on a target
-    other than the host (a profile is measured on this machine)."""
-    if args.no_profile or target is not targets.host():
-        return {}
-    choices, warnings = profiles.lookup(cc["id"], cc["version"], opt_flags(args, cc))
-    for warning in warnings:
-        print(f"configure.py: warning: {warning}")
-    if choices:
-        print(f"configure.py: {cc['cc']}: tuned profile picks "
-              + ", ".join(choices[k] for k in sorted(choices)))
-    return choices
-
-
-def pick_keccak(args, target, cc, tuned):
-    """The variant for out/: the options given, over the matching tuned profile, over the
-    built-in default."""
-    base = targets.default_keccak(target, cc["id"])
-    if "keccak_scalar" in tuned:
-        base = variants.keccak_from_name(tuned["keccak_scalar"])
-    v = variants.keccak_from_options(target, base, args.unroll, args.lane_complement,
-                                     args.rotate, args.parity, args.lanes)
-    missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
-    if missing:
-        raise UsageError(f"{cc['cc']} cannot build rotation '{v.rotate}' (lacks "
-                         f"{', '.join(missing)}); pick another --rotate")
-    return v
-
-
-def pick_multis(args, target, cc, tuned):
-    """The x-N kernels for out/: --multi (or the default shapes); a shape given without its
-    unroll (x8-avx512, not x8-u24-avx512) takes the tuned profile's."""
-    if args.multi is None:
-        specs = [f"x{m.instances}-{m.isa}" for m in targets.default_multis(target, cc["caps"])]
-    else:
-        specs = [spec for spec in filter(None, args.multi.split(",")) if spec != "none"]
-    multis = []
-    for spec in specs:
-        m = targets.multi_variant(spec, target)
-        winner = tuned.get(f"keccak_x{m.instances}_{m.isa}")
-        if winner and not re.search(r"-u\d+-", spec):
-            m = variants.simd_from_name(winner)
-        if m.compiler_needs()[0] not in cc["caps"]:
-            raise UsageError(f"{cc['cc']} cannot build {m.name} (no {m.isa} "
-                             f"intrinsics); drop it from --multi")
-        multis.append(m)
-    return multis
-
-
-def pick_chacha(args, target, cc, tuned):
-    """ChaCha for out/: the options given, over the tuned profile's winner (if this compiler
-    can build it here), over the built-in default."""
-    base = targets.default_chacha(target, cc["id"])
-    if "chacha" in tuned:
-        winner = variants.chacha_from_name(tuned["chacha"])
-        if winner.isa in target.chacha_isas and all(n in cc["caps"]
-                                                    for n in winner.compiler_needs()):
-            base = winner
-    v = variants.chacha_from_options(target, base, args.chacha_isa, args.chacha_schedule,
-                                     args.chacha_rotate, args.chacha_states, args.chacha_rounds)
-    missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
-    if missing:
-        raise UsageError(f"{cc['cc']} cannot build ChaCha level '{v.isa}' (lacks "
-                         f"{', '.join(missing)}); pick --chacha-isa scalar")
-    return v
 
 
 def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=True,

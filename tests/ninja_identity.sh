@@ -6,10 +6,11 @@
 #   tests/ninja_identity.sh compare DIR    # on the new code: configure again and diff
 #
 # Each configuration's build.ninja, build/cross/plan.json, stdout, stderr and exit status are
-# kept in DIR and compared byte for byte. The configure edge's own input list (the files
-# configure.py is made of) is compared apart and shown, not counted as a difference: it has
-# to change when those files move. The build.ninja and plan.json in place before the run are
-# put back afterwards.
+# kept in DIR and compared byte for byte. Two parts of build.ninja are compared apart and
+# shown, not counted as a difference: the configure edge's own input list (the files
+# configure.py is made of, which change when those files move) and the comment lines (text
+# of build.ninja.in, no part of the graph). The build.ninja and plan.json in place before the
+# run are put back afterwards.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -69,8 +70,9 @@ run_config() {  # $1: options, $2: folder to write the results in
     done
 }
 
-# The configure edge's inputs are the files configure is made of; they are shown, not compared.
-without_configure_edge() { grep -v '^build build\.ninja: configure' "$1"; }
+# The configure edge's inputs and the comments: shown, not compared (see above).
+graph() { grep -v -e '^build build\.ninja: configure' -e '^#' "$1"; }
+aside() { grep -e '^build build\.ninja: configure' -e '^#' "$1" | tr ' ' '\n'; }
 
 mkdir -p "$dir"
 same=0
@@ -93,15 +95,12 @@ for i in "${!CONFIGS[@]}"; do
         fi
     done
     if [ -e "$dir/$i/build.ninja" ] || [ -e "$new/build.ninja" ]; then
-        if ! cmp -s <(without_configure_edge "$dir/$i/build.ninja") \
-                <(without_configure_edge "$new/build.ninja"); then
+        if ! cmp -s <(graph "$dir/$i/build.ninja") <(graph "$new/build.ninja"); then
             bad="$bad build.ninja"
         fi
-        if ! cmp -s <(grep '^build build\.ninja: configure' "$dir/$i/build.ninja") \
-                <(grep '^build build\.ninja: configure' "$new/build.ninja"); then
-            echo "note $i: the configure edge's inputs changed:"
-            diff <(grep '^build build\.ninja: configure' "$dir/$i/build.ninja" | tr ' ' '\n') \
-                <(grep '^build build\.ninja: configure' "$new/build.ninja" | tr ' ' '\n') \
+        if ! cmp -s <(aside "$dir/$i/build.ninja") <(aside "$new/build.ninja"); then
+            echo "note $i: the configure edge's inputs or the comments changed (words):"
+            diff <(aside "$dir/$i/build.ninja") <(aside "$new/build.ninja") \
                 | grep '^[<>]' | sed 's/^/  /'
         fi
     fi
