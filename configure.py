@@ -125,6 +125,10 @@ def options(argv):
         fail("--amalgamate needs --bundle TARGET")
     if args.fuzz_seconds < 1 or args.fuzz_short_seconds < 0:
         fail("--fuzz-seconds must be at least 1, --fuzz-short-seconds at least 0")
+    for name in (args.cross or "").split(","):
+        if name and name != "none" and name not in targets.CROSS_TARGETS:
+            fail(f"--cross: unknown cross target '{name}'; accepted: "
+                 f"{', '.join(targets.CROSS_TARGETS)}, none")
     return args
 
 
@@ -390,15 +394,11 @@ def main(argv):
     checks = reliability(w, test_ccs, target, args, check_cflags, check_libs, gen_inputs,
                          outdir)
     # MSVC-cleanliness (syntax, clang in MSVC mode) in `ninja test`; the cross targets in
-    # `ninja test-cross`, which needs cross compilers and qemu (generator/buildgraph/cross.py).
+    # `ninja test-cross`, which needs cross compilers and qemu (configure_cross.py).
     clang = next((c["path"] for c in test_ccs if c["id"] == "clang"), shutil.which("clang"))
     msvc_log = cross.msvc_edges(w, gen_inputs, clang)
     cross_names = None if args.cross is None else [
         n for n in args.cross.split(",") if n and n != "none"]
-    for n in cross_names or ():
-        if n not in targets.CROSS_TARGETS:
-            fail(f"--cross: unknown cross target '{n}'; accepted: "
-                 f"{', '.join(targets.CROSS_TARGETS)}, none")
     cross.edges(w, gen_inputs, cross_names, msvc_log)
     w.blank()
 
@@ -591,11 +591,7 @@ def flavour_objects(w, cc, spec, cflags, target, gen_inputs, outdir, base):
         if family.get("yardstick") and space:
             space = space + [targets.default_keccak(target, cc["id"])]
         chosen[family["name"]] = space
-        generated += [os.path.join(gen, f"{v.ident}.{ext}") for v in space for ext in "ch"]
-        generated.append(os.path.join(gen, family["registry"]))
-    generated = sorted(set(generated)) + [
-        os.path.join(gen, n) for n in ("keccak_vectors.h", "keccak_simd_vectors.h",
-                                       "chacha_vectors.h", "sponge_vectors.h")]
+    generated = suite_files(gen, chosen)
     w.build(generated, "testsuite", implicit=gen_inputs,
             variables=[("target", target.name), ("ccid", cc["id"]),
                        ("caps", ",".join(cc["caps"])), ("outdir", gen),
@@ -657,6 +653,19 @@ def fuzz_targets(w, cc, family, objs, inc, waits, args, out):
             out[goal].append(log)
 
 
+SUITE_HEADERS = ("keccak_variants.h", "keccak_vectors.h", "keccak_simd_variants.h",
+                 "keccak_simd_vectors.h", "chacha_variants.h", "chacha_vectors.h",
+                 "sponge_vectors.h")
+
+
+def suite_files(gen, chosen):
+    files = []
+    for space in chosen.values():
+        files += [os.path.join(gen, f"{v.ident}.c") for v in space]
+        files += [os.path.join(gen, f"{v.ident}.h") for v in space]
+    return list(dict.fromkeys(files)) + [os.path.join(gen, n) for n in SUITE_HEADERS]
+
+
 def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=True,
            crypto_libs=None, subset="all"):
     """Every variant this compiler can build (or a subset of them): generated, compiled,
@@ -669,88 +678,76 @@ def matrix(w, cc, target, args, check_cflags, check_libs, gen_inputs, run_tests=
     gen = os.path.join(base, "gen")
     obj = os.path.join(base, "obj")
     caps = set(cc["caps"])
-    space = variants.keccak_subset(variants.keccak_scalar_space(target, caps), subset)
-    simd_space = variants.keccak_simd_subset(variants.keccak_simd_space(target, caps), subset)
-    sources = [os.path.join(gen, f"{v.ident}.c") for v in space]
-    # The vector kernels are timed next to this compiler's default scalar kernel, which their
-    # testsuite generates with them (a subset may not hold it otherwise).
     yard = targets.default_keccak(target, cc["id"])
-    simd_sources = [os.path.join(gen, f"{v.ident}.c") for v in simd_space]
-    if simd_space and yard not in space:
-        simd_sources.append(os.path.join(gen, f"{yard.ident}.c"))
-    headers = [f[:-2] + ".h" for f in sources + simd_sources]
-    chacha_space = variants.chacha_subset(variants.chacha_space(target, caps), subset)
-    chacha_sources = [os.path.join(gen, f"{v.ident}.c") for v in chacha_space]
-    headers += [os.path.join(gen, f"{v.ident}.h") for v in chacha_space]
-    generated = sources + simd_sources + chacha_sources + headers + [
-        os.path.join(gen, name) for name in ("keccak_variants.h", "keccak_vectors.h",
-                                             "keccak_simd_variants.h", "keccak_simd_vectors.h",
-                                             "sponge_vectors.h", "chacha_variants.h",
-                                             "chacha_vectors.h")]
+    chosen = {"keccak": variants.keccak_subset(variants.keccak_scalar_space(target, caps), subset),
+              "keccak_simd": variants.keccak_simd_subset(variants.keccak_simd_space(target, caps),
+                                                         subset),
+              "chacha": variants.chacha_subset(variants.chacha_space(target, caps), subset)}
+    if chosen["keccak_simd"]:
+        chosen["keccak_simd"] = chosen["keccak_simd"] + [yard]
+    generated = suite_files(gen, chosen)
     w.build(generated, "testsuite", implicit=gen_inputs,
             variables=[("target", target.name), ("ccid", cc["id"]),
                        ("caps", ",".join(cc["caps"])), ("outdir", gen), ("subset", subset),
                        ("simd_subset", subset), ("chacha_subset", subset)])
     opt = args.cflags if args.cflags is not None else DEFAULT_OPT.get(cc["id"], "-O2")
     kernel_flags = f"{opt} {WARNINGS.get(cc['id'], '')}"
-    objs, simd_objs, chacha_objs = [], [], []
-    for src in sources + simd_sources + chacha_sources:
-        o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
-        w.build([o], "cc", [src], order_only=generated,
-                variables=[("cc", name), ("cflags", kernel_flags)])
-        (objs if src in sources else simd_objs if src in simd_sources else chacha_objs).append(o)
-    if not run_tests:
-        return [], {}
     harness_flags = f"-O1 -I{gen} -Itests {check_cflags} -DRS_COMPILER='\"{name}\"'"
     bench_flags = f"-O2 -I{gen} -Itests -DRS_COMPILER='\"{name}\"'"
-    logs, benches = [], {}
+    logs, benches, built = [], {}, set()
+    ref_cc = "gcc" if shutil.which("gcc") else name
 
-    def program(src, exe, linked, flags, ldflags):
+    def compile_(src, flags=kernel_flags, compiler=name, order_only=generated):
         o = os.path.join(obj, os.path.basename(src)[:-2] + ".o")
-        w.build([o], "cc", [src], order_only=generated, variables=[("cc", name),
-                                                                   ("cflags", flags)])
-        w.build([os.path.join(base, exe)], "link", [o] + linked,
-                variables=[("cc", name), ("ldflags", ldflags)])
-        return os.path.join(base, exe)
+        if o not in built:
+            built.add(o)
+            w.build([o], "cc", [src], order_only=order_only,
+                    variables=[("cc", compiler), ("cflags", flags)])
+        return o
+
+    def objects(family):
+        return [compile_(os.path.join(gen, f"{v.ident}.c")) for v in chosen[family]]
+
+    def program(src, linked, flags, ldflags):
+        o = compile_(src, flags)
+        exe = os.path.join(base, os.path.basename(src)[:-2])
+        w.build([exe], "link", [o] + linked, variables=[("cc", name), ("ldflags", ldflags)])
+        return exe
 
     def suite(src, linked):
-        """A Check suite of the full matrix, run by `ninja test`."""
         if tests:
-            exe = program(src, os.path.basename(src)[:-2], linked, harness_flags, check_libs)
+            exe = program(src, linked, harness_flags, check_libs)
             w.build([exe + ".log"], "run_check", [exe])
             logs.append(exe + ".log")
 
-    # The yardstick is always the plain rolled kernel built by gcc -O3 when gcc exists, so
-    # every compiler's figures are ratios against the same code. The Check suite tests it
-    # too: the fuzz targets take it as the truth.
-    ref_cc = "gcc" if shutil.which("gcc") else name
-    ref_o = os.path.join(obj, "keccak_ref.o")
-    w.build([ref_o], "cc", ["tests/ref/keccak_ref.c"],
-            variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
-    suite("tests/check_keccak.c", [ref_o] + objs)
-    benches["keccak"] = program("tests/bench_keccak.c", "bench_keccak", [ref_o] + objs,
-                                bench_flags, "")
+    def reference(src):
+        return compile_(src, "-O3 -Wall -Wextra", ref_cc, ())
 
-    # ChaCha: its suite, with the plain reference (gcc -O3 again) as the second opinion, and
-    # its bench against that reference and OpenSSL; bench_table.py shows its own table.
-    chacha_ref_o = os.path.join(obj, "chacha_ref.o")
-    w.build([chacha_ref_o], "cc", ["tests/ref/chacha_ref.c"],
-            variables=[("cc", ref_cc), ("cflags", "-O3 -Wall -Wextra")])
-    suite("tests/check_chacha.c", [chacha_ref_o] + chacha_objs)
-    if crypto_libs is not None:
-        benches["chacha"] = program("tests/bench_chacha.c", "bench_chacha",
-                                    [chacha_ref_o] + chacha_objs, bench_flags, crypto_libs)
+    objs = objects("keccak")
+    if run_tests:
+        ref_o = reference("tests/ref/keccak_ref.c")
+        suite("tests/check_keccak.c", [ref_o] + objs)
+        benches["keccak"] = program("tests/bench_keccak.c", [ref_o] + objs, bench_flags, "")
     w.blank()
-    if not simd_space:
-        return logs, benches
 
-    # Vector kernels: their own suite and bench, linked with the scalar kernel they are
-    # compared with (this compiler's default scalar variant).
-    yard_o = os.path.join(obj, f"{yard.ident}.o")
-    simd_objs = [o for o in simd_objs if o != yard_o]
-    suite("tests/check_keccak_simd.c", [yard_o] + simd_objs)
-    benches["simd"] = program("tests/bench_keccak_simd.c", "bench_keccak_simd",
-                              [ref_o, yard_o] + simd_objs, bench_flags, "")
+    simd_objs = objects("keccak_simd")
+    if simd_objs:
+        yard_o = compile_(os.path.join(gen, f"{yard.ident}.c"))
+        simd_objs = [o for o in simd_objs if o != yard_o]
+        if run_tests:
+            suite("tests/check_keccak_simd.c", [yard_o] + simd_objs)
+            benches["simd"] = program("tests/bench_keccak_simd.c",
+                                      [reference("tests/ref/keccak_ref.c"), yard_o] + simd_objs,
+                                      bench_flags, "")
+        w.blank()
+
+    chacha_objs = objects("chacha")
+    if run_tests:
+        chacha_ref_o = reference("tests/ref/chacha_ref.c")
+        suite("tests/check_chacha.c", [chacha_ref_o] + chacha_objs)
+        if crypto_libs is not None:
+            benches["chacha"] = program("tests/bench_chacha.c", [chacha_ref_o] + chacha_objs,
+                                        bench_flags, crypto_libs)
     w.blank()
     return logs, benches
 
