@@ -6,24 +6,36 @@ single-target build; and `ninja bundle` for the one ./configure.py --bundle asks
 import os
 
 from generator import bundle, kernels, targets
+from generator.buildgraph.flags import WARNINGS
 from generator.buildgraph.ninja import ROOT
 
 CANONICAL = os.path.join("out", "x86_64")
 
 
-def edges(w, cc, gen, check_cflags, check_libs, gen_inputs, warnings, clang, args):
-    """`cc`: the compiler of the Check runs (a probe dict); `gen`: its testsuite folder with
-    the vector headers. Returns (test logs, bench programs)."""
-    logs = []
-    if args.bundle:
-        configured(w, args, gen_inputs)
+def vendored(w, ctx):
+    """The bundles' checks, by the test matrix's gcc (with the vectors its testsuite wrote)
+    and, in MSVC mode, clang."""
+    cc = next((c for c in ctx.test_ccs if c["id"] == "gcc"), None)
+    logs, benches = edges(w, ctx, cc)
+    for log in logs:
+        ctx.add(log, "test")
+    for bench in benches:
+        ctx.add(bench, "bench-bundle")
+    w.blank()
+
+
+def edges(w, ctx, cc):
+    """Returns (test logs, bench programs)."""
+    logs, gen_inputs, clang = [], ctx.gen_inputs, ctx.clang
+    if ctx.args.bundle:
+        configured(w, ctx.args, gen_inputs)
     # Freshness: `python3 -m generator check`, which fails naming the command that fixes it.
     check_log = os.path.join("build", "bundle", "check.log")
     w.build([check_log], "bundle_check", implicit=gen_inputs + _all_committed())
     logs.append(check_log)
     if targets.host().name != "x86_64" or not cc:
         return logs, []
-    logs += forced_paths(w, cc, gen, check_cflags, check_libs, warnings)
+    logs += forced_paths(w, ctx, cc)
     # Everything else end to end (tests/e2e_bundle.py): forced paths with a probe, fallback
     # under qemu-x86_64 and when compiled out, tcc, clang, prefixes, amalgamation, aarch64
     # under qemu-aarch64, the examples.
@@ -38,21 +50,22 @@ def edges(w, cc, gen, check_cflags, check_libs, gen_inputs, warnings, clang, arg
     return logs, [bench_edges(w, cc, gen_inputs, clang)]
 
 
-def forced_paths(w, cc, gen, check_cflags, check_libs, warnings):
+def forced_paths(w, ctx, cc):
     """out/x86_64 as a user compiles it (portable flags, every path inside, warnings as
     errors) under the Check suites, each run once per dispatch path. Returns the logs."""
     objdir = os.path.join("build", "bundle", cc["cc"])
+    gen = ctx.compiler_dir(cc, "gen")
     objs = []
     for src in _sources(CANONICAL):
         o = os.path.join(objdir, os.path.basename(src)[:-2] + ".o")
         w.build([o], "cc", [src], variables=[("cc", cc["cc"]),
-                                              ("cflags", f"-O2 {warnings[cc['id']]}")])
+                                              ("cflags", f"-O2 {WARNINGS[cc['id']]}")])
         objs.append(o)
     chacha_ref = os.path.join(objdir, "chacha_ref.o")
     w.build([chacha_ref], "cc", ["tests/ref/chacha_ref.c"],
             variables=[("cc", cc["cc"]), ("cflags", "-O2")])
     headers = [f for f in _all_committed() if f.startswith(CANONICAL) and f.endswith(".h")]
-    common = f"-O1 -I{CANONICAL} -I{gen} -Itests {check_cflags}"
+    common = f"-O1 -I{CANONICAL} -I{gen} -Itests {ctx.check_cflags}"
     label = f"-DRS_COMPILER='\"{cc['cc']} bundle\"'"
     suites = {
         "check_sponge": ("tests/check_sponge.c", "sponge_vectors.h", "", []),
@@ -70,7 +83,7 @@ def forced_paths(w, cc, gen, check_cflags, check_libs, warnings):
                 variables=[("cc", cc["cc"]), ("cflags", f"{common} {label} {defines}")])
         exe = os.path.join(objdir, name)
         w.build([exe], "link", [o] + objs + extra,
-                variables=[("cc", cc["cc"]), ("ldflags", check_libs)])
+                variables=[("cc", cc["cc"]), ("ldflags", ctx.check_libs)])
         # Every vector with each path forced: the dispatch falls back (one message) where the
         # CPU lacks a path, so the run is still a valid check of the path it lands on.
         for path in targets.BUNDLES["x86_64"].paths:

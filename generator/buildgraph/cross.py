@@ -32,6 +32,18 @@ MSVC_FOLDERS = (
 )
 
 
+def elsewhere(w, ctx):
+    """The MSVC syntax check (in `ninja test`) and `ninja test-cross`, whose closing matrix
+    shows the MSVC check too."""
+    msvc_log = msvc_edges(w, ctx.gen_inputs, ctx.clang)
+    if msvc_log:
+        ctx.add(msvc_log, "test")
+    names = None if ctx.args.cross is None else [
+        n for n in ctx.args.cross.split(",") if n and n != "none"]
+    edges(w, ctx.gen_inputs, names, msvc_log)
+    w.blank()
+
+
 def edges(w, gen_inputs, names, msvc_log):
     """Add the test-cross edges for the cross targets `names` (None: all), whose closing
     matrix also shows the MSVC check's log `msvc_log` (None: not run). Returns the logs."""
