@@ -3,7 +3,7 @@
 
 usage: cross_matrix.py PLAN.json [MSVC_LOG]
 
-PLAN.json is written by configure.py (configure_cross.py): per cross target, the compiler,
+PLAN.json is written by configure.py (generator/buildgraph/cross.py): per cross target, the compiler,
 what is missing on this machine, and the Check logs of the suites run under qemu-user. By the
 time this runs, ninja has generated and built every cell it planned (it stops otherwise), so
 "built" follows from the plan; "vector-checked" is read from the logs.

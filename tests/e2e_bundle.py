@@ -3,7 +3,7 @@ when the CPU (or the build) lacks a path, prefixes, amalgamation, the examples.
 
 Run by `ninja test` (python3 -m unittest tests.e2e_bundle, from the repository root); it
 compiles what it needs with gcc (-O1, to stay cheap) into a temporary folder. The Check
-suites under each forced path are separate edges (configure_bundle.py).
+suites under each forced path are separate edges (generator/buildgraph/bundles.py).
 """
 
 import concurrent.futures

@@ -1,6 +1,7 @@
 """Tuned profiles: the key that makes one apply, the warnings that name a mismatch (whole
 profile, or one kernel family), the candidate spaces of the tuner, its choice, and how
-configure.py applies a profile's choices under the command-line options."""
+configure.py applies a profile's choices under the command-line options
+(generator/buildgraph/choices.py)."""
 
 import argparse
 import json
@@ -11,6 +12,7 @@ import unittest
 from unittest import mock
 
 from generator import benchdata, profiles, targets, tune, variants
+from generator.buildgraph import choices
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import configure  # noqa: E402
@@ -206,27 +208,27 @@ class Configure(unittest.TestCase):
     cc = {"cc": "gcc", "id": "gcc", "caps": CAPS}
 
     def test_the_profile_shapes_out_and_options_override_it(self):
-        k = configure.pick_keccak(options(), self.target, self.cc, ALL)
+        k = choices.pick_keccak(options(), self.target, self.cc, ALL)
         self.assertEqual(k.name, SCALAR)
-        k = configure.pick_keccak(options(unroll="2"), self.target, self.cc, ALL)
+        k = choices.pick_keccak(options(unroll="2"), self.target, self.cc, ALL)
         self.assertEqual(k.unroll, 2)
         self.assertTrue(k.lane_complement)
 
     def test_x_n_kernels_take_the_tuned_unroll_unless_one_is_given(self):
-        names = [m.name for m in configure.pick_multis(options(), self.target, self.cc, ALL)]
+        names = [m.name for m in choices.pick_multis(options(), self.target, self.cc, ALL)]
         self.assertEqual(names, [X8, X4])
-        names = [m.name for m in configure.pick_multis(
+        names = [m.name for m in choices.pick_multis(
             options(multi="x8-u3-avx512,x4-avx2,x2-sse2"), self.target, self.cc, ALL)]
         self.assertEqual(names, ["keccakp1600-x8-u3-avx512", X4,
                                  f"keccakp1600-x2-u{targets.DEFAULT_SIMD_UNROLL}-sse2"])
 
     def test_chacha_takes_the_tuned_variant_under_the_options(self):
-        c = configure.pick_chacha(options(), self.target, self.cc, ALL)
+        c = choices.pick_chacha(options(), self.target, self.cc, ALL)
         self.assertEqual(c.name, CHACHA)
-        c = configure.pick_chacha(options(chacha_schedule="seq"), self.target, self.cc, ALL)
+        c = choices.pick_chacha(options(chacha_schedule="seq"), self.target, self.cc, ALL)
         self.assertEqual(c.name, "chacha-x32-seq-vprold-avx512")
         tcc = {"cc": "tcc", "id": "tcc", "caps": []}
-        c = configure.pick_chacha(options(), self.target, tcc, ALL)
+        c = choices.pick_chacha(options(), self.target, tcc, ALL)
         self.assertEqual(c, targets.default_chacha(self.target, "tcc"))
 
     def test_configure_tune_is_not_recorded_in_build_ninja(self):
@@ -238,9 +240,9 @@ class Configure(unittest.TestCase):
             self.assertEqual(configure.without_tune(argv), rest)
 
     def test_without_a_profile_the_defaults(self):
-        self.assertEqual(configure.pick_keccak(options(), self.target, self.cc, {}),
+        self.assertEqual(choices.pick_keccak(options(), self.target, self.cc, {}),
                          targets.default_keccak(self.target, "gcc"))
-        self.assertEqual(configure.pick_chacha(options(), self.target, self.cc, {}),
+        self.assertEqual(choices.pick_chacha(options(), self.target, self.cc, {}),
                          targets.default_chacha(self.target, "gcc"))
 
 

@@ -1,49 +1,71 @@
-"""The bundle edges of build.ninja (called by configure.py): the committed bundles in out/
-checked for freshness, compiled, run under every Check suite with each dispatch path forced,
-parsed in MSVC mode, benchmarked against the single-target build, and an optional
-`ninja bundle` for a configured one.
+"""The bundles: the committed ones in out/ checked for freshness, compiled, run under every
+Check suite with each dispatch path forced, parsed in MSVC mode and benchmarked against the
+single-target build; and `ninja bundle` for the one ./configure.py --bundle asks for.
 """
 
 import os
 
-from generator import bundle, targets
+from generator import bundle, kernels, targets
+from generator.buildgraph.flags import WARNINGS
+from generator.buildgraph.ninja import ROOT
 
 CANONICAL = os.path.join("out", "x86_64")
 
 
-def _sources(folder):
-    """The .c files of a committed bundle (read now; the check edge keeps them current)."""
-    root = os.path.dirname(os.path.abspath(__file__))
-    return sorted(os.path.join(folder, f) for f in os.listdir(os.path.join(root, folder))
-                  if f.endswith(".c"))
+def vendored(w, ctx):
+    """The bundles' checks, by the test matrix's gcc (with the vectors its testsuite wrote)
+    and, in MSVC mode, clang."""
+    cc = next((c for c in ctx.test_ccs if c["id"] == "gcc"), None)
+    logs, benches = edges(w, ctx, cc)
+    for log in logs:
+        ctx.add(log, "test")
+    for bench in benches:
+        ctx.add(bench, "bench-bundle")
+    w.blank()
 
 
-def edges(w, cc, gen, check_cflags, check_libs, gen_inputs, warnings, clang, args):
-    """`cc`: the compiler of the Check runs (a probe dict); `gen`: its testsuite folder with
-    the vector headers. Returns (test logs, bench programs)."""
-    logs = []
-    if args.bundle:
-        configured(w, args, gen_inputs)
+def edges(w, ctx, cc):
+    """Returns (test logs, bench programs)."""
+    logs, gen_inputs, clang = [], ctx.gen_inputs, ctx.clang
+    if ctx.args.bundle:
+        configured(w, ctx.args, gen_inputs)
     # Freshness: `python3 -m generator check`, which fails naming the command that fixes it.
     check_log = os.path.join("build", "bundle", "check.log")
     w.build([check_log], "bundle_check", implicit=gen_inputs + _all_committed())
     logs.append(check_log)
-
-    # out/x86_64 as a user compiles it: portable flags, every path inside, warnings as errors.
     if targets.host().name != "x86_64" or not cc:
         return logs, []
+    logs += forced_paths(w, ctx, cc)
+    # Everything else end to end (tests/e2e_bundle.py): forced paths with a probe, fallback
+    # under qemu-x86_64 and when compiled out, tcc, clang, prefixes, amalgamation, aarch64
+    # under qemu-aarch64, the examples.
+    e2e_log = os.path.join("build", "bundle", "e2e.log")
+    w.build([e2e_log], "e2e_bundle", implicit=["tests/e2e_bundle.py", "tests/bundle_probe.c",
+                                              "tests/bundle_two.c", "examples/vendor_sha3.c",
+                                              "examples/plotter_f1.c"] + gen_inputs
+            + _all_committed())
+    logs.append(e2e_log)
+    if clang:
+        logs.append(msvc(w, clang))
+    return logs, [bench_edges(w, cc, gen_inputs, clang)]
+
+
+def forced_paths(w, ctx, cc):
+    """out/x86_64 as a user compiles it (portable flags, every path inside, warnings as
+    errors) under the Check suites, each run once per dispatch path. Returns the logs."""
     objdir = os.path.join("build", "bundle", cc["cc"])
+    gen = ctx.compiler_dir(cc, "gen")
     objs = []
     for src in _sources(CANONICAL):
         o = os.path.join(objdir, os.path.basename(src)[:-2] + ".o")
         w.build([o], "cc", [src], variables=[("cc", cc["cc"]),
-                                              ("cflags", f"-O2 {warnings[cc['id']]}")])
+                                              ("cflags", f"-O2 {WARNINGS[cc['id']]}")])
         objs.append(o)
     chacha_ref = os.path.join(objdir, "chacha_ref.o")
     w.build([chacha_ref], "cc", ["tests/ref/chacha_ref.c"],
             variables=[("cc", cc["cc"]), ("cflags", "-O2")])
     headers = [f for f in _all_committed() if f.startswith(CANONICAL) and f.endswith(".h")]
-    common = f"-O1 -I{CANONICAL} -I{gen} -Itests {check_cflags}"
+    common = f"-O1 -I{CANONICAL} -I{gen} -Itests {ctx.check_cflags}"
     label = f"-DRS_COMPILER='\"{cc['cc']} bundle\"'"
     suites = {
         "check_sponge": ("tests/check_sponge.c", "sponge_vectors.h", "", []),
@@ -54,13 +76,14 @@ def edges(w, cc, gen, check_cflags, check_libs, gen_inputs, warnings, clang, arg
         "check_chacha": ("tests/check_chacha.c", "chacha_vectors.h",
                          "-DRS_OUT_NAME='\"bundle\"' -DRS_OUT_CPU='\"\"'", [chacha_ref]),
     }
+    logs = []
     for name, (src, vectors, defines, extra) in suites.items():
         o = os.path.join(objdir, name + ".o")
         w.build([o], "cc", [src], order_only=headers + [os.path.join(gen, vectors)],
                 variables=[("cc", cc["cc"]), ("cflags", f"{common} {label} {defines}")])
         exe = os.path.join(objdir, name)
         w.build([exe], "link", [o] + objs + extra,
-                variables=[("cc", cc["cc"]), ("ldflags", check_libs)])
+                variables=[("cc", cc["cc"]), ("ldflags", ctx.check_libs)])
         # Every vector with each path forced: the dispatch falls back (one message) where the
         # CPU lacks a path, so the run is still a valid check of the path it lands on.
         for path in targets.BUNDLES["x86_64"].paths:
@@ -68,28 +91,19 @@ def edges(w, cc, gen, check_cflags, check_libs, gen_inputs, warnings, clang, arg
             w.build([log], "run_check", [exe],
                     variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
             logs.append(log)
+    return logs
 
-    # Everything else end to end (tests/e2e_bundle.py): forced paths with a probe, fallback
-    # under qemu-x86_64 and when compiled out, tcc, clang, prefixes, amalgamation, aarch64
-    # under qemu-aarch64, the examples.
-    e2e_log = os.path.join("build", "bundle", "e2e.log")
-    w.build([e2e_log], "e2e_bundle", implicit=["tests/e2e_bundle.py", "tests/bundle_probe.c",
-                                              "tests/bundle_two.c", "examples/vendor_sha3.c",
-                                              "examples/plotter_f1.c"] + gen_inputs
-            + _all_committed())
-    logs.append(e2e_log)
 
-    # MSVC mode, syntax only: the dispatch and every scalar/sponge/ChaCha file of the bundles.
-    if clang:
-        msvc = [f for f in _sources(CANONICAL) + _sources(os.path.join("out", "portable"))
-                if "_x" not in os.path.basename(f)]
-        msvc.append(os.path.join("out", "aarch64", "rs_dispatch.c"))
-        msvc_log = os.path.join("build", "msvc", "msvc_bundle.log")
-        w.build([msvc_log], "msvc_syntax", msvc, implicit=["tests/msvc_syntax.py"],
-                variables=[("msvc_cc", clang)])
-        logs.append(msvc_log)
-
-    return logs, [bench_edges(w, cc, gen_inputs, clang)]
+def msvc(w, clang):
+    """MSVC mode, syntax only: the dispatch and every scalar/sponge/ChaCha file of the
+    bundles. Returns the log."""
+    sources = [f for f in _sources(CANONICAL) + _sources(os.path.join("out", "portable"))
+               if "_x" not in os.path.basename(f)]
+    sources.append(os.path.join("out", "aarch64", "rs_dispatch.c"))
+    log = os.path.join("build", "msvc", "msvc_bundle.log")
+    w.build([log], "msvc_syntax", sources, implicit=["tests/msvc_syntax.py"],
+            variables=[("msvc_cc", clang)])
+    return log
 
 
 def bench_edges(w, cc, gen_inputs, clang):
@@ -127,12 +141,6 @@ def bench_edges(w, cc, gen_inputs, clang):
     return exe
 
 
-def _single_names():
-    from generator import kernels
-    return (kernels.KECCAK_FILES + kernels.SPONGE_FILES + kernels.CHACHA_FILES
-            + tuple(f"keccak_p1600_x{n}.{e}" for n in (8, 4) for e in ("h", "c")))
-
-
 def configured(w, args, gen_inputs):
     """`ninja bundle`: the bundle ./configure.py --bundle TARGET asked for, with its --prefix
     and --amalgamate, in build/bundle/<target>/."""
@@ -149,11 +157,21 @@ def configured(w, args, gen_inputs):
     w.build(["bundle"], "phony", outs)
 
 
+def _sources(folder):
+    """The .c files of a committed bundle (read now; the check edge keeps them current)."""
+    return sorted(os.path.join(folder, f) for f in os.listdir(os.path.join(ROOT, folder))
+                  if f.endswith(".c"))
+
+
+def _single_names():
+    return (kernels.KECCAK_FILES + kernels.SPONGE_FILES + kernels.CHACHA_FILES
+            + tuple(f"keccak_p1600_x{n}.{e}" for n in (8, 4) for e in ("h", "c")))
+
+
 def _all_committed():
-    root = os.path.dirname(os.path.abspath(__file__))
     out = []
     for name in targets.CANONICAL_BUNDLES:
         folder = os.path.join("out", name)
-        if os.path.isdir(os.path.join(root, folder)):
-            out += sorted(os.path.join(folder, f) for f in os.listdir(os.path.join(root, folder)))
+        if os.path.isdir(os.path.join(ROOT, folder)):
+            out += sorted(os.path.join(folder, f) for f in os.listdir(os.path.join(ROOT, folder)))
     return out

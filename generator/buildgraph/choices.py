@@ -1,0 +1,74 @@
+"""The variants build/out/<target>/ is generated with: the command-line options, over the
+matching tuned profile's winner, over the built-in default (generator/targets.py)."""
+
+import re
+
+from generator import profiles, targets, variants
+from generator.buildgraph.flags import optimisation
+from generator.errors import UsageError
+
+
+def tuned_choices(args, target, cc):
+    """The matching tuned profile's winner per kernel (keccak_scalar, keccak_x8_avx512, ...,
+    chacha), with a warning printed for each mismatch; {} with --no-profile or on a target
+    other than the host (a profile is measured on this machine)."""
+    if args.no_profile or target is not targets.host():
+        return {}
+    choices, warnings = profiles.lookup(cc["id"], cc["version"], optimisation(args, cc))
+    for warning in warnings:
+        print(f"configure.py: warning: {warning}")
+    if choices:
+        print(f"configure.py: {cc['cc']}: tuned profile picks "
+              + ", ".join(choices[k] for k in sorted(choices)))
+    return choices
+
+
+def pick_keccak(args, target, cc, tuned):
+    """The scalar Keccak variant for out/."""
+    base = targets.default_keccak(target, cc["id"])
+    if "keccak_scalar" in tuned:
+        base = variants.keccak_from_name(tuned["keccak_scalar"])
+    v = variants.keccak_from_options(target, base, args.unroll, args.lane_complement,
+                                     args.rotate, args.parity, args.lanes)
+    missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
+    if missing:
+        raise UsageError(f"{cc['cc']} cannot build rotation '{v.rotate}' (lacks "
+                         f"{', '.join(missing)}); pick another --rotate")
+    return v
+
+
+def pick_multis(args, target, cc, tuned):
+    """The x-N kernels for out/: --multi (or the default shapes); a shape given without its
+    unroll (x8-avx512, not x8-u24-avx512) takes the tuned profile's."""
+    if args.multi is None:
+        specs = [f"x{m.instances}-{m.isa}" for m in targets.default_multis(target, cc["caps"])]
+    else:
+        specs = [spec for spec in filter(None, args.multi.split(",")) if spec != "none"]
+    multis = []
+    for spec in specs:
+        m = targets.multi_variant(spec, target)
+        winner = tuned.get(f"keccak_x{m.instances}_{m.isa}")
+        if winner and not re.search(r"-u\d+-", spec):
+            m = variants.simd_from_name(winner)
+        if m.compiler_needs()[0] not in cc["caps"]:
+            raise UsageError(f"{cc['cc']} cannot build {m.name} (no {m.isa} "
+                             f"intrinsics); drop it from --multi")
+        multis.append(m)
+    return multis
+
+
+def pick_chacha(args, target, cc, tuned):
+    """ChaCha for out/; the tuned profile's winner only if this compiler can build it here."""
+    base = targets.default_chacha(target, cc["id"])
+    if "chacha" in tuned:
+        winner = variants.chacha_from_name(tuned["chacha"])
+        if winner.isa in target.chacha_isas and all(n in cc["caps"]
+                                                    for n in winner.compiler_needs()):
+            base = winner
+    v = variants.chacha_from_options(target, base, args.chacha_isa, args.chacha_schedule,
+                                     args.chacha_rotate, args.chacha_states, args.chacha_rounds)
+    missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
+    if missing:
+        raise UsageError(f"{cc['cc']} cannot build ChaCha level '{v.isa}' (lacks "
+                         f"{', '.join(missing)}); pick --chacha-isa scalar")
+    return v

@@ -1,0 +1,72 @@
+"""The family registry: one row per family of the build graph, in the order its edges are
+written. A kernel family is a variant space (generator/variants.py) and the tests of it; the
+out/ sponge checks the vendorable folder; the bundles and the cross targets consume what the
+others generate. docs/adding-a-family.md says how to add one.
+
+Each row names the family's module, whose functions write its edges (each optional):
+
+  per_compiler(w, ctx, suite)  one compiler's build of the variant matrix (matrix.Suite):
+                               compile the family's variants, add its Check suite (`ninja
+                               test`) and its bench (`ninja bench`, `ninja tune`, the report)
+  vendored(w, ctx)             checks of what users get: out/ built by --cc (`ninja test`,
+                               `ninja check-out`), the committed bundles
+  elsewhere(w, ctx)            other targets: cross builds under qemu (`ninja test-cross`),
+                               MSVC syntax
+
+and, as data, what the instrumented flavours (flags.FLAVOURS: sanitizers, constant time,
+fuzzing; written by instrumented.py) build and run of it.
+"""
+
+import dataclasses
+
+from generator import variants
+from generator.buildgraph import bundles, chacha, cross, keccak, keccak_simd, sponge
+
+
+@dataclasses.dataclass(frozen=True)
+class Family:
+    name: str                  # also the key of flags.FLAVOURS' subsets
+    module: object             # the functions that write its edges (above)
+    # The variants a compiler can build, space(target, caps), and the part of them a subset
+    # name keeps, subset(space, name); the testsuite command generates them, each under its
+    # own symbol prefix, with the registry its harnesses walk. None: the family has no
+    # variant space (the out/ sponge checks out/ itself).
+    space: object = None
+    subset: object = None
+    subset_option: str = None  # the testsuite variable that carries the subset name
+    headers: tuple = ()        # what the testsuite command writes for it besides the
+                               # variants: its registry first (harnesses wait for it), vectors
+    yardstick: bool = False    # the compiler's default scalar kernel is linked too
+    # Instrumented flavours: the Check harness and the plain sources it links, the
+    # constant-time harness, and each libFuzzer target with the extra sources it links.
+    check: str = None
+    support: tuple = ()
+    ct: str = None
+    fuzz: tuple = ()           # ((name, harness, (extra sources...)), ...)
+
+
+FAMILIES = (
+    Family("keccak", keccak, space=variants.keccak_scalar_space,
+           subset=variants.keccak_subset, subset_option="subset",
+           headers=("keccak_variants.h", "keccak_vectors.h"),
+           check="tests/check_keccak.c", support=("tests/ref/keccak_ref.c",),
+           ct="tests/ct/ct_keccak.c",
+           fuzz=(("keccak_vs_ref", "tests/fuzz/keccak_vs_ref.c", ("tests/ref/keccak_ref.c",)),)),
+    Family("keccak_simd", keccak_simd, space=variants.keccak_simd_space,
+           subset=variants.keccak_simd_subset, subset_option="simd_subset",
+           headers=("keccak_simd_variants.h", "keccak_simd_vectors.h"), yardstick=True,
+           check="tests/check_keccak_simd.c", ct="tests/ct/ct_keccak_simd.c",
+           fuzz=(("keccak_xN", "tests/fuzz/keccak_xN.c", ()),)),
+    Family("chacha", chacha, space=variants.chacha_space,
+           subset=variants.chacha_subset, subset_option="chacha_subset",
+           headers=("chacha_variants.h", "chacha_vectors.h"),
+           check="tests/check_chacha.c", support=("tests/ref/chacha_ref.c",),
+           ct="tests/ct/ct_chacha.c",
+           fuzz=(("chacha_keystream", "tests/fuzz/chacha_keystream.c",
+                  ("tests/ref/chacha_ref.c",)),)),
+    Family("sponge", sponge, headers=("sponge_vectors.h",),
+           check="tests/check_sponge.c", ct="tests/ct/ct_sponge.c",
+           fuzz=(("sponge_splits", "tests/fuzz/sponge_splits.c", ()),)),
+    Family("bundles", bundles),
+    Family("cross", cross),
+)

@@ -1,0 +1,87 @@
+"""The goals users type: `ninja test`, `test-long`, `test-sanitize`, `fuzz`, `check-out` (the
+default), `bench`, `tune`, `tune-quick`, `report`; each lists what the families added to it
+(context.GOALS)."""
+
+import glob
+import os
+
+from generator.buildgraph.ninja import ROOT, esc, rel
+
+# The bench kinds `python3 -m generator tune` takes (--bench-KIND) besides keccak's, which
+# every compiler of the matrix builds.
+TUNED = ("simd", "chacha")
+# Why a goal no family could add anything to is unavailable here.
+WHY = {"test-long": "the above-4-GiB checks need Linux and a host build",
+       "test-sanitize": "no compiler of the test matrix links "
+                        "-fsanitize=address,undefined (gcc or clang)",
+       "fuzz": "clang cannot link -fsanitize=fuzzer "
+               "(apt-get install -y clang libclang-rt-14-dev)"}
+
+
+def summaries(w, ctx):
+    """The test goals (each closes with one line: N passed, N failed, N skipped), out/'s
+    checks, and the benches."""
+    goals = ctx.goals
+    unit_log = os.path.join("build", "unittest.log")
+    w.build([unit_log], "unittest", implicit=ctx.gen_inputs + sorted(
+        rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
+    w.build(["test"], "summarize", [unit_log] + goals["test"], implicit=["tests/summarize.py"])
+    for name in ("test-long", "test-sanitize", "fuzz"):
+        if goals[name]:
+            w.build([name], "summarize", goals[name], implicit=["tests/summarize.py"])
+        else:
+            w.build([name], "unavailable", variables=[("why", WHY[name])])
+    w.build(["generated"], "describe", order_only=goals["check-out"],
+            variables=[("outdir", ctx.out.dir)])
+    w.build(["check-out"], "phony", goals["check-out"] + goals["programs"] + ["generated"])
+    w.build(["bench-keccak"], "bench",
+            [p for cc in ctx.test_ccs for p in ctx.benches["all"][cc["cc"]].values()],
+            implicit=["tests/bench_table.py"])
+    w.build(["bench-sponge"], "bench_each", goals["bench-sponge"])
+    w.build(["bench-bundle"], "bench_each", goals["bench-bundle"])
+    w.build(["bench"], "phony", ["bench-keccak", "bench-sponge", "bench-bundle"])
+
+
+def tuning(w, ctx):
+    """`ninja tune` times every candidate each compiler built (verified first) and records
+    the winners; `ninja tune-quick` the pruned space, built apart (build/<cc>/quick/) so that
+    it compiles only its own candidates. No timing starts before every candidate of every
+    compiler is built: a compile on the other core would disturb it."""
+    for edge, subset in (("tune", "all"), ("tune-quick", "quick")):
+        progs = ctx.benches[subset]
+        everything = sorted(p for cc in ctx.test_ccs for p in progs[cc["cc"]].values())
+        stamps = []
+        for cc in ctx.test_ccs:
+            mine = progs[cc["cc"]]
+            stamp = f"build/{cc['cc']}/{edge}.stamp"
+            w.build([stamp], "tune", [mine["keccak"]], implicit=everything,
+                    variables=[("ccid", cc["id"]), ("ccversion", cc["version"]),
+                               ("cflags", ctx.optimisation(cc)), ("target", ctx.target.name),
+                               ("caps", ",".join(cc["caps"])),
+                               ("tuneargs", " ".join(f"--bench-{k} {mine[k]}"
+                                                     for k in TUNED if k in mine)
+                                + (" --quick" if subset == "quick" else ""))])
+            stamps.append(stamp)
+        w.build([edge], "phony", stamps)
+
+
+def report(w, ctx):
+    """`ninja report`: every bench's rows (--tsv) per compiler, then tables and plots in
+    out/report/."""
+    everything = sorted(p for cc in ctx.test_ccs
+                        for p in ctx.benches["all"][cc["cc"]].values()) + ctx.goals["bench-sponge"]
+    tsvs = []
+    for cc in ctx.test_ccs:
+        progs = dict(ctx.benches["all"][cc["cc"]])
+        if cc["cc"] in ctx.benches["out"]:
+            progs["sponge"] = ctx.benches["out"][cc["cc"]]
+        for bench, prog in sorted(progs.items()):
+            tsv = os.path.join("build", "report", f"{cc['cc']}-{bench}.tsv")
+            w.build([tsv], "bench_tsv", [prog], implicit=everything + ["always"])
+            tsvs.append(tsv)
+    report_md = os.path.join("out", "report", "report.md")
+    w.build([report_md], "report", tsvs, implicit=ctx.gen_inputs,
+            variables=[("outdir", os.path.join("out", "report")),
+                       ("python", esc(ctx.plots_python))])
+    w.build(["report"], "phony", [report_md])
+    w.lines.append("default check-out")

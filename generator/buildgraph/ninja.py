@@ -1,0 +1,46 @@
+"""Writing build.ninja: the edge writer and path escaping."""
+
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def esc(path):
+    return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
+
+
+class Writer:
+    def __init__(self):
+        self.lines = []
+
+    def variable(self, key, value, indent=0):
+        self.lines.append("  " * indent + f"{key} = {value}")
+
+    def build(self, outputs, rule, inputs=(), implicit=(), order_only=(), variables=()):
+        line = f"build {' '.join(map(esc, outputs))}: {rule}"
+        if inputs:
+            line += " " + " ".join(map(esc, inputs))
+        if implicit:
+            line += " | " + " ".join(map(esc, implicit))
+        if order_only:
+            line += " || " + " ".join(map(esc, order_only))
+        self.lines.append(line)
+        for k, v in variables:
+            self.variable(k, v, indent=1)
+
+    def blank(self):
+        self.lines.append("")
+
+    def write(self, path, template, subst):
+        """build.ninja: `template` (build.ninja.in) with `subst` applied, then the edges;
+        written beside and renamed, so a failed run leaves the old file whole."""
+        for k, v in subst.items():
+            template = template.replace(k, v)
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(template + "\n" + "\n".join(self.lines) + "\n")
+        os.replace(tmp, path)
