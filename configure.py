@@ -6,7 +6,7 @@ family's edges (generator/buildgraph/families.py), then the file. It only config
 algorithmic choice is the generator's, asked through generator.variants.
 """
 
-import argparse
+import dataclasses
 import glob
 import os
 import shlex
@@ -17,94 +17,86 @@ import sys
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
-from generator import targets, vectors  # noqa: E402
+from generator import cli, targets, vectors  # noqa: E402
 from generator.buildgraph import (choices, goals, instrumented, matrix, ninja,  # noqa: E402
                                   outdir, probes)
 from generator.buildgraph.context import Context  # noqa: E402
 from generator.buildgraph.families import FAMILIES  # noqa: E402
-from generator.buildgraph.flags import KNOWN_COMPILERS  # noqa: E402
+from generator.buildgraph.flags import DEFAULT_OPT, KNOWN_COMPILERS  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
 
 
 def fail(message):
-    print(f"configure.py: error: {message}", file=sys.stderr)
+    # One line whatever the input held: a value with a newline is shown escaped.
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
+    print(f"configure.py: error: {text}", file=sys.stderr)
     sys.exit(2)
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):
-        fail(message)
 
 
 # --- options -------------------------------------------------------------------------------
 
-def kernel_options(p):
-    """What out/ is generated with (default: the tuned profile, else the built-in choice)."""
-    p.add_argument("--target", default="host", help="target to generate (default: the host)")
-    p.add_argument("--cc", default="cc", help="compiler for the main build (gcc, clang, tcc)")
-    p.add_argument("--cflags", default=None, help="optimisation flags (default: per compiler)")
-    p.add_argument("--unroll", help="Keccak rounds per loop pass: a divisor of 24")
-    p.add_argument("--lane-complement", help="on or off")
-    p.add_argument("--rotate", help="shift, builtin, rol or rorx")
-    p.add_argument("--parity", help="theta parities: fused (into chi) or separate")
-    p.add_argument("--lanes", help="Keccak lanes: plain (64-bit) or interleaved (two 32-bit "
-                                   "words of even and odd bits, for 32-bit targets)")
-    p.add_argument("--multi", default=None,
-                   help="multi-state kernels to add to the output, comma separated "
-                        "(for example x8-avx512,x4-avx2; 'none' for none; default: "
-                        "x8-avx512,x4-avx2 on x86_64 when the compiler has intrinsics)")
-    p.add_argument("--chacha-isa", help="widest ChaCha level: scalar, sse2, ssse3, avx2, avx512")
-    p.add_argument("--chacha-schedule", help="ChaCha quarter-round order: seq, step or pair")
-    p.add_argument("--chacha-rotate", help="ChaCha rotations: shift, pshufb or vprold")
-    p.add_argument("--chacha-states", help="ChaCha block sets interleaved: 1 or 2")
-    p.add_argument("--chacha-rounds", help="ChaCha round counts, e.g. 8,12,20")
-    p.add_argument("--prefix", default="", help="prefix for every exported symbol")
-
-
-def build_options(p):
-    """What the build does besides: bundles, tuning, the test matrix, cross targets, fuzzing."""
-    p.add_argument("--bundle", default=None, metavar="TARGET",
-                   help="`ninja bundle` writes this target's bundle (x86_64, aarch64, portable) "
-                        "with --prefix into build/bundle/TARGET")
-    p.add_argument("--amalgamate", action="store_true",
-                   help="with --bundle: one roundsmith.c and one roundsmith.h")
-    p.add_argument("--tune", nargs="?", const="full", choices=("full", "quick"),
-                   help="configure, run `ninja tune` (or `ninja tune-quick` with --tune quick), "
-                        "then configure again with the profiles it wrote")
-    p.add_argument("--no-profile", action="store_true",
-                   help="ignore tuned profiles in generator/profiles/")
-    p.add_argument("--out", default=None, help="output folder (default: build/out/<target>)")
-    p.add_argument("--test-cc", default=",".join(KNOWN_COMPILERS),
-                   help="compilers for the test matrix; missing ones are skipped")
-    p.add_argument("--cross", default=None,
-                   help="cross targets of `ninja test-cross`, comma separated, or 'none' "
-                        f"(default: all of {', '.join(targets.CROSS_TARGETS)})")
-    p.add_argument("--vectors", default=vectors.default_dir(),
-                   help="folder with the official vector files")
-    p.add_argument("--fuzz-seconds", type=int, default=60,
-                   help="how long `ninja fuzz` runs each fuzz target (default 60)")
-    p.add_argument("--fuzz-short-seconds", type=int, default=4,
-                   help="how long `ninja test` runs each fuzz target (default 4; 0: not at all)")
+O = cli.Option
+# generate's options, whose per-compiler defaults here come from --cc's tuned profile first.
+GENERATE = {o.flag: dataclasses.replace(o, default=o.default.replace(
+    "the --cc-id compiler's measured choice", "--cc's tuned profile, else its measured choice"))
+    for o in (cli.TARGET, cli.PREFIX) + cli.KECCAK + cli.CHACHA}
+KERNEL_OPTIONS = [GENERATE[f] for f in ("--target", "--unroll", "--lane-complement", "--rotate",
+                                        "--parity", "--lanes")] + [
+    O("--multi", "multi-state kernels to add to out/, comma separated, or none",
+      GENERATE["--multi"].accepted, "x8-avx512,x4-avx2 on x86_64 when the compiler has "
+      "intrinsics (U: the tuned profile's)")] + [
+    GENERATE[f] for f in ("--chacha-isa", "--chacha-schedule", "--chacha-rotate",
+                          "--chacha-states", "--chacha-rounds", "--prefix")]
+BUILD_OPTIONS = (
+    O("--cc", "the compiler of the main build (out/ and its checks)", "a command: gcc, clang, "
+      "tcc or another C compiler", "cc", {"default": "cc"}),
+    O("--cflags", "optimisation flags of kernels and out/", "a flag string",
+      ", ".join(f"{c}: {f}" for c, f in DEFAULT_OPT.items())),
+    O("--bundle", "`ninja bundle` writes this target's bundle with --prefix into "
+      "build/bundle/TARGET", ", ".join(targets.BUNDLES) + " or another target", "none",
+      {"metavar": "TARGET"}),
+    O("--amalgamate", "with --bundle: one roundsmith.c and one roundsmith.h", "", "off",
+      {"action": "store_true"}),
+    O("--tune", "configure, run `ninja tune` (or `ninja tune-quick`), then configure again "
+      "with the profiles it wrote", "full, quick (full when given alone)", "no tuning",
+      {"nargs": "?", "const": "full", "choices": ("full", "quick")}),
+    O("--no-profile", "ignore tuned profiles in generator/profiles/", "", "off",
+      {"action": "store_true"}),
+    O("--out", "the folder the build generates out/ into", "a folder path",
+      "build/out/<target>"),
+    O("--test-cc", "compilers of the test matrix (missing ones are skipped)",
+      "comma-separated commands", ",".join(KNOWN_COMPILERS),
+      {"default": ",".join(KNOWN_COMPILERS)}),
+    O("--cross", "cross targets of `ninja test-cross`", "comma-separated "
+      + ", ".join(targets.CROSS_TARGETS) + ", or none", "all of them"),
+    O("--vectors", "the folder with the official vector files", "a folder path",
+      "../shared/vectors", {"default": vectors.default_dir()}),
+    O("--fuzz-seconds", "how long `ninja fuzz` runs each fuzz target", "a whole number >= 1",
+      "60", {"type": int, "default": 60}),
+    O("--fuzz-short-seconds", "how long `ninja test` runs each fuzz target (0: not at all)",
+      "a whole number >= 0", "4", {"type": int, "default": 4}),
+)
 
 
 def options(argv):
-    p = Parser(description="Configure the roundsmith build (writes build.ninja).")
-    kernel_options(p)
-    build_options(p)
+    p = cli.Parser(description="Configure the roundsmith build (writes build.ninja).")
+    cli.add_options(p, KERNEL_OPTIONS + list(BUILD_OPTIONS))
     args = p.parse_args(argv)
+    cli.check_values(KERNEL_OPTIONS + list(BUILD_OPTIONS), args)
+    cli.parse_prefix(args.prefix)
     if args.bundle is not None and args.bundle not in targets.BUNDLES \
             and args.bundle not in targets.TARGETS:
-        fail(f"--bundle: unknown target '{args.bundle}'; accepted: "
-             f"{', '.join(targets.BUNDLES)} or another target of `python3 -m generator list "
-             "targets`")
+        raise UsageError(f"--bundle: unknown target '{args.bundle}'; accepted: "
+                         f"{', '.join(targets.BUNDLES)} or another target of `python3 -m "
+                         "generator list targets`")
     if args.amalgamate and not args.bundle:
-        fail("--amalgamate needs --bundle TARGET")
+        raise UsageError("--amalgamate needs --bundle TARGET")
     if args.fuzz_seconds < 1 or args.fuzz_short_seconds < 0:
-        fail("--fuzz-seconds must be at least 1, --fuzz-short-seconds at least 0")
+        raise UsageError("--fuzz-seconds must be at least 1, --fuzz-short-seconds at least 0")
     for name in (args.cross or "").split(","):
         if name and name != "none" and name not in targets.CROSS_TARGETS:
-            fail(f"--cross: unknown cross target '{name}'; accepted: "
-                 f"{', '.join(targets.CROSS_TARGETS)}, none")
+            raise UsageError(f"--cross: unknown cross target '{name}'; accepted: "
+                             f"{', '.join(targets.CROSS_TARGETS)}, none")
     return args
 
 
@@ -222,12 +214,16 @@ def write(w, ctx, argv):
     print(f"configure.py: {ctx.target.name}, {ctx.main_cc['id']} {ctx.main_cc['version']}, "
           f"{ctx.keccak.name} -> {ctx.out.dir}; test matrix: "
           + (", ".join(f"{c['id']} {c['version']}" for c in ctx.test_ccs) or "none"))
+    if ctx.target is not targets.host():
+        print(f"configure.py: {ctx.target.name} is not this machine's architecture: `ninja` "
+              f"builds {ctx.out.dir} with this machine's compilers (its portable paths)"
+              + (f"; `ninja test-cross` checks its default kernels under {ctx.target.qemu}"
+                 if ctx.target.qemu else ""))
 
 
 def main(argv):
-    args = options(argv)
     try:
-        ctx = probe(args)
+        ctx = probe(options(argv))
         profile(ctx)
         w = edges(ctx)
     except UsageError as e:
@@ -252,7 +248,10 @@ def without_tune(argv):
 
 
 def tune_then_configure(argv):
-    args = options(argv)
+    try:
+        args = options(argv)
+    except UsageError as e:
+        fail(e)
     rest = without_tune(argv)
     main(rest)
     if args.tune:

@@ -19,13 +19,6 @@ def keccak_variant(args, target):
                                         args.isa if args.isa in variants.SCALAR_ISAS else None)
 
 
-def check_prefix(prefix):
-    if prefix and not (prefix.replace("_", "a").isalnum() and not prefix[0].isdigit()
-                       and prefix.isascii()):
-        raise UsageError(f"--prefix must be a C identifier prefix, not '{prefix}'")
-    return prefix
-
-
 def chacha_variant(args, target):
     return variants.chacha_from_options(target, targets.default_chacha(target, args.cc_id),
                                         args.chacha_isa, args.chacha_schedule,
@@ -87,7 +80,7 @@ def generate_choices(args, target):
 def cmd_generate(args):
     target = targets.get(args.target)
     cli.parse_cc_id(args.cc_id)
-    prefix = check_prefix(args.prefix)
+    prefix = cli.parse_prefix(args.prefix)
     v, multis, arm, c = generate_choices(args, target)
     outdir.precheck(args.out)
     env = render.environment()
@@ -129,7 +122,7 @@ def cmd_bundle(args):
     b = (targets.BUNDLES[args.target] if args.target in targets.BUNDLES
          else targets.bundle_for(targets.get(args.target)))
     command = args.command_line
-    files = bundle.files(b, check_prefix(args.prefix), command, cli.parse_cc_id(args.cc_id))
+    files = bundle.files(b, cli.parse_prefix(args.prefix), command, cli.parse_cc_id(args.cc_id))
     if args.amalgamate:
         files = bundle.amalgamate(files, command)
     changed = outdir.write_tree(args.out, files, command, force=args.force)

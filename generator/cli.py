@@ -84,6 +84,13 @@ def parse_caps(text):
     return set(caps)
 
 
+def parse_prefix(prefix):
+    if prefix and not (prefix.replace("_", "a").isalnum() and not prefix[0].isdigit()
+                       and prefix.isascii()):
+        raise UsageError(f"--prefix must be a C identifier prefix, not '{prefix}'")
+    return prefix
+
+
 def parse_cc_id(text):
     if text not in CC_IDS:
         raise UsageError(f"--cc-id: unknown compiler '{text}'; accepted: {words(CC_IDS)}")

@@ -62,7 +62,7 @@ def main(argv):
             print(f"  {cell['target']}: kernels {cell['variants']} scalar variants (unroll 1, 2, "
                   f"24 x rotation x lane complementing x parity"
                   + (", again with bit-interleaved lanes" if cell.get("interleaved") else "")
-                  + f"); build/out/{cell['target']} "
+                  + f"); build/cross/{cell['target']}/out-folder "
                   f"{cell['out_variant']}"
                   + (f"; single-state {cell['singles'].split()[-1]} kernels in check_keccak"
                      if cell.get("singles") else "")

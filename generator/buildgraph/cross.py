@@ -99,8 +99,11 @@ def target_edges(w, gen_inputs, target, cell, logs):
 
 
 def out_folder(b):
-    """The vendorable folder for this target, compiled warning-free by its cross gcc."""
-    out_dir = os.path.join("build", "out", b.target.name)
+    """The vendorable folder for this target with its defaults, compiled warning-free by its
+    cross gcc. It is the cross build's own (build/cross/<target>/out-folder): build/out/<target>
+    belongs to the main build, which `./configure.py --target <target>` shapes with its own
+    options."""
+    out_dir = os.path.join(b.base, "out-folder")
     out_files = [os.path.join(out_dir, n)
                  for n in kernels.KECCAK_FILES + kernels.SPONGE_FILES + kernels.CHACHA_FILES]
     b.w.build(out_files, "generate", implicit=b.gen_inputs,

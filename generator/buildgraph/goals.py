@@ -25,7 +25,14 @@ def summaries(w, ctx):
     unit_log = os.path.join("build", "unittest.log")
     w.build([unit_log], "unittest", implicit=ctx.gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
-    w.build(["test"], "summarize", [unit_log] + goals["test"], implicit=["tests/summarize.py"])
+    # configure.py itself, in a copy of the tree: every target with a prefix, hostile options.
+    configure_log = os.path.join("build", "configure_e2e.log")
+    w.build([configure_log], "e2e_module", implicit=[
+        "configure.py", "tests/e2e_configure.py", "tests/configure_driver.py"] + sorted(
+        rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "buildgraph", "*.py"))),
+        variables=[("module", "tests.e2e_configure")])
+    w.build(["test"], "summarize", [unit_log, configure_log] + goals["test"],
+            implicit=["tests/summarize.py"])
     for name in ("test-long", "test-sanitize", "fuzz"):
         if goals[name]:
             w.build([name], "summarize", goals[name], implicit=["tests/summarize.py"])
