@@ -337,10 +337,11 @@ def main(argv):
 
     # The vendorable output folder.
     genargs = [f"--target {target.name}", f"--cc-id {main_cc['id']}",
-               f"--unroll {keccak.unroll}",
-               f"--lane-complement {'on' if keccak.lane_complement else 'off'}",
-               f"--rotate {keccak.rotate}", f"--parity {keccak.parity}",
-               f"--lanes {keccak.lanes}", f"--isa {keccak.isa}"]
+               f"--unroll {keccak.unroll}", f"--isa {keccak.isa}"]
+    if isinstance(keccak, variants.KeccakVariant):
+        genargs += [f"--lane-complement {'on' if keccak.lane_complement else 'off'}",
+                    f"--rotate {keccak.rotate}", f"--parity {keccak.parity}",
+                    f"--lanes {keccak.lanes}"]
     if args.prefix:
         genargs.append(f"--prefix {args.prefix}")
     genargs += [f"--multi x{m.instances}-u{m.unroll}-{m.isa}" for m in multis]
@@ -854,7 +855,16 @@ def pick_keccak(args, target, cc, tuned):
     built-in default."""
     base = targets.default_keccak(target, cc["id"])
     if "keccak_scalar" in tuned:
-        base = variants.keccak_from_name(tuned["keccak_scalar"])
+        if not tuned["keccak_scalar"].endswith(variants.SCALAR_ISAS):
+            # A single-state vector kernel won (it takes the scalar one's place behind the
+            # same API); options shaping the scalar kernel ask for the scalar kernel instead.
+            single = variants.simd_from_name(tuned["keccak_scalar"])
+            shaped = (args.unroll, args.lane_complement, args.rotate, args.parity, args.lanes)
+            if all(o is None for o in shaped) and all(n in cc["caps"]
+                                                      for n in single.compiler_needs()):
+                return single
+        else:
+            base = variants.keccak_from_name(tuned["keccak_scalar"])
     v = variants.keccak_from_options(target, base, args.unroll, args.lane_complement,
                                      args.rotate, args.parity, args.lanes)
     missing = [n for n in v.compiler_needs() if n not in cc["caps"]]

@@ -288,6 +288,11 @@ def cmd_tune(args):
               [c for c in args.caps.split(",") if c], args.quick, render.command_line())
 
 
+def cmd_bench(args):
+    from . import bench
+    bench.main(args, sys.modules[__name__])
+
+
 def cmd_report(args):
     from . import report
     report.main(args.tsv, args.out)
@@ -338,6 +343,13 @@ def parser():
     g.add_argument("--prefix", default="")
     g.add_argument("--out", required=True)
     g.set_defaults(run=cmd_generate)
+
+    be = sub.add_parser("bench", parents=[g], conflict_handler="resolve", allow_abbrev=False,
+                        help="generate a variant (any generate option), build it with each "
+                             "compiler, verify it and race it against the default (and XKCP)")
+    from . import bench
+    bench.add_options(be)
+    be.set_defaults(run=cmd_bench)
 
     b = sub.add_parser("bundle", help="every code path of one architecture in one vendorable "
                                       "folder, with run-time dispatch")
