@@ -835,18 +835,32 @@ def fuzz_targets(w, cc, family, objs, inc, waits, args, out):
             out[goal].append(log)
 
 
+# `./configure.py --tune quick` end to end (configure, build the quick space of gcc, clang and
+# tcc, race it, configure again), measured on the 2-core Zen 5 VM under load (README).
+QUICK_TUNE_TIME = "about 3 minutes"
+
+
 def tuned_choices(args, target, cc):
     """The matching tuned profile's winner per kernel (keccak_scalar, keccak_x8_avx512, ...,
-    chacha), with a warning printed for each mismatch; {} with --no-profile or on a target
+    chacha), with a warning printed for each mismatch and one line naming the profile used,
+    or saying that none applies and how to make one; {} with --no-profile or on a target
     other than the host (a profile is measured on this machine)."""
     if args.no_profile or target is not targets.host():
         return {}
     choices, warnings = profiles.lookup(cc["id"], cc["version"], opt_flags(args, cc))
     for warning in warnings:
         print(f"configure.py: warning: {warning}")
+    where = rel(profiles.host_path(cc["id"]))
     if choices:
-        print(f"configure.py: {cc['cc']}: tuned profile picks "
+        print(f"configure.py: {cc['cc']}: tuned profile {where} picks "
               + ", ".join(choices[k] for k in sorted(choices)))
+    else:
+        model, _ = profiles.cpu_identity()
+        ident = profiles.cpu_family_model()
+        print(f"configure.py: {cc['cc']}: no tuned profile applies to this CPU ({model}"
+              + (f", {ident}" if ident else "") + f") with {cc['id']} {cc['version']} "
+              f"{opt_flags(args, cc)} ({where}): built-in defaults; `./configure.py --tune "
+              f"quick` makes one ({QUICK_TUNE_TIME} on 2 cores)")
     return choices
 
 

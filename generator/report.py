@@ -196,8 +196,7 @@ def first_peer_row(rows, row):
 def profile_tables():
     rows = []
     for cc in ("gcc", "clang", "tcc"):
-        path = profiles.path_for({"arch": platform.machine(), "cpu": profiles.cpu_identity()[0],
-                                  "compiler": cc})
+        path = profiles.host_path(cc)
         if os.path.exists(path):
             import json
             with open(path) as f:
