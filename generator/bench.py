@@ -11,6 +11,7 @@ here times anything. Work files go to a temporary folder under /tmp (or --keep D
 """
 
 import argparse
+import hashlib
 import os
 import shutil
 import subprocess
@@ -28,6 +29,7 @@ OPT = {"gcc": "-O3 -march=native", "clang": "-O3 -march=native", "tcc": "-O2"}
 # The plain reference is always gcc -O3, so every compiler's race has the same yardstick.
 REF_CC = "gcc"
 XKCP_DEFAULT = os.path.join(ROOT, "build", "peers", "package", "src", "libkeccak-64")
+XKCP_CACHE = os.path.join(ROOT, "build", "peers", "objects")
 # XKCP's opt64 configurations (its lib/low/KeccakP-1600/plain-64bits/<name>/ folders: the
 # macros each sets), and the further unroll factors its unrolling macros accept.
 XKCP_CONFIGS = {
@@ -147,14 +149,25 @@ def xkcp_objects(work, src_dir, configs):
     xkcp_<tag>_* (objcopy) so all of them link into one bench. Returns (tags, objects)."""
     flags = OPT[work.cc]
     done, objs = [], []
+    version = subprocess.run([work.cc, "-v"], capture_output=True, text=True).stderr
+    sources = b"".join(open(os.path.join(src_dir, n), "rb").read()
+                       for n in sorted(os.listdir(src_dir)) if not n.endswith(".o"))
     for tag, macros in configs.items():
         d = os.path.join(work.dir, f"xkcp_{tag}")
+        # Built once per (sources, configuration, compiler, flags): cached beside the build.
+        stamp = hashlib.sha256(sources + repr((macros, version, flags)).encode()).hexdigest()
+        cached = os.path.join(XKCP_CACHE, f"{work.cc}-{tag}-{stamp[:16]}.o")
         if os.path.isdir(d):
             shutil.rmtree(d)
         shutil.copytree(src_dir, d)
         with open(os.path.join(d, "KeccakP-1600-opt64-config.h"), "w") as f:
             f.write("".join(f"#define {m}\n" for m in macros))
         obj = os.path.join(d, "opt64.o")
+        if os.path.exists(cached):
+            shutil.copyfile(cached, obj)
+            done.append((tag, int("KeccakP1600_useLaneComplementing" in macros)))
+            objs.append(obj)
+            continue
         r = subprocess.run([work.cc, *flags.split(), "-w", "-I", d, "-c",
                             os.path.join(d, "KeccakP-1600-opt64.c"), "-o", obj],
                            capture_output=True, text=True)
@@ -169,6 +182,8 @@ def xkcp_objects(work, src_dir, configs):
                        check=True)
         done.append((tag, int("KeccakP1600_useLaneComplementing" in macros)))
         objs.append(obj)
+        os.makedirs(XKCP_CACHE, exist_ok=True)
+        shutil.copyfile(obj, cached)
     header = ("/* XKCP opt64 configurations built for this bench: X(tag, lane complementing)."
               " */\n#define RS_XKCP_CONFIGS(X) "
               + " ".join(f"X({t}, {lc})" for t, lc in done) + "\n")

@@ -141,7 +141,7 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
     if benches.get("simd"):
         jobs.append(("keccak", [benches["simd"], "--tsv"], simd_candidates(target, caps, quick)))
     if benches.get("chacha"):
-        # Quick: fewer alternations (tcc's scalar ChaCha takes 40 cycles a byte).
+        # Quick: fewer turns (tcc's scalar ChaCha takes 15-40 cycles a byte).
         jobs.append(("chacha", [benches["chacha"], "--tsv"]
                      + (["-b", "8", "-s", "150", "-x", "40"] if quick else []),
                      chacha_candidates(target, caps, quick)))
