@@ -312,6 +312,13 @@ def main(args, cli):
         if args.xkcp != XKCP_DEFAULT:
             raise UsageError(f"--xkcp: no KeccakP-1600-opt64.c in {xkcp_dir}")
         xkcp_dir = None
+    # Every asked variant first: a bad option fails before anything is printed or built.
+    keccaks = {cc: asked_keccak(args, target, cc, cli) for cc in ccs} if "keccak" in families else {}
+    chachas = {}
+    for cc in ccs if "chacha" in families else ():
+        a_ = argparse.Namespace(**vars(args))
+        a_.cc_id = cc
+        chachas[cc] = cli.chacha_variant(a_, target)
     env = render.environment()
     command = render.command_line()
     root = args.keep or tempfile.mkdtemp(prefix="roundsmith-bench-")
@@ -330,7 +337,7 @@ def main(args, cli):
             print("  ".join(head), flush=True)
             for cc in ccs:
                 work = Work(root, cc)
-                asked = asked_keccak(args, target, cc, cli)
+                asked = keccaks[cc]
                 default = targets.default_keccak(target, cc)
                 try:
                     xk = xkcp_objects(work, xkcp_dir, configs) if xkcp_dir else None
@@ -353,9 +360,7 @@ def main(args, cli):
                   f"verified", flush=True)
             for cc in ccs:
                 work = Work(root, cc)
-                a_ = argparse.Namespace(**vars(args))
-                a_.cc_id = cc
-                asked = cli.chacha_variant(a_, target)
+                asked = chachas[cc]
                 default = targets.default_chacha(target, cc)
                 try:
                     rows, _ = chacha_race(work, env, command, target, asked, default, args)
