@@ -291,7 +291,7 @@ int main(int argc, char **argv)
                                              {0, 0}, 0};
             }
             race(e, calls, m, p == 0 ? bulk_rounds : p == 1 ? single_rounds : xor_rounds,
-                 p == 1 ? 3 : 1, &o);
+                 p == 1 ? 3 : 2, &o);
             for (j = 0; j < m; j++)
                 fig[j][p] = e[j].fig;
         }
