@@ -9,6 +9,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "timing.h"
 
@@ -70,11 +71,18 @@
 #define MIX_ALU 23
 #define ROUND_ALU 130
 
-int main(void)
+int main(int argc, char **argv)
 {
     static uint64_t buf[32];
     double imul, again, add, xor_, andn, rorx, mix, alu, core;
     uint64_t x = 1;
+    if (argc > 1) {
+        int help = argc == 2 && !strcmp(argv[1], "--help");
+        fprintf(help ? stdout : stderr, help ? "usage: %s (no options: prints what bounds a "
+                "scalar Keccak kernel on this CPU; see tests/alu_bound.c)\n"
+                : "%s: takes no arguments (see --help)\n", argv[0]);
+        return help ? 0 : 2;
+    }
     /* First a warm-up of the probe itself (the clock ramps when a core wakes), then the
      * probe, again after the others, keeping the faster. */
     TIME(__asm__ volatile(TWELVE("imul %0, %0\n\t") : "+r"(x)), imul);
