@@ -861,7 +861,7 @@ def tuned_choices(args, target, cc):
         print(f"configure.py: {cc['cc']}: no tuned profile applies to this CPU ({model}"
               + (f", {ident}" if ident else "") + f") with {cc['id']} {cc['version']} "
               f"{opt_flags(args, cc)} ({where}): built-in defaults; `./configure.py --tune "
-              f"quick` makes one ({QUICK_TUNE_TIME} on 2 cores)")
+              f"quick` makes one ({QUICK_TUNE_TIME})")
     return choices
 
 
