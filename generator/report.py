@@ -299,7 +299,7 @@ def plot_all(data, out_dir):
                                + [reference(keccak) or 0]) * 1.1)
             ax.grid(axis="y", linewidth=0.4, alpha=0.5)
         axes[0].set_ylabel("TSC cycles per permutation (24 rounds, median)")
-        axes[0].legend(fontsize=8, loc="lower right")
+        axes[0].legend(fontsize=8, loc="upper left")
         fig.suptitle("Scalar Keccak-p[1600]: best variant per unroll factor")
         save(fig, "keccak_unroll.svg")
 
