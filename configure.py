@@ -6,7 +6,6 @@ family's edges (generator/buildgraph/families.py), then the file. It only config
 algorithmic choice is the generator's, asked through generator.variants.
 """
 
-import dataclasses
 import glob
 import os
 import shlex
@@ -37,9 +36,9 @@ def fail(message):
 
 O = cli.Option
 # generate's options, whose per-compiler defaults here come from --cc's tuned profile first.
-GENERATE = {o.flag: dataclasses.replace(o, default=o.default.replace(
-    "the --cc-id compiler's measured choice", "--cc's tuned profile, else its measured choice"))
-    for o in (cli.TARGET, cli.PREFIX) + cli.KECCAK + cli.CHACHA}
+GENERATE = {o.flag: o for o in cli.reworded(
+    (cli.TARGET, cli.PREFIX) + cli.KECCAK + cli.CHACHA, "the --cc-id compiler's measured choice",
+    "--cc's tuned profile, else its measured choice")}
 KERNEL_OPTIONS = [GENERATE[f] for f in ("--target", "--unroll", "--lane-complement", "--rotate",
                                         "--parity", "--lanes")] + [
     O("--multi", "multi-state kernels to add to out/, comma separated, or none",

@@ -349,6 +349,11 @@ def cmd_tune(args):
               sorted(cli.parse_caps(args.caps)), args.quick, args.command_line)
 
 
+def cmd_bench(args):
+    from . import bench
+    bench.main(args, sys.modules[__name__])
+
+
 def cmd_report(args):
     from . import report
     report.main(args.tsv, args.out)
@@ -395,6 +400,12 @@ def parser():
                "generate the kernel sources of one target")
     bundle_targets = cli.words(list(targets.BUNDLES) + [t for t in targets.TARGETS
                                                        if t not in targets.BUNDLES])
+    from . import bench
+    subcommand(sub, "bench", (cli.TARGET,) + cli.reworded(
+                   cli.KECCAK + (kernels_,) + cli.CHACHA, "the --cc-id compiler's measured choice",
+                   "each --cc compiler's measured choice") + bench.OPTIONS, cmd_bench,
+               "generate a variant (any generate option), build it with each compiler, verify "
+               "it and race it against the default (and XKCP)")
     subcommand(sub, "bundle", (
         O("--target", "the architecture: a bundle with dispatch, or any other target's scalar "
           "kernels", "host, " + bundle_targets, f"host (this machine: {cli.HOST.name})",

@@ -11,7 +11,7 @@ import os
 import re
 import tempfile
 
-from . import cpuid, kernels, outdir, render, targets, variants
+from . import bundle_profile, cpuid, kernels, outdir, render, targets, variants
 from .errors import UsageError
 
 DISPATCH_FILES = ("rs_dispatch.h", "rs_dispatch.c")
@@ -102,8 +102,9 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
     """name -> text of one bundle."""
     target = targets.get(bundle.target)
     env = render.environment()
+    # Each path's kernels per the canonical machine's tuned profile (generator/bundle_profile.py).
+    bundle, keccak = bundle_profile.shaped(bundle, cc_id)
     dispatch = Dispatch(bundle, target, prefix) if len(bundle.paths) > 1 else None
-    keccak = targets.default_keccak(target, cc_id)
     flavours = list(dict.fromkeys(p.keccak for p in bundle.paths))
     if len(flavours) == 1:
         out = kernels.keccak_scalar(env, keccak, prefix, command, target)
@@ -149,7 +150,7 @@ def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id):
                  key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
 
     def render_for(compiler):
-        chacha = targets.default_chacha(target, compiler)
+        chacha = bundle_profile.chacha_for(bundle, compiler)
         if chacha.isa != widest:
             chacha = variants.ChachaVariant(isa=widest, schedule=chacha.schedule,
                                             rotate=targets.level_rotation(

@@ -6,6 +6,7 @@ cannot disagree. Every parser refuses abbreviations: `--unrol 3` is an error, no
 """
 
 import argparse
+import dataclasses
 import shlex
 from dataclasses import dataclass, field
 
@@ -160,6 +161,12 @@ CHACHA = (
     Option("--chacha-rounds", "the round counts to emit, comma separated",
            f"even numbers 2..{chacha.MAX_ROUNDS}", words(chacha.BUILT_ROUNDS).replace(" ", "")),
 )
+
+
+def reworded(options, old, new):
+    """The same options with their default's wording changed (configure and bench choose
+    per-compiler defaults from another option than --cc-id)."""
+    return tuple(dataclasses.replace(o, default=o.default.replace(old, new)) for o in options)
 
 
 def out_option(required=True, meaning="the folder to write; files you add beside the "

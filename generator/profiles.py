@@ -58,16 +58,45 @@ def cpu_identity():
     return model, sorted(f for f in FEATURES if f in flags)
 
 
+def cpu_family_model():
+    """'family F model M' where /proc/cpuinfo says (x86): a virtual machine may name its CPU
+    only "AMD EPYC", which Zen 4 and Zen 5 share; their AVX-512 differs (256-bit datapaths
+    against 512-bit), so the family and model are part of the key."""
+    got = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                name, _, value = line.partition(":")
+                name = name.strip()
+                if name in ("cpu family", "model") and name not in got:
+                    got[name] = value.strip()
+                if not line.strip():
+                    break
+    except OSError:
+        pass
+    return (f"family {got['cpu family']} model {got['model']}"
+            if "cpu family" in got and "model" in got else "")
+
+
 def key(compiler_id, version, cflags):
     model, features = cpu_identity()
-    return {"arch": platform.machine(), "cpu": model, "features": features,
-            "compiler": compiler_id, "version": version, "cflags": cflags,
+    return {"arch": platform.machine(), "cpu": model, "cpu_id": cpu_family_model(),
+            "features": features, "compiler": compiler_id, "version": version,
+            "cflags": cflags,
             "sources": {family: sources_hash(family) for family in SHAPING}}
 
 
 def path_for(k):
+    """generator/profiles/<arch>-<cpu name>[-f<family>m<model>]-<compiler>.json"""
     slug = re.sub(r"[^a-z0-9]+", "-", k["cpu"].lower()).strip("-")
-    return os.path.join(PROFILE_DIR, f"{k['arch']}-{slug}-{k['compiler']}.json")
+    ident = re.sub(r"family (\S+) model (\S+)", r"-f\1m\2", k.get("cpu_id") or "")
+    return os.path.join(PROFILE_DIR, f"{k['arch']}-{slug}{ident}-{k['compiler']}.json")
+
+
+def host_path(compiler_id):
+    """Where this machine's profile for a compiler is (or would be)."""
+    return path_for({"arch": platform.machine(), "cpu": cpu_identity()[0],
+                     "cpu_id": cpu_family_model(), "compiler": compiler_id})
 
 
 def save(k, choice, candidates, command, metrics=None, confirmations=None):

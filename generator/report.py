@@ -2,9 +2,10 @@
 the benches' machine-readable rows (`--tsv`, saved as build/report/<cc>-<bench>.tsv).
 
 The tables need nothing beyond the standard library; the plots need matplotlib (Debian's
-python3-matplotlib), imported only when plotting. Every figure is the median over a bench's
-alternations with its peers (the best in parentheses where shown); the peers were timed in the
-same runs: the plain reference (tests/ref, gcc -O3), OpenSSL and libgcrypt.
+python3-matplotlib), imported only when plotting. Every figure is the median of a contender's
+turns in its bench's round-robin race (tests/timing.h; the best in parentheses where shown),
+wall-clock TSC cycles; the peers raced in the same runs: the plain reference (tests/ref,
+gcc -O3), OpenSSL and libgcrypt.
 """
 
 import os
@@ -65,6 +66,12 @@ def scalar_shape(name):
     return variants.keccak_from_name(name)
 
 
+def scalar_rows(rows):
+    """The scalar kernels among bench_keccak's rows (it races the single-state vector ones
+    too)."""
+    return [r for r in rows if str(r["variant"]).endswith(variants.SCALAR_ISAS)]
+
+
 def best_by(rows, key_fn, figure="median_24"):
     """The row with the least figure per key_fn(row)."""
     out = {}
@@ -80,23 +87,23 @@ def keccak_tables(rows):
         return ""
     target = targets.host()
     ccs = compilers(rows)
-    out = ["## Scalar Keccak-p[1600]\n",
-           "TSC cycles per permutation, 24 rounds: median over 300 alternations with the "
-           "plain reference (best in parentheses); x ref = reference median / kernel median in "
-           "the same runs.\n"]
+    out = ["## Single-state Keccak-p[1600]\n",
+           "TSC cycles per permutation, 24 rounds, wall clock: the median of each kernel's "
+           "turns in one round-robin race of every scalar and single-state vector kernel the "
+           "compiler built and the plain reference (best in parentheses); x ref = reference "
+           "median / kernel median in the same race.\n"]
     summary = []
     for cc in ccs:
         mine = [r for r in timed(rows) if r["compiler"] == cc]
         if not mine:
             continue
-        best = min(mine, key=lambda r: r["median_24"] / r["ref_median_24"])
+        best = min(mine, key=lambda r: r["median_24"])
         default = targets.default_keccak(target, cc).name
         base = next((r for r in mine if r["variant"] == default), None)
         summary.append([cc, f"`{best['variant']}`", cyc(best), cyc(best, "median_12"),
                         f"{best['ref_median_24'] / best['median_24']:.2f}x",
                         f"`{default}` {cyc(base)}" if base else f"`{default}` (not timed)",
-                        f"{(base['median_24'] / base['ref_median_24']) / (best['median_24'] / best['ref_median_24']):.2f}x"
-                        if base else ""])
+                        f"{base['median_24'] / best['median_24']:.2f}x" if base else ""])
     out.append(table(["compiler", "fastest variant", "24 rounds", "12 rounds", "x ref",
                       "untuned default", "fastest / default"], summary))
     ref = reference(rows)
@@ -155,7 +162,7 @@ def chacha_tables(rows):
            "bulk: ChaCha8, 4096 calls x 128 blocks (32 MiB), cycles per byte; ref: the plain "
            "kernel (tests/ref, gcc -O3) doing the same; OpenSSL: EVP_chacha20 over 32 MiB; "
            "1-block: cycles per one-block call; xor20: chacha20_ietf_xor over 1 MiB. Medians "
-           "over the alternations (best in parentheses).\n"]
+           "over the turns of the round-robin race (best in parentheses).\n"]
     body = []
     for r in sorted(timed(rows), key=lambda r: (r["compiler"], r["bulk_median"])):
         body.append([f"`{r['variant']}`", r["compiler"], r["level"],
@@ -173,7 +180,7 @@ def sponge_tables(rows):
     if not rows:
         return ""
     out = ["## Sponge functions\n",
-           "Cycles per byte, median over the alternations (best in parentheses); each "
+           "Cycles per byte, median over the turns of the round-robin race (best in parentheses); each "
            "compiler's run times OpenSSL's EVP and libgcrypt beside ours.\n"]
     body = []
     for r in rows:
@@ -196,8 +203,7 @@ def first_peer_row(rows, row):
 def profile_tables():
     rows = []
     for cc in ("gcc", "clang", "tcc"):
-        path = profiles.path_for({"arch": platform.machine(), "cpu": profiles.cpu_identity()[0],
-                                  "compiler": cc})
+        path = profiles.host_path(cc)
         if os.path.exists(path):
             import json
             with open(path) as f:
@@ -240,13 +246,30 @@ def plot_all(data, out_dir):
         plt.close(fig)
         written.append(name)
 
-    def hline(ax, y, label, style):
-        if y:
-            ax.axhline(y, linestyle=style, color="grey", linewidth=1)
-            ax.annotate(label, (0.01, y), xycoords=("axes fraction", "data"), fontsize=7,
-                        va="bottom", color="dimgrey")
+    peer_colours = {"plain reference": "tab:grey", "OpenSSL": "tab:red",
+                    "best scalar": "tab:green", "XKCP": "tab:purple"}
 
-    keccak = timed(data["keccak"])
+    def hline(ax, y, label, style):
+        """A peer as a named line (in the legend), coloured by who it is."""
+        if y:
+            colour = next((c for k, c in peer_colours.items() if label.startswith(k)), "black")
+            ax.axhline(y, linestyle=style, color=colour, linewidth=1.2, label=label)
+
+    def log_axis(ax, values):
+        """A log y axis with a labelled tick at every 1, 2 and 5 of each decade the data
+        spans, and room above the highest value or line so nothing is clipped."""
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+        lines = [l.get_ydata()[0] for l in ax.get_lines() if len(set(l.get_ydata())) == 1]
+        top, bottom = max(list(values) + lines), min(list(values) + lines)
+        ax.set_yscale("log")
+        ax.set_ylim(bottom / 1.5, top * 1.8)
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.grid(axis="y", which="major", linewidth=0.4, alpha=0.5)
+
+    keccak = timed(scalar_rows(data["keccak"]))
+    xkcp = [r for r in timed(data["keccak"]) if str(r["variant"]).startswith("xkcp-")]
     if keccak:
         panels = (("best of every shape", lambda v: True),
                   ("no lane complementing", lambda v: not v.lane_complement),
@@ -265,10 +288,18 @@ def plot_all(data, out_dir):
                 ax.plot([str(u) for u in xs], [best[u]["median_24"] for u in xs], marker="o",
                         label=cc)
             hline(ax, reference(keccak), "plain reference (gcc -O3)", "--")
+            # XKCP's opt64, where the rows hold it (bench_keccak built with RS_WITH_XKCP, as
+            # generator bench and tests/peers/bench_xkcp.sh build it): its best configuration.
+            for cc in compilers(xkcp):
+                best = min((r for r in xkcp if r["compiler"] == cc), key=lambda r: r["median_24"])
+                hline(ax, best["median_24"], f"XKCP opt64 {best['variant'][11:]} ({cc})", "-.")
             ax.set_title(title, fontsize=10)
             ax.set_xlabel("unroll factor (rounds per loop pass)")
+            ax.set_ylim(0, max([r["median_24"] for r in keccak + xkcp]
+                               + [reference(keccak) or 0]) * 1.1)
+            ax.grid(axis="y", linewidth=0.4, alpha=0.5)
         axes[0].set_ylabel("TSC cycles per permutation (24 rounds, median)")
-        axes[0].legend()
+        axes[0].legend(fontsize=8, loc="upper left")
         fig.suptitle("Scalar Keccak-p[1600]: best variant per unroll factor")
         save(fig, "keccak_unroll.svg")
 
@@ -288,9 +319,9 @@ def plot_all(data, out_dir):
         for ax in axes[0]:
             hline(ax, reference(multis), "plain reference", "--")
             hline(ax, best_scalar, "best scalar", ":")
-            ax.set_yscale("log")
+            log_axis(ax, [r["median_24"] for r in multis])
         axes[0][0].set_ylabel("TSC cycles per permutation per instance (median)")
-        axes[0][0].legend()
+        axes[0][0].legend(fontsize=8, loc="center left")
         fig.suptitle("Multi-state Keccak-p[1600]: cycles per instance against unroll factor")
         save(fig, "keccak_xn.svg")
 
@@ -312,8 +343,9 @@ def plot_all(data, out_dir):
                   "OpenSSL EVP_chacha20", "--")
             hline(ax, statistics.median(r["bulk_ref_median"] for r in mine),
                   "plain reference (gcc -O3)", ":")
-            ax.set_yscale("log")
+            log_axis(ax, [r["bulk_median"] for r in mine])
             ax.set_ylabel(f"{cc}: c/B (median)")
+            ax.legend(fontsize=8, loc="upper right")
         axes[0][0].set_title("ChaCha8 keystream, 32 MiB: width x schedule x rotation x level")
         save(fig, "chacha.svg")
 
@@ -335,6 +367,7 @@ def plot_all(data, out_dir):
         ax.set_xticks([i + 0.4 - width / 2 for i in range(len(functions))])
         ax.set_xticklabels(functions)
         ax.set_ylabel("cycles per byte (median)")
+        ax.grid(axis="y", linewidth=0.4, alpha=0.5)
         ax.legend(fontsize=8)
         ax.set_title("Sponge functions: roundsmith, OpenSSL and libgcrypt in the same runs")
         save(fig, "sponge.svg")

@@ -326,6 +326,11 @@ BUNDLES = {
 CANONICAL_BUNDLES = ("portable", "x86_64", "aarch64")
 # The compiler whose measured defaults shape the committed bundles' kernels.
 CANONICAL_CC = "gcc"
+# The committed profiles of the canonical machine (the 2-core AMD EPYC Zen 5 VM the project
+# is measured on) that shape the committed bundles, per compiler (generator/bundle_profile.py:
+# their choices only, so out/ is the same whichever machine regenerates it).
+CANONICAL_PROFILES = {"gcc": "x86_64-amd-epyc-f26m2-gcc.json",
+                      "clang": "x86_64-amd-epyc-f26m2-clang.json"}
 
 
 def bundle_for(target):

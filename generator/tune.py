@@ -1,12 +1,15 @@
 """The tuner: time every candidate a compiler built (each verified against the vectors by the
 bench program before it is timed), pick the fastest per kernel, record them as a profile.
 
-Kernels: the scalar Keccak permutation; each x-N Keccak shape (x8 AVX-512, x4 AVX2, x4 and x2
-AVX-512VL, x2 SSE2) over its unroll factors; ChaCha over level x schedule x rotation x block
-sets. The build compiles the candidates (in parallel, through ninja: the full space links into
-build/<cc>/bench_*, the quick one into build/<cc>/quick/bench_*) and the bench programs time
-them in alternation with a fixed peer; this module only chooses and records. The figure that
-decides is the median over the alternations (the best is recorded beside it).
+Kernels: the single-state Keccak permutation (every scalar variant and every single-state
+vector kernel: which wins is a fact of the machine, not an assumption); each x-N Keccak shape
+(x8 AVX-512, x4 AVX2, x4 and x2 AVX-512VL, x2 SSE2) over its unroll factors; ChaCha over
+level x schedule x rotation x block sets (every level the compiler can build, AVX2 on an
+AVX-512 machine too). The build compiles the candidates (in parallel, through ninja: the full
+space links into build/<cc>/bench_*, the quick one into build/<cc>/quick/bench_*) and each
+bench program races its candidates round-robin in one process (tests/timing.h); this module
+only chooses and records. The figure that decides is a candidate's median wall-clock TSC
+cycles over its turns (the best is recorded beside it).
 """
 
 import re
@@ -14,34 +17,41 @@ import re
 from . import benchdata, profiles, targets, variants
 
 # What decides per bench, and what it means (recorded in the profile): the candidate's median
-# over its alternations with the plain reference, divided by the reference's median in the
-# same run. The machine's speed drifts between candidates (a shared VM, up to 1.5x); timed in
-# alternation, the candidate and the reference drift together and their ratio holds.
+# wall-clock TSC cycles over its turns in the round-robin, as it is. Not divided by the plain
+# reference's: on a CPU whose clock drops after 512-bit code (Intel), a reference timed next
+# to an AVX-512 candidate runs slow and flatters it; the reference is a contender like the
+# others and its spread over the turns the drift monitor (recorded as ref_spread_24).
 METRICS = {
-    "keccak": ("median_24", "ref_median_24",
+    "keccak": ("median_24",
                "TSC cycles per permutation (per instance for x-N), 24 rounds, median of the "
-               "alternations with the plain reference (tests/ref, gcc -O3)"),
-    "chacha": ("bulk_median", "bulk_ref_median",
+               "turns of a round-robin race of every candidate and the plain reference "
+               "(tests/ref, gcc -O3), each turn after a settling warm-up of its own code"),
+    "chacha": ("bulk_median",
                "TSC cycles per byte, ChaCha8 keystream 4096 calls x 128 blocks, median of the "
-               "alternations with the plain reference and OpenSSL"),
+               "turns of a round-robin race of every candidate, the plain reference and "
+               "OpenSSL, each turn after a settling warm-up of its own code"),
 }
+# The reference's spread over a race (3rd quartile / 1st, minus 1) above which the tuner
+# says the machine was too busy for the figures to be trusted.
+DRIFT_WARNING = 0.05
 
 
 def score(row, bench):
-    """What decides: the candidate's median relative to the reference timed beside it."""
-    figure, ref, _ = METRICS[bench]
-    return row[figure] / row[ref]
+    """What decides: the candidate's median, wall clock."""
+    return row[METRICS[bench][0]]
 
 
 def candidates(target, caps, quick):
-    """The scalar Keccak candidates."""
+    """The single-state Keccak candidates, scalar and vector (bench_keccak races them all)."""
+    subset = "quick" if quick else "all"
+    simd = variants.keccak_simd_subset(variants.keccak_simd_space(target, set(caps)), subset)
     return variants.keccak_subset(variants.keccak_scalar_space(target, set(caps)),
-                                  "quick" if quick else "all")
+                                  subset) + [v for v in simd if v.single]
 
 
 def simd_candidates(target, caps, quick):
-    """The x-N Keccak candidates (the single-state vector kernel loses to the scalar one and
-    is no candidate)."""
+    """The x-N Keccak candidates (bench_keccak_simd; the single-state ones race in
+    bench_keccak)."""
     space = variants.keccak_simd_space(target, set(caps))
     return [v for v in variants.keccak_simd_subset(space, "quick" if quick else "all") if not v.single]
 
@@ -52,8 +62,9 @@ def chacha_candidates(target, caps, quick):
 
 
 def kernel_of(v):
-    """The profile entry a candidate competes in."""
-    if isinstance(v, variants.SimdKeccakVariant):
+    """The profile entry a candidate competes in (keccak_scalar: the single-state permutation,
+    whatever its ISA)."""
+    if isinstance(v, variants.SimdKeccakVariant) and not v.single:
         return f"keccak_x{v.instances}_{v.isa}"
     if isinstance(v, variants.ChachaVariant):
         return "chacha"
@@ -75,10 +86,15 @@ def describe(row, metric):
     if not benchdata.ok(row):
         return row.get("status", "no figure")
     if metric == "median_24":
-        return (f"{row['median_24']:.0f} cycles (best {row['best_24']:.0f}), "
-                f"{row['ref_median_24'] / row['median_24']:.2f}x the reference")
-    return (f"{row['bulk_median']:.3f} c/B (best {row['bulk_best']:.3f}), "
-            f"{row['bulk_ossl_median'] / row['bulk_median']:.2f}x OpenSSL")
+        return (f"{row['median_24']:.0f} cycles (best {row['best_24']:.0f}; reference "
+                f"{row['ref_median_24']:.0f})")
+    return (f"{row['bulk_median']:.3f} c/B (best {row['bulk_best']:.3f}; OpenSSL "
+            f"{row['bulk_ossl_median']:.3f})")
+
+
+def drift(rows):
+    """The reference's spread over the race, when the bench reports it."""
+    return max((r.get("ref_spread_24", 0) for r in rows if benchdata.ok(r)), default=0)
 
 
 def measure(command, names, metric):
@@ -125,7 +141,7 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
     if benches.get("simd"):
         jobs.append(("keccak", [benches["simd"], "--tsv"], simd_candidates(target, caps, quick)))
     if benches.get("chacha"):
-        # Quick: fewer alternations (tcc's scalar ChaCha takes 40 cycles a byte).
+        # Quick: fewer turns (tcc's scalar ChaCha takes 15-40 cycles a byte).
         jobs.append(("chacha", [benches["chacha"], "--tsv"]
                      + (["-b", "8", "-s", "150", "-x", "40"] if quick else []),
                      chacha_candidates(target, caps, quick)))
@@ -136,16 +152,19 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
     for bench, cmd, cands in jobs:
         if not cands:
             continue
-        metric, ref, meaning = METRICS[bench]
-        print(f"tune: {compiler_id}: {cmd[0]}: verifying and timing {len(cands)}", flush=True)
+        metric, meaning = METRICS[bench]
+        print(f"tune: {compiler_id}: {cmd[0]}: verifying and racing {len(cands)}", flush=True)
         rows = {r["variant"]: r for r in measure(cmd, [v.name for v in cands], metric)}
+        if drift(rows.values()) > DRIFT_WARNING:
+            print(f"tune: {compiler_id}: warning: the plain reference's turns spread by "
+                  f"{drift(rows.values()):.0%} over the race: the machine was busy, the "
+                  f"figures are noisy", flush=True)
         kernels = {}
         for v in cands:
             kernels.setdefault(kernel_of(v), []).append(rows.get(
                 v.name, {"variant": v.name, "status": "no row from the bench"}))
         for kernel, krows in kernels.items():
-            metrics[kernel] = (f"{metric}: {meaning}; the winner has the least "
-                               f"{metric} / {ref}")
+            metrics[kernel] = f"{metric}: {meaning}; the winner has the least {metric}"
             table[kernel] = sorted(krows, key=lambda r: (not benchdata.ok(r),
                                                          benchdata.ok(r) and score(r, bench)))
             best = choose(krows, bench)

@@ -405,8 +405,8 @@ def keccak_simd_space(target, compiler_caps):
 # that won somewhere on the reference machine, without lane complementing (chi is one ANDN
 # with BMI1), and every x86asm shape (tcc's fastest is one); unroll 24 is left to the full
 # space: its 6 candidates took 40% of the quick build's CPU time (3.5 s each with gcc, 6.7 s
-# with clang), and `ninja tune` still times them; x-N Keccak at short loop bodies, which time
-# as fast as long ones there; ChaCha at the two widest levels the compiler can build, each
+# with clang), and `ninja tune` still times them; x-N and single-state vector Keccak at short
+# loop bodies, which time as fast as long ones there; ChaCha at the two widest levels the compiler can build, each
 # with its richest rotation, every schedule and block-set count.
 SUBSETS = ("all", "representative", "valgrind", "quick")
 SIMD_REPRESENTATIVE_UNROLL = 2
@@ -440,8 +440,7 @@ def keccak_simd_subset(space, subset):
         return [v for v in space if v.unroll == SIMD_REPRESENTATIVE_UNROLL
                 and (subset == "representative" or v.isa not in AVX512_ISAS)]
     if subset == "quick":
-        # The single-state kernel is left out: it loses to the scalar one.
-        return [v for v in space if not v.single and v.unroll in QUICK_SIMD_UNROLLS]
+        return [v for v in space if v.unroll in QUICK_SIMD_UNROLLS]
     return list(space)
 
 

@@ -3,11 +3,10 @@
  * one process. For gcc: the bundle under prefix bg_ (out/x86_64 as a user vendors it: every
  * path, dispatch, -O3 and no -m flags) and the single-target build under sg_ (generate
  * --cc-id gcc for this machine, -O3 -march=native); with RS_HAVE_CLANG the same pair built
- * by clang (bc_, sc_). All four are timed in alternation (bg, sg, bc, sc, bg, ...), the best
- * of each kept; a ratio is the bundle's time over the same compiler's single-target time
- * (1.00: dispatch costs nothing; above 1.03 misses the 3% goal).
- *
- *   bench_bundle [PAIRS]       (default 300)
+ * by clang (bc_, sc_). All four race round-robin per kernel (tests/timing.h, rs_race: each
+ * turn settles on the contender's own code first), the median of each kept; a ratio is the
+ * bundle's time over the same compiler's single-target time (1.00: dispatch costs nothing;
+ * above 1.03 misses the 3% goal). `bench_bundle --help` for the options.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -70,41 +69,57 @@ static const struct {
     {"chacha8 keystream, 1 MiB", "cycles/byte", MIB, {RS_BUILDS(RS_CHA)}},
 };
 
+static const char usage[] =
+    "usage: bench_bundle [OPTION...]\n"
+    "Races the dispatched bundle (out/x86_64) against the single-target build, per compiler\n"
+    "and kernel, round-robin; prints median cycles and bundle / single-target.\n"
+    "Turns default to 101 (a quarter of them for KT128's 4 MiB calls).\n";
+
+static void call_run(void *arg)
+{
+    (*(const run_fn *)arg)();
+    rs_use(buf);
+    rs_use(state);
+}
+
 int main(int argc, char **argv)
 {
-    unsigned pairs = argc > 1 ? (unsigned)atoi(argv[1]) : 300, r, i, k;
+    struct rs_options o;
+    unsigned r, k, rounds;
+    size_t i;
     uint8_t key[32] = {7};
     static const char *const cc[2] = {"gcc", "clang"};
 
+    rs_bench_options(&argc, argv, &o, 101, usage);
+    if (argc > 1) {
+        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", argv[0], argv[1]);
+        return 2;
+    }
+    rounds = o.rounds;
     buf = malloc(KT_LEN + MIB);
     if (!buf)
         return 1;
     for (i = 0; i < KT_LEN + MIB; i++)
         buf[i] = (uint8_t)(i * 131);
     RS_BUILDS(RS_SETUP)
-    printf("bundle path %s (%s ChaCha); %u alternated rounds, best of each, %s\n",
-           bg_rs_path_name(), bg_chacha_level(), pairs, RS_TICKS_NAME);
+    printf("bundle path %s (%s ChaCha); %u rounds round-robin, median of each, %s\n",
+           bg_rs_path_name(), bg_chacha_level(), rounds, RS_TICKS_NAME);
     printf("%-26s %-12s %-6s %11s %14s %7s\n", "kernel", "unit", "cc", "dispatched",
            "single-target", "ratio");
     for (r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-        uint64_t best[RS_NBUILDS], t;
-        unsigned n = r == 2 ? pairs / 4 + 1 : pairs;  /* KT128's 4 MiB calls are long */
+        struct rs_entrant e[RS_NBUILDS];
+        static const char *const names[4] = {"bundle gcc", "single gcc", "bundle clang",
+                                             "single clang"};
+        o.rounds = r == 2 ? rounds / 4 + 1 : rounds;  /* KT128's 4 MiB calls are long */
         for (k = 0; k < RS_NBUILDS; k++)
-            best[k] = UINT64_MAX;
-        for (i = 0; i < n; i++)
-            for (k = 0; k < RS_NBUILDS; k++) {
-                t = rs_ticks();
-                rows[r].f[k]();
-                t = rs_ticks() - t;
-                rs_use(buf);
-                rs_use(state);
-                if (t < best[k])
-                    best[k] = t;
-            }
+            e[k] = (struct rs_entrant){names[k], call_run, (void *)&rows[r].f[k], rows[r].per,
+                                       RS_CLASS_UNKNOWN, {0, 0}, 0};
+        if (rs_race(e, RS_NBUILDS, &o, 3))
+            return 1;
         for (k = 0; k < RS_NBUILDS; k += 2)
             printf("%-26s %-12s %-6s %11.3f %14.3f %7.3f\n", rows[r].kernel, rows[r].unit,
-                   cc[k / 2], best[k] / rows[r].per, best[k + 1] / rows[r].per,
-                   (double)best[k] / (double)best[k + 1]);
+                   cc[k / 2], e[k].fig.median, e[k + 1].fig.median,
+                   e[k].fig.median / e[k + 1].fig.median);
     }
     free(buf);
     return 0;

@@ -1,21 +1,14 @@
 /*
- * Bench for every generated ChaCha variant one compiler can build, side by side in one run
- * with OpenSSL's EVP_chacha20 and the plain reference kernel (tests/ref, built gcc -O3).
- *
- * The machine is a shared VM whose speed drifts between runs, so each figure comes from
- * alternating the kernel and its peers inside one process (A, B, C, A, B, C, ...) and keeping
- * the best and the median time of each: the ratios hold to a few percent where absolute
- * figures do not. A variant is timed only once it gives the official blocks and the Python
- * reference's streams right (chacha_vectors.h).
+ * Bench for every generated ChaCha variant one compiler can build, with OpenSSL's
+ * EVP_chacha20 and the plain reference kernel (tests/ref, built gcc -O3) as contenders. For
+ * each call pattern every contender races round-robin in this one process (tests/timing.h,
+ * rs_race: a settling warm-up of its own code before each turn, the median of the turns);
+ * the figures are wall-clock TSC cycles, compared as they are. A variant is timed only once it
+ * gives the official blocks and the Python reference's streams right (chacha_vectors.h).
  *
  *   bulk    the plotter's call pattern: 4096 calls of 128 ChaCha8 blocks filling 32 MiB
  *   1-block one ChaCha8 block per call (the plotter's F1 path), cycles per call
  *   xor20   ChaCha20 of 1 MiB (RFC 8439 entry point), in place
- *
- * usage: bench_chacha [--tsv] [-f SUBSTRING] [-b BULK_PAIRS] [-s SINGLE_PAIRS] [-x XOR_PAIRS]
- *                     [VARIANT...]
- * --tsv: one header line, then per variant the median and best of every figure (what
- * generator/tune.py and the report read); VARIANT: only the variants so named.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -122,30 +115,65 @@ static void ossl_xor20(uint8_t *buf)
     ossl_run(buf, XOR_BYTES);
 }
 
-#define MAX_PAIRS 4096
 /* The --tsv columns, in the order of the figures: c/B for bulk and xor, cycles per call for
  * the single-block calls. */
 static const char *const columns[7] = {"bulk", "bulk_ref", "bulk_ossl", "blk1", "blk1_ref",
                                        "xor20", "xor20_ossl"};
 
-/* Best and median TSC cycles of each of n functions, divided by `per`, run in turn `pairs`
- * times after one warm-up turn. */
-static void race(void (*const *fn)(uint8_t *), unsigned n, uint8_t *const *buf,
-                 unsigned pairs, double per, struct rs_figure *fig)
+static const char usage[] =
+    "usage: bench_chacha [OPTION...] [-f SUBSTRING] [-b BULK_TURNS] [-s SINGLE_TURNS]\n"
+    "                    [-x XOR_TURNS] [VARIANT...]\n"
+    "Races every ChaCha variant this compiler built (those whose name holds SUBSTRING, or the\n"
+    "VARIANTs named) round-robin with the plain reference and OpenSSL, per call pattern: bulk\n"
+    "(4096 x 128 ChaCha8 blocks, c/B), 1-block calls (cycles per call), ChaCha20 XOR of 1 MiB\n"
+    "(c/B). -b/-s/-x: turns of each race (default 20, 101, 51; --turns N sets all three).\n";
+
+/* One contender's timed call. */
+struct call {
+    void (*fn)(uint8_t *);
+    uint8_t *buf;
+};
+
+static void call_run(void *arg)
 {
-    static uint64_t samples[3][MAX_PAIRS];
-    unsigned p, k;
+    const struct call *c = (const struct call *)arg;
+    c->fn(c->buf);
+    rs_use(c->buf);
+}
+
+/* OpenSSL picks its widest path itself; its class is the widest this CPU has. */
+static int ossl_class(void)
+{
+    const char *missing;
+    return rs_cpu_has_all("avx512f", &missing) ? RS_CLASS_512
+           : rs_cpu_has_all("avx2", &missing)  ? RS_CLASS_256 : RS_CLASS_128;
+}
+
+/* Race the contenders; `fig[c][k]`: contender k's figure. */
+static void race(struct rs_entrant *e, struct call *calls, size_t n, unsigned rounds,
+                 unsigned samples, const struct rs_options *base)
+{
+    struct rs_options o = *base;
+    size_t k;
+    o.rounds = rounds;
     for (k = 0; k < n; k++)
-        fn[k](buf[k]);
-    for (p = 0; p < pairs; p++)
-        for (k = 0; k < n; k++) {
-            uint64_t t0 = rs_ticks();
-            fn[k](buf[k]);
-            rs_use(buf[k]);
-            samples[k][p] = rs_ticks() - t0;
-        }
-    for (k = 0; k < n; k++)
-        fig[k] = rs_figures(samples[k], pairs, per);
+        e[k].arg = &calls[k];
+    if (rs_race(e, n, &o, samples)) {
+        fprintf(stderr, "bench_chacha: out of memory\n");
+        exit(1);
+    }
+}
+
+static unsigned parse_rounds(const char *prog, const char *opt, const char *text)
+{
+    char *end;
+    unsigned long v = strtoul(text, &end, 10);
+    if (*end || !*text || v < 1 || v > RS_MAX_ROUNDS) {
+        fprintf(stderr, "%s: %s takes a number from 1 to %u, not '%s'\n", prog, opt,
+                RS_MAX_ROUNDS, text);
+        exit(2);
+    }
+    return (unsigned)v;
 }
 
 static int named(const char *name, int argc, char **argv, int first)
@@ -172,30 +200,38 @@ static void *xmalloc(size_t n)
 
 int main(int argc, char **argv)
 {
-    int tsv = rs_take_flag(&argc, argv, "--tsv");
+    struct rs_options o;
     const char *filter = "";
-    unsigned bulk_pairs = 20, single_pairs = 300, xor_pairs = 100, k;
-    uint8_t *bulk_a = xmalloc(BULK_BYTES), *bulk_b = xmalloc(BULK_BYTES);
-    uint8_t *small_a = xmalloc(XOR_BYTES), *small_b = xmalloc(XOR_BYTES);
-    int i;
+    unsigned bulk_rounds = 20, single_rounds = 101, xor_rounds = 51, k, n = 0, p;
+    uint8_t *bulk = xmalloc(BULK_BYTES), *small = xmalloc(XOR_BYTES);
+    unsigned chosen[NVARIANTS];
+    static struct rs_figure fig[NVARIANTS + 2][3];  /* [contender][race] */
+    int i, rounds_given = 0;
 
-    for (i = 1; i + 1 < argc && argv[i][0] == '-'; i += 2) {
-        if (strcmp(argv[i], "-f") == 0)
-            filter = argv[i + 1];
-        else if (strcmp(argv[i], "-b") == 0)
-            bulk_pairs = (unsigned)atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "-s") == 0)
-            single_pairs = (unsigned)atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "-x") == 0)
-            xor_pairs = (unsigned)atoi(argv[i + 1]);
-        else
+    for (i = 1; i < argc; i++)
+        rounds_given |= !strcmp(argv[i], "--turns");
+    rs_bench_options(&argc, argv, &o, 20, usage);
+    if (rounds_given)
+        bulk_rounds = single_rounds = xor_rounds = o.rounds;
+    for (i = 1; i < argc && argv[i][0] == '-'; i += 2) {
+        if (i + 1 >= argc || (strcmp(argv[i], "-f") && strcmp(argv[i], "-b") &&
+                              strcmp(argv[i], "-s") && strcmp(argv[i], "-x")))
             break;
+        if (!strcmp(argv[i], "-f"))
+            filter = argv[i + 1];
+        else
+            *(argv[i][1] == 'b' ? &bulk_rounds : argv[i][1] == 's' ? &single_rounds
+                                                                     : &xor_rounds) =
+                parse_rounds(argv[0], argv[i], argv[i + 1]);
     }
-    if ((i < argc && argv[i][0] == '-') || !bulk_pairs || !single_pairs || !xor_pairs ||
-        bulk_pairs > MAX_PAIRS || single_pairs > MAX_PAIRS || xor_pairs > MAX_PAIRS) {
-        fprintf(stderr, "usage: %s [--tsv] [-f SUBSTRING] [-b BULK_PAIRS] [-s SINGLE_PAIRS] "
-                        "[-x XOR_PAIRS] [VARIANT...] (pairs 1..%u)\n", argv[0], MAX_PAIRS);
-        return 2;
+    rs_no_options_left(argc, argv, i);
+    for (p = (unsigned)i; p < (unsigned)argc; p++) {
+        for (k = 0; k < NVARIANTS && strcmp(all_variants[k].name, argv[p]); k++)
+            ;
+        if (k == NVARIANTS) {
+            fprintf(stderr, "bench_chacha: no variant named '%s' in this build\n", argv[p]);
+            return 2;
+        }
     }
     ossl = EVP_CIPHER_CTX_new();
     if (!ossl || !EVP_EncryptInit_ex(ossl, EVP_chacha20(), NULL, NULL, NULL)) {
@@ -203,14 +239,66 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    if (tsv) {
-        printf("compiler\tvariant\tstatus\tlevel");
+    if (o.tsv) {
+        printf("compiler\tvariant\tstatus\tlevel\tclass");
         for (k = 0; k < 7; k++)
             printf("\t%s_median\t%s_best", columns[k], columns[k]);
         printf("\n");
-    } else {
-        printf("# %s; pairs: bulk %u, 1-block %u, xor %u; %s, best of each\n", RS_COMPILER,
-               bulk_pairs, single_pairs, xor_pairs, RS_TICKS_NAME);
+    }
+    for (k = 0; k < NVARIANTS; k++) {
+        const struct variant *v = &all_variants[k];
+        const char *missing = "", *wrong;
+        if (!strstr(v->name, filter) || !named(v->name, argc, argv, i))
+            continue;
+        if (!rs_cpu_has_all(v->cpu, &missing)) {
+            printf("%s\t%s\tskipped (CPU lacks %s)\n", RS_COMPILER, v->name, missing);
+            continue;
+        }
+        if ((wrong = rs_chacha_first_wrong(v)) != NULL) {
+            printf("%s\t%s\tWRONG: fails %s, not timed\n", RS_COMPILER, v->name, wrong);
+            continue;
+        }
+        chosen[n++] = k;
+    }
+    fflush(stdout);
+    if (n) {
+        struct rs_entrant e[NVARIANTS + 2];
+        struct call calls[NVARIANTS + 2];
+        /* Three races, the peers after the variants: bulk has the reference (n) and OpenSSL
+         * (n + 1), 1-block the reference (n), the XOR OpenSSL (n). */
+        for (p = 0; p < 3; p++) {
+            size_t m = 0, j;
+            for (j = 0; j < n; j++) {
+                const struct timed *t = &all_timed[chosen[j]];
+                calls[m].fn = p == 0 ? t->bulk : p == 1 ? t->single : t->xor20;
+                calls[m].buf = p == 0 ? bulk : small;
+                e[m] = (struct rs_entrant){all_variants[chosen[j]].name, call_run, 0,
+                                           p == 0 ? BULK_BYTES : p == 1 ? SINGLE_CALLS
+                                                                        : XOR_BYTES,
+                                           rs_class_of(all_variants[chosen[j]].cpu), {0, 0}, 0};
+                m++;
+            }
+            if (p < 2) {
+                calls[m] = (struct call){p == 0 ? ref_bulk : ref_single, p == 0 ? bulk : small};
+                e[m++] = (struct rs_entrant){"reference", call_run, 0,
+                                             p == 0 ? BULK_BYTES : SINGLE_CALLS,
+                                             RS_CLASS_SCALAR, {0, 0}, 0};
+            }
+            if (p != 1) {
+                calls[m] = (struct call){p == 0 ? ossl_bulk : ossl_xor20, p == 0 ? bulk : small};
+                e[m++] = (struct rs_entrant){"OpenSSL", call_run, 0,
+                                             p == 0 ? BULK_BYTES : XOR_BYTES, ossl_class(),
+                                             {0, 0}, 0};
+            }
+            race(e, calls, m, p == 0 ? bulk_rounds : p == 1 ? single_rounds : xor_rounds,
+                 p == 1 ? 3 : 2, &o);
+            for (j = 0; j < m; j++)
+                fig[j][p] = e[j].fig;
+        }
+    }
+    if (!o.tsv && n) {
+        printf("# %s; rounds: bulk %u, 1-block %u, xor %u; %s, median of the turns\n",
+               RS_COMPILER, bulk_rounds, single_rounds, xor_rounds, RS_TICKS_NAME);
         printf("# bulk: ChaCha8 4096 x 128 blocks (32 MiB) vs plain ref ChaCha8 (gcc -O3) and "
                "OpenSSL EVP_chacha20 over 32 MiB\n");
         printf("# 1-block: cycles per ChaCha8 call with n_blocks = 1; xor20: ChaCha20 1 MiB vs "
@@ -222,62 +310,28 @@ int main(int argc, char **argv)
                "", "c/B", "c/B", "c/B", ">=8", ">=2.2", "cyc", "cyc", "<=0.8", "c/B", "c/B",
                ">=1.0");
     }
-    for (k = 0; k < NVARIANTS; k++) {
-        const struct variant *v = &all_variants[k];
-        const struct timed *t = &all_timed[k];
-        const char *missing = "", *wrong;
-        struct rs_figure fig[7]; /* bulk, ref, ossl20 | 1blk, ref | xor20, ossl20 */
-
-        if (!strstr(v->name, filter) || !named(v->name, argc, argv, i))
-            continue;
-        if (!rs_cpu_has_all(v->cpu, &missing)) {
-            if (tsv)
-                printf("%s\t%s\tskipped (CPU lacks %s)\n", RS_COMPILER, v->name, missing);
-            else
-                printf("%-34s %-5s SKIP: this CPU lacks %.*s\n", v->name, RS_COMPILER,
-                       (int)strcspn(missing, " "), missing);
-            continue;
-        }
-        if ((wrong = rs_chacha_first_wrong(v)) != NULL) {
-            if (tsv)
-                printf("%s\t%s\tWRONG: fails %s, not timed\n", RS_COMPILER, v->name, wrong);
-            else
-                printf("%-34s %-5s WRONG: fails %s, not timed\n", v->name, RS_COMPILER, wrong);
-            continue;
-        }
-        {
-            void (*const fn[3])(uint8_t *) = {t->bulk, ref_bulk, ossl_bulk};
-            uint8_t *const buf[3] = {bulk_a, bulk_b, bulk_b};
-            race(fn, 3, buf, bulk_pairs, BULK_BYTES, fig);
-        }
-        {
-            void (*const fn[2])(uint8_t *) = {t->single, ref_single};
-            uint8_t *const buf[2] = {small_a, small_b};
-            race(fn, 2, buf, single_pairs, SINGLE_CALLS, fig + 3);
-        }
-        {
-            void (*const fn[2])(uint8_t *) = {t->xor20, ossl_xor20};
-            uint8_t *const buf[2] = {small_a, small_b};
-            race(fn, 2, buf, xor_pairs, XOR_BYTES, fig + 5);
-        }
-        if (tsv) {
+    for (k = 0; k < n; k++) {
+        const struct variant *v = &all_variants[chosen[k]];
+        /* bulk, ref, ossl20 | 1blk, ref | xor20, ossl20 */
+        struct rs_figure f[7] = {fig[k][0], fig[n][0], fig[n + 1][0], fig[k][1], fig[n][1],
+                                 fig[k][2], fig[n][2]};
+        if (o.tsv) {
             unsigned c;
-            printf("%s\t%s\tok\t%s", RS_COMPILER, v->name, v->level());
+            printf("%s\t%s\tok\t%s\t%s", RS_COMPILER, v->name, v->level(),
+                   rs_class_names[rs_class_of(v->cpu)]);
             for (c = 0; c < 7; c++)
-                printf("\t%.4f\t%.4f", fig[c].median, fig[c].best);
+                printf("\t%.4f\t%.4f", f[c].median, f[c].best);
             printf("\n");
         } else
             printf("%-34s %-5s %-6s | %7.3f %7.3f %7.3f %6.2f %6.2f | %6.1f %6.1f %6.2f | %7.3f "
-                   "%7.3f %6.2f\n", v->name, RS_COMPILER, v->level(), fig[0].best, fig[1].best,
-                   fig[2].best, fig[1].best / fig[0].best, fig[2].best / fig[0].best,
-                   fig[3].best, fig[4].best, fig[3].best / fig[4].best, fig[5].best,
-                   fig[6].best, fig[6].best / fig[5].best);
-        fflush(stdout);
+                   "%7.3f %6.2f\n", v->name, RS_COMPILER, v->level(), f[0].median, f[1].median,
+                   f[2].median, f[1].median / f[0].median, f[2].median / f[0].median,
+                   f[3].median, f[4].median, f[3].median / f[4].median, f[5].median,
+                   f[6].median, f[6].median / f[5].median);
     }
+    fflush(stdout);
     EVP_CIPHER_CTX_free(ossl);
-    free(bulk_a);
-    free(bulk_b);
-    free(small_a);
-    free(small_b);
+    free(bulk);
+    free(small);
     return 0;
 }

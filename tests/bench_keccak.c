@@ -1,12 +1,16 @@
 /*
- * Cycles per permutation of every scalar Keccak variant one compiler built, each timed in
- * alternation with the plain reference (the yardstick, always gcc -O3) over many pairs.
- * Prints one row per variant: compiler, variant, best cycles for 24 and 12 rounds, the
- * yardstick's, speed-up. With --tsv: a header line, then the best and the median of each
- * (what generator/tune.py and the report read). A variant is timed only once it gives
- * every vector right.
+ * Cycles per permutation of every single-state Keccak-p[1600] kernel one compiler built: the
+ * scalar variants and, where the build links them (RS_WITH_SINGLES), the single-state vector
+ * kernels, with the plain reference (tests/ref, gcc -O3) as one more contender and the drift
+ * monitor. All of them race round-robin in this one process (tests/timing.h, rs_race), for 24
+ * rounds and again for 12; a kernel is timed only once it gives every vector right.
  *
- *   bench_keccak [--tsv] [VARIANT...]   only the variants named (a tuner's pruned space)
+ * Builds that link XKCP's opt64 configurations (RS_WITH_XKCP) race them too.
+ *
+ * Rows: compiler, variant, median TSC cycles for 24 and 12 rounds, the reference's for 24,
+ * reference / kernel (tests/bench_table.py prints the table). With --tsv: a header, then the
+ * median and best of each, the kernel's ISA class, and the reference's spread over the rounds
+ * (what generator/tune.py, generator/bench.py and the report read).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,51 +22,103 @@
 #include "keccak_vectors.h"
 #include "ref/keccak_ref.h"
 #include "timing.h"
+#ifdef RS_WITH_SINGLES
+#include "keccak_simd_variants.h"
+#endif
+#ifdef RS_WITH_XKCP
+/* XKCP's opt64 kernel in one or more of its configurations, each built out of the tree with
+ * its symbols prefixed xkcp_<tag>_ (tests/peers/bench_xkcp.sh, generator/bench.py):
+ * RS_XKCP_CONFIGS(X), X(tag, lane complementing 0/1). */
+#include "xkcp_configs.h"
+#endif
 
-#define PAIRS 300
 #define REPS 16
 
 #include "keccak_variant_table.h"
 
-static uint64_t time_kernel(void (*p1600)(uint64_t *, unsigned), uint64_t *st, unsigned r)
+static const char usage[] =
+    "usage: bench_keccak [OPTION...] [-r ROUNDS] [VARIANT...]\n"
+    "Races every single-state Keccak-p[1600] kernel this compiler built (or the VARIANTs\n"
+    "named, exact names) round-robin with the plain reference, after checking each against\n"
+    "the vectors; prints median TSC cycles per permutation for 24 rounds and for ROUNDS\n"
+    "(default 12).\n";
+
+struct kernel {
+    const char *name, *cpu;
+    void (*p1600)(uint64_t *, unsigned);
+    void (*check)(uint64_t *, unsigned);  /* what the vectors check, when not p1600 */
+};
+
+#ifdef RS_WITH_XKCP
+/* XKCP keeps a lane-complemented state complemented in memory (lanes 1, 2, 8, 12, 17, 20):
+ * the vectors check it through that mapping; the timed call runs it as it is. */
+static void rs_xkcp_complement(uint64_t *s)
 {
-    uint64_t t0 = rs_ticks();
+    s[1] = ~s[1], s[2] = ~s[2], s[8] = ~s[8], s[12] = ~s[12], s[17] = ~s[17], s[20] = ~s[20];
+}
+#define RS_XKCP_WRAP(tag, lc)                                                                  \
+    void xkcp_##tag##_KeccakP1600_Permute_24rounds(void *state);                               \
+    void xkcp_##tag##_KeccakP1600_Permute_12rounds(void *state);                               \
+    void xkcp_##tag##_KeccakP1600_Permute_Nrounds(void *state, unsigned nr);                   \
+    static void xkcp_##tag##_p(uint64_t *s, unsigned r)                                        \
+    {                                                                                          \
+        if (r == 24)                                                                           \
+            xkcp_##tag##_KeccakP1600_Permute_24rounds(s);                                      \
+        else if (r == 12)                                                                      \
+            xkcp_##tag##_KeccakP1600_Permute_12rounds(s);                                      \
+        else                                                                                   \
+            xkcp_##tag##_KeccakP1600_Permute_Nrounds(s, r);                                    \
+    }                                                                                          \
+    static void xkcp_##tag##_v(uint64_t *s, unsigned r)                                        \
+    {                                                                                          \
+        if (lc)                                                                                \
+            rs_xkcp_complement(s);                                                             \
+        xkcp_##tag##_p(s, r);                                                                  \
+        if (lc)                                                                                \
+            rs_xkcp_complement(s);                                                             \
+    }
+RS_XKCP_CONFIGS(RS_XKCP_WRAP)
+#define RS_XKCP_ROW(tag, lc) {"xkcp-opt64-" #tag, "", xkcp_##tag##_p, xkcp_##tag##_v},
+#endif
+
+#define RS_SCALAR_ROW(f1600, p1600, absorb, name, cpu) {name, cpu, p1600, 0},
+#define RS_SINGLE_ROW(prefix, name, cpu) {name, cpu, prefix##_keccak_p1600, 0},
+static const struct kernel kernels[] = {
+    RS_KECCAK_VARIANTS(RS_SCALAR_ROW)
+#ifdef RS_WITH_SINGLES
+    RS_KECCAK_SINGLE_VARIANTS(RS_SINGLE_ROW)
+#endif
+#ifdef RS_WITH_XKCP
+    RS_XKCP_CONFIGS(RS_XKCP_ROW)
+#endif
+    {0, 0, 0, 0}};
+#define NKERNELS (sizeof kernels / sizeof kernels[0] - 1)
+
+/* One contender's timed call: REPS permutations of its own state. */
+struct perm_job {
+    void (*p1600)(uint64_t *, unsigned);
+    unsigned rounds;
+    uint64_t st[25];
+};
+
+static void perm_run(void *arg)
+{
+    struct perm_job *j = (struct perm_job *)arg;
     int k;
     for (k = 0; k < REPS; k++)
-        p1600(st, r);
-    rs_use(st);
-    return rs_ticks() - t0;
-}
-
-/* Time per permutation of `fn` and of the yardstick, over PAIRS alternations. */
-static void measure(void (*fn)(uint64_t *, unsigned), unsigned rounds, struct rs_figure *kernel,
-                    struct rs_figure *yard)
-{
-    static uint64_t ks[PAIRS], ys[PAIRS];
-    uint64_t st[25];
-    int k;
-    memset(st, 0x5A, sizeof st);
-    for (k = 0; k < 20; k++) { /* warm-up: caches, branch predictors, clock ramp */
-        fn(st, rounds);
-        keccak_ref_p1600(st, rounds);
-    }
-    for (k = 0; k < PAIRS; k++) {
-        ks[k] = time_kernel(fn, st, rounds);
-        ys[k] = time_kernel(keccak_ref_p1600, st, rounds);
-    }
-    *kernel = rs_figures(ks, PAIRS, REPS);
-    *yard = rs_figures(ys, PAIRS, REPS);
+        j->p1600(j->st, j->rounds);
+    rs_use(j->st);
 }
 
 /* A candidate is timed only once it gives every vector right, so a tuner never picks a
  * wrong kernel; returns the first vector it fails, or NULL. */
-static const char *first_wrong(const struct variant *v)
+static const char *first_wrong(const struct kernel *v)
 {
     size_t k;
     for (k = 0; k < RS_KECCAK_NCASES; k++) {
         uint64_t st[25];
         memcpy(st, rs_keccak_cases[k].in, sizeof st);
-        v->p1600(st, rs_keccak_cases[k].rounds);
+        (v->check ? v->check : v->p1600)(st, rs_keccak_cases[k].rounds);
         if (memcmp(st, rs_keccak_cases[k].out, sizeof st) != 0)
             return rs_keccak_cases[k].name;
     }
@@ -80,16 +136,64 @@ static int selected(const char *name, int argc, char **argv)
     return 0;
 }
 
+/* Race the chosen kernels and the reference at `rounds` rounds; the reference is last. */
+static void race(struct rs_entrant *e, struct perm_job *jobs, size_t n, unsigned rounds,
+                 const struct rs_options *o)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        jobs[k].rounds = rounds;
+        memset(jobs[k].st, 0x5A, sizeof jobs[k].st);
+    }
+    if (rs_race(e, n, o, 5)) {
+        fprintf(stderr, "bench_keccak: out of memory\n");
+        exit(1);
+    }
+}
+
+static int by_class(const void *a, const void *b)
+{
+    const struct rs_entrant *x = (const struct rs_entrant *)a, *y = (const struct rs_entrant *)b;
+    return x->isa_class - y->isa_class;
+}
+
 int main(int argc, char **argv)
 {
-    int tsv = rs_take_flag(&argc, argv, "--tsv");
-    unsigned k;
-    if (tsv)
-        printf(RS_PERM_TSV_HEADER);
-    for (k = 0; k < NVARIANTS; k++) {
-        const struct variant *v = &all_variants[k];
+    struct rs_options o;
+    struct rs_entrant e[NKERNELS + 1], e12[NKERNELS + 1];
+    struct perm_job jobs[NKERNELS + 1];
+    size_t n = 0, k, ref = 0;
+    unsigned second = 12;
+    int i;
+
+    rs_bench_options(&argc, argv, &o, 31, usage);
+    if (argc > 2 && !strcmp(argv[1], "-r")) {
+        char *end;
+        unsigned long r = strtoul(argv[2], &end, 10);
+        if (*end || !*argv[2] || r < 1 || r > 24) {
+            fprintf(stderr, "bench_keccak: -r takes a round count from 1 to 24, not '%s'\n",
+                    argv[2]);
+            return 2;
+        }
+        second = (unsigned)r;
+        argv[2] = argv[0];
+        argc -= 2;
+        argv += 2;
+    }
+    rs_no_options_left(argc, argv, 1);
+    for (i = 1; i < argc; i++) {
+        for (k = 0; k < NKERNELS && strcmp(kernels[k].name, argv[i]); k++)
+            ;
+        if (k == NKERNELS) {
+            fprintf(stderr, "bench_keccak: no kernel named '%s' in this build\n", argv[i]);
+            return 2;
+        }
+    }
+    if (o.tsv)
+        rs_perm_header(second);
+    for (k = 0; k < NKERNELS; k++) {
+        const struct kernel *v = &kernels[k];
         const char *missing = "", *wrong;
-        struct rs_figure c24, y24, c12, y12;
         if (!selected(v->name, argc, argv))
             continue;
         if (!rs_cpu_has_all(v->cpu, &missing)) {
@@ -100,9 +204,30 @@ int main(int argc, char **argv)
             printf("%s\t%s\tWRONG: fails '%s', not timed\n", RS_COMPILER, v->name, wrong);
             continue;
         }
-        measure(v->p1600, 24, &c24, &y24);
-        measure(v->p1600, 12, &c12, &y12);
-        rs_perm_row(tsv, RS_COMPILER, v->name, c24, c12, y24);
+        jobs[n].p1600 = v->p1600;
+        e[n] = (struct rs_entrant){v->name, perm_run, &jobs[n], REPS, rs_class_of(v->cpu),
+                                   {0, 0}, 0};
+        n++;
     }
+    fflush(stdout);
+    if (!n)
+        return 0;
+    jobs[n].p1600 = keccak_ref_p1600;
+    e[n] = (struct rs_entrant){"reference", perm_run, &jobs[n], REPS, RS_CLASS_SCALAR,
+                               {0, 0}, 0};
+    n++;
+    /* Grouped by class, so a round changes class twice at most (the jobs go along through
+     * arg); the second race reuses the jobs at 12 rounds, so it gets its own entrants. */
+    qsort(e, n, sizeof e[0], by_class);
+    memcpy(e12, e, sizeof e);
+    race(e, jobs, n, 24, &o);
+    race(e12, jobs, n, second, &o);
+    for (k = 0; k < n; k++)
+        if (((struct perm_job *)e[k].arg)->p1600 == keccak_ref_p1600)
+            ref = k;
+    for (k = 0; k < n; k++)
+        if (k != ref)
+            rs_perm_row(o.tsv, RS_COMPILER, e[k].name, e[k].isa_class, e[k].fig, e12[k].fig,
+                        &e[ref]);
     return 0;
 }

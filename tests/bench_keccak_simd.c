@@ -1,14 +1,12 @@
 /*
  * Cycles per permutation of every vector Keccak-p[1600] variant one compiler built (per
- * instance for x-N), and of the scalar kernel they are tested against, each timed in
- * alternation with the plain reference (the yardstick of every bench, tests/ref), best of
- * many pairs. Rows are bench_keccak's: compiler, variant, cycles for 24 and 12 rounds,
- * yardstick cycles for 24 rounds, speed-up over it (tests/bench_table.py prints the table);
- * with --tsv, bench_keccak's header and columns (best and median of each). A kernel is timed
- * only once every instance gives every vector right (keccak_simd_vectors.h for x-N,
- * keccak_vectors.h for single-state kernels).
- *
- *   bench_keccak_simd [--tsv] [substring...]   only variants whose name contains one of them
+ * instance for x-N), with the scalar kernel they are tested against (this compiler's
+ * default) and the plain reference (tests/ref, gcc -O3) as contenders: all of them race
+ * round-robin in this one process (tests/timing.h, rs_race; the reference is the drift
+ * monitor), for 24 rounds and again for 12. Rows are bench_keccak's (tests/bench_table.py
+ * prints the table); with --tsv, its header and columns. A kernel is timed only once every
+ * instance gives every vector right (keccak_simd_vectors.h for x-N, keccak_vectors.h for
+ * single-state kernels).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,7 +20,6 @@
 #include "ref/keccak_ref.h"
 #include "timing.h"
 
-#define PAIRS 300
 #define REPS 8
 #define MAXN RS_KECCAK_MAX_INSTANCES
 
@@ -43,51 +40,34 @@ static const struct kernel kernels[] = {
     RS_KECCAK_SINGLE_VARIANTS(RS_SINGLE) RS_KECCAK_MULTI_VARIANTS(RS_MULTI)
     {0, 0, 0, 0, 0, 0, 0}};
 
-static uint64_t states[25 * MAXN];
+static const char usage[] =
+    "usage: bench_keccak_simd [OPTION...] [SUBSTRING...]\n"
+    "Races every vector Keccak-p[1600] kernel this compiler built (or those whose name holds\n"
+    "one of the SUBSTRINGs) round-robin with this compiler's default scalar kernel and the\n"
+    "plain reference, after checking each against the vectors; prints median TSC cycles per\n"
+    "permutation (per instance for x-N) for 24 and 12 rounds.\n";
 
-static uint64_t time_kernel(const struct kernel *k, unsigned rounds)
+/* One contender's timed call: REPS calls on its own states. */
+struct job {
+    const struct kernel *k;
+    unsigned rounds;
+    uint64_t states[25 * MAXN];
+};
+
+static void job_run(void *arg)
 {
-    uint64_t t0 = rs_ticks();
+    struct job *j = (struct job *)arg;
     int r;
     for (r = 0; r < REPS; r++) {
-        if (k->multi)
-            k->multi(states, rounds);
+        if (j->k->multi)
+            j->k->multi(j->states, j->rounds);
         else
-            k->single(states, rounds);
+            j->k->single(j->states, j->rounds);
     }
-    rs_use(states);
-    return rs_ticks() - t0;
+    rs_use(j->states);
 }
 
-static uint64_t time_ref(uint64_t *st, unsigned rounds)
-{
-    uint64_t t0 = rs_ticks();
-    int r;
-    for (r = 0; r < REPS; r++)
-        keccak_ref_p1600(st, rounds);
-    rs_use(st);
-    return rs_ticks() - t0;
-}
-
-/* Time per permutation per instance of `k` and of the yardstick, over PAIRS pairs. */
-static void measure(const struct kernel *k, unsigned rounds, struct rs_figure *kernel,
-                    struct rs_figure *yard)
-{
-    static uint64_t ks[PAIRS], ys[PAIRS];
-    uint64_t st[25];
-    int i;
-    memset(st, 0x5A, sizeof st);
-    for (i = 0; i < 50; i++) { /* warm-up: caches, branch predictors, clock ramp */
-        time_kernel(k, rounds);
-        time_ref(st, rounds);
-    }
-    for (i = 0; i < PAIRS; i++) {
-        ks[i] = time_kernel(k, rounds);
-        ys[i] = time_ref(st, rounds);
-    }
-    *kernel = rs_figures(ks, PAIRS, (double)REPS * k->n);
-    *yard = rs_figures(ys, PAIRS, REPS);
-}
+static const struct kernel reference = {"reference", "", 1, keccak_ref_p1600, 0, 0, 0};
 
 /* The first vector `k` gets wrong (a tuner never picks a wrong kernel), or NULL. */
 static const char *first_wrong(const struct kernel *k)
@@ -130,17 +110,53 @@ static int wanted(const char *name, int argc, char **argv)
     return 0;
 }
 
+static int by_class(const void *a, const void *b)
+{
+    const struct rs_entrant *x = (const struct rs_entrant *)a, *y = (const struct rs_entrant *)b;
+    return x->isa_class - y->isa_class;
+}
+
+#define NK (sizeof kernels / sizeof kernels[0])
+
+static void race(struct rs_entrant *e, size_t n, unsigned rounds, const struct rs_options *o)
+{
+    size_t k, i;
+    for (k = 0; k < n; k++) {
+        struct job *j = (struct job *)e[k].arg;
+        j->rounds = rounds;
+        for (i = 0; i < 25 * MAXN; i++)
+            j->states[i] = 0x0123456789ABCDEFULL * (i + 1);
+    }
+    if (rs_race(e, n, o, 5)) {
+        fprintf(stderr, "bench_keccak_simd: out of memory\n");
+        exit(1);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    int tsv = rs_take_flag(&argc, argv, "--tsv");
+    static struct job jobs[NK];
+    struct rs_entrant e[NK], e12[NK];
+    struct rs_options o;
     const struct kernel *k;
-    size_t i;
+    size_t n = 0, i, ref = 0;
+    int a;
 
-    if (tsv)
-        printf(RS_PERM_TSV_HEADER);
+    rs_bench_options(&argc, argv, &o, 31, usage);
+    rs_no_options_left(argc, argv, 1);
+    for (a = 1; a < argc; a++) {
+        for (k = kernels; k->name && !strstr(k->name, argv[a]); k++)
+            ;
+        if (!k->name) {
+            fprintf(stderr, "bench_keccak_simd: no kernel name in this build holds '%s'\n",
+                    argv[a]);
+            return 2;
+        }
+    }
+    if (o.tsv)
+        rs_perm_header(12);
     for (k = kernels; k->name; k++) {
         const char *missing = "", *wrong;
-        struct rs_figure c24, y24, c12, y12;
         if (k != kernels && !wanted(k->name, argc, argv))
             continue;
         if (!rs_cpu_has_all(k->cpu, &missing)) {
@@ -151,11 +167,25 @@ int main(int argc, char **argv)
             printf("%s\t%s\tWRONG: fails '%s', not timed\n", RS_COMPILER, k->name, wrong);
             continue;
         }
-        for (i = 0; i < 25 * MAXN; i++)
-            states[i] = 0x0123456789ABCDEFULL * (i + 1);
-        measure(k, 24, &c24, &y24);
-        measure(k, 12, &c12, &y12);
-        rs_perm_row(tsv, RS_COMPILER, k->name, c24, c12, y24);
+        jobs[n].k = k;
+        e[n] = (struct rs_entrant){k->name, job_run, &jobs[n], (double)REPS * k->n,
+                                   rs_class_of(k->cpu), {0, 0}, 0};
+        n++;
     }
+    fflush(stdout);
+    jobs[n].k = &reference;
+    e[n] = (struct rs_entrant){"reference", job_run, &jobs[n], REPS, RS_CLASS_SCALAR, {0, 0}, 0};
+    n++;
+    qsort(e, n, sizeof e[0], by_class);
+    memcpy(e12, e, sizeof e);
+    race(e, n, 24, &o);
+    race(e12, n, 12, &o);
+    for (i = 0; i < n; i++)
+        if (((struct job *)e[i].arg)->k == &reference)
+            ref = i;
+    for (i = 0; i < n; i++)
+        if (i != ref)
+            rs_perm_row(o.tsv, RS_COMPILER, e[i].name, e[i].isa_class, e[i].fig, e12[i].fig,
+                        &e[ref]);
     return 0;
 }

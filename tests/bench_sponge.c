@@ -1,8 +1,10 @@
 /*
  * SHA3-256 and SHAKE128 over 1 MiB and KT128 over 16 MiB, ours next to OpenSSL's EVP and
- * libgcrypt in the same run: each contender timed in turn (A, B, C, A, B, C, ...), best of
- * each kept, cycles per byte and ratios printed. With --tsv: a header line, then one row per
- * (function, contender) with the median and the best cycles per byte (the report reads them).
+ * libgcrypt: the contenders race round-robin in this one process (tests/timing.h, rs_race;
+ * each turn settles on the contender's own code first: what ISA a library runs is not
+ * known here), median cycles per byte and ratios printed. With --tsv: a header line, then
+ * one row per (function, contender) with the median and the best cycles per byte (the
+ * report reads them).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -73,45 +75,54 @@ static void gcrypt_shake128(const uint8_t *in, size_t len, uint8_t *out)
 struct contender {
     const char *name;
     hash_fn fn;
-    uint64_t best;
     struct rs_figure cpb;
 };
 
-#define MAX_ROUNDS 32
-static int tsv;
+static struct rs_options opts;
 
-/* Alternate the contenders `rounds` times over the same input; keep each one's best, and its
- * best and median cycles per byte. */
-static void race(struct contender *c, int n, const uint8_t *in, size_t len, int rounds)
+struct hash_job {
+    hash_fn fn;
+    const uint8_t *in;
+    size_t len;
+    uint8_t out[64];
+};
+
+static void hash_run(void *arg)
 {
-    static uint64_t samples[3][MAX_ROUNDS];
-    uint8_t out[64], first[64];
-    int r, k;
+    struct hash_job *j = (struct hash_job *)arg;
+    j->fn(j->in, j->len, j->out);
+    rs_use(j->out);
+}
+
+/* Race the contenders over the same input, `rounds` turns each (all must agree first). */
+static void race(struct contender *c, int n, const uint8_t *in, size_t len, unsigned rounds)
+{
+    struct hash_job jobs[3];
+    struct rs_entrant e[3];
+    struct rs_options o = opts;
+    int k;
     for (k = 0; k < n; k++) {
-        c[k].fn(in, len, out); /* warm-up, and all must agree */
-        if (k == 0)
-            memcpy(first, out, 32);
-        else if (memcmp(first, out, 32) != 0)
+        jobs[k] = (struct hash_job){c[k].fn, in, len, {0}};
+        hash_run(&jobs[k]);
+        if (k && memcmp(jobs[0].out, jobs[k].out, 32) != 0)
             printf("MISMATCH: %s differs from %s\n", c[k].name, c[0].name);
+        e[k] = (struct rs_entrant){c[k].name, hash_run, &jobs[k], (double)len, RS_CLASS_UNKNOWN,
+                                   {0, 0}, 0};
     }
-    for (r = 0; r < rounds; r++)
-        for (k = 0; k < n; k++) {
-            uint64_t t = rs_ticks();
-            c[k].fn(in, len, out);
-            t = rs_ticks() - t;
-            rs_use(out);
-            samples[k][r] = t;
-        }
-    for (k = 0; k < n; k++) {
-        c[k].cpb = rs_figures(samples[k], (size_t)rounds, (double)len);
-        c[k].best = samples[k][0];
+    if (o.rounds == 0)
+        o.rounds = rounds;
+    if (rs_race(e, (size_t)n, &o, 1)) {
+        fprintf(stderr, "bench_sponge: out of memory\n");
+        exit(1);
     }
+    for (k = 0; k < n; k++)
+        c[k].cpb = e[k].fig;
 }
 
 static void report(const char *what, struct contender *c, int n, size_t len)
 {
     int k;
-    if (tsv) {
+    if (opts.tsv) {
         for (k = 0; k < n; k++)
             printf("%s\t%s\t%s\t%zu\t%.3f\t%.3f\n", RS_COMPILER, what, c[k].name, len,
                    c[k].cpb.median, c[k].cpb.best);
@@ -119,8 +130,14 @@ static void report(const char *what, struct contender *c, int n, size_t len)
     }
     for (k = 0; k < n; k++)
         printf("%-10s %-22s %8.2f cycles/byte  %6.2fx of ours\n", what, c[k].name,
-               (double)c[k].best / len, (double)c[0].best / c[k].best);
+               c[k].cpb.median, c[0].cpb.median / c[k].cpb.median);
 }
+
+static const char usage[] =
+    "usage: bench_sponge [OPTION...]\n"
+    "Races our SHA3-256 and SHAKE128 (1 MiB) with OpenSSL's and libgcrypt's where built in,\n"
+    "round-robin, and times our KT128 over 16 MiB; prints median cycles per byte.\n"
+    "Turns default to 25 (7 for KT128).\n";
 
 int main(int argc, char **argv)
 {
@@ -135,48 +152,49 @@ int main(int argc, char **argv)
 #ifdef RS_HAVE_GCRYPT
     gcry_check_version(NULL);
 #endif
-    tsv = rs_take_flag(&argc, argv, "--tsv");
+    rs_bench_options(&argc, argv, &opts, 0, usage);
     if (argc > 1) {
-        fprintf(stderr, "usage: %s [--tsv]\n", argv[0]);
+        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", argv[0], argv[1]);
         return 2;
     }
-    if (tsv)
+    if (opts.tsv)
         printf("compiler\tfunction\tcontender\tbytes\tmedian_cpb\tbest_cpb\n");
     else
         printf("%s, %s; speed-up = their cycles / ours, so > 1 means ours is faster\n",
                RS_COMPILER, RS_TICKS_NAME);
 
     n = 0;
-    c[n++] = (struct contender){"roundsmith", ours_sha3_256, 0};
+    c[n++] = (struct contender){"roundsmith", ours_sha3_256, {0, 0}};
 #ifdef RS_HAVE_OPENSSL
-    c[n++] = (struct contender){"OpenSSL EVP", openssl_sha3_256, 0};
+    c[n++] = (struct contender){"OpenSSL EVP", openssl_sha3_256, {0, 0}};
 #endif
 #ifdef RS_HAVE_GCRYPT
-    c[n++] = (struct contender){"libgcrypt", gcrypt_sha3_256, 0};
+    c[n++] = (struct contender){"libgcrypt", gcrypt_sha3_256, {0, 0}};
 #endif
     race(c, n, buf, MIB, 25);
     report("SHA3-256", c, n, MIB);
-    for (k = 1; k < (size_t)n && !tsv; k++)
-        printf("  ours vs %s: %.2fx the throughput\n", c[k].name, (double)c[k].best / c[0].best);
-    sha3_cpb = (double)c[0].best / MIB;
+    for (k = 1; k < (size_t)n && !opts.tsv; k++)
+        printf("  ours vs %s: %.2fx the throughput\n", c[k].name,
+               c[k].cpb.median / c[0].cpb.median);
+    sha3_cpb = c[0].cpb.median;
 
     n = 0;
-    c[n++] = (struct contender){"roundsmith", ours_shake128, 0};
+    c[n++] = (struct contender){"roundsmith", ours_shake128, {0, 0}};
 #ifdef RS_HAVE_OPENSSL
-    c[n++] = (struct contender){"OpenSSL EVP", openssl_shake128, 0};
+    c[n++] = (struct contender){"OpenSSL EVP", openssl_shake128, {0, 0}};
 #endif
 #ifdef RS_HAVE_GCRYPT
-    c[n++] = (struct contender){"libgcrypt", gcrypt_shake128, 0};
+    c[n++] = (struct contender){"libgcrypt", gcrypt_shake128, {0, 0}};
 #endif
     race(c, n, buf, MIB, 25);
     report("SHAKE128", c, n, MIB);
 
-    c[0] = (struct contender){"roundsmith", ours_kt128, 0};
+    c[0] = (struct contender){"roundsmith", ours_kt128, {0, 0}};
     race(c, 1, buf, 16 * MIB, 7);
     report("KT128", c, 1, 16 * MIB);
-    if (!tsv)
+    if (!opts.tsv)
         printf("  KT128 over 16 MiB vs our SHA3-256: %.2fx the throughput\n",
-               sha3_cpb / ((double)c[0].best / (16 * MIB)));
+               sha3_cpb / c[0].cpb.median);
     free(buf);
     return 0;
 }

@@ -29,7 +29,7 @@ def main(programs):
     for cc, name, why in skipped:
         print(f"{cc:8} {name:36} {why}")
     print("\nbest per compiler and shape (TSC cycles per permutation, per instance for x-N;"
-          " ref = plain rolled loop, gcc -O3, timed in alternation):")
+          " ref = plain rolled loop, gcc -O3, in the same round-robin race):")
     for cc in dict.fromkeys(r[0] for r in rows):
         for shape in dict.fromkeys(shape_of(r[1]) for r in rows if r[0] == cc):
             best = min((r for r in rows if r[0] == cc and shape_of(r[1]) == shape),

@@ -150,11 +150,11 @@ class Candidates(unittest.TestCase):
             self.assertEqual(variants.chacha_from_name(v.name), v)
 
 
-TSV = ("compiler\tvariant\tstatus\tmedian_24\tbest_24\tmedian_12\tbest_12\tref_median_24"
-       "\tref_best_24\n"
-       "gcc\ta\tok\t600\t590\t300\t290\t900\t880\n"
+TSV = ("compiler\tvariant\tstatus\tclass\tmedian_24\tbest_24\tmedian_12\tbest_12"
+       "\tref_median_24\tref_best_24\tref_spread_24\n"
+       "gcc\ta\tok\tscalar\t600\t590\t300\t290\t900\t880\t0.01\n"
        "gcc\tb\tWRONG: fails 'zero state', not timed\n"
-       "gcc\tc\tok\t700\t600\t350\t300\t1400\t1200\n"
+       "gcc\tc\tok\t512-bit\t620\t600\t310\t300\t1000\t980\t0.01\n"
        "gcc\td\tskipped (CPU lacks bmi2)\n")
 
 
@@ -166,12 +166,24 @@ class Choice(unittest.TestCase):
         self.assertNotIn("median_24", rows[1])
         self.assertEqual([benchdata.ok(r) for r in rows], [True, False, True, False])
 
-    def test_the_winner_is_relative_to_the_reference_and_never_a_wrong_one(self):
+    def test_the_winner_is_the_wall_clock_median_and_never_a_wrong_one(self):
         rows = benchdata.parse_tsv(TSV)
-        # c is slower in cycles but ran while the machine was at half speed (its reference
-        # took 1400, not 900): relative to the reference it is the faster one.
-        self.assertEqual(tune.choose(rows, "keccak")["variant"], "c")
+        # c, a 512-bit kernel, would win "against the reference" (1000 / 620 > 900 / 600: on
+        # Intel the reference runs at a lowered clock after 512-bit code), but it takes more
+        # wall-clock cycles than a: a wins.
+        self.assertEqual(tune.choose(rows, "keccak")["variant"], "a")
         self.assertIsNone(tune.choose([rows[1], rows[3]], "keccak"))
+
+    def test_a_busy_race_is_reported(self):
+        rows = benchdata.parse_tsv(TSV.replace("\t0.01\n", "\t0.20\n"))
+        self.assertGreater(tune.drift(rows), tune.DRIFT_WARNING)
+        self.assertLess(tune.drift(benchdata.parse_tsv(TSV)), tune.DRIFT_WARNING)
+
+    def test_the_single_state_vector_kernel_competes_on_every_machine(self):
+        names = [v.name for v in tune.candidates(targets.get("x86_64"), CAPS, True)]
+        self.assertTrue(any(n.endswith("-avx512") for n in names), names)
+        self.assertEqual(tune.kernel_of(variants.simd_from_name("keccakp1600-u2-avx512")),
+                         "keccak_scalar")
 
 
 class Confirm(unittest.TestCase):
@@ -238,6 +250,31 @@ class Configure(unittest.TestCase):
                            (["--cc", "clang", "--tune=full"], ["--cc", "clang"]),
                            (["--tune", "--cc", "gcc"], ["--cc", "gcc"])):
             self.assertEqual(configure.without_tune(argv), rest)
+
+    def test_a_single_state_vector_winner_goes_to_out_unless_the_scalar_is_shaped(self):
+        won = dict(ALL, keccak_scalar="keccakp1600-u2-avx512")
+        self.assertEqual(choices.pick_keccak(options(), self.target, self.cc, won).name,
+                         "keccakp1600-u2-avx512")
+        self.assertEqual(choices.pick_keccak(options(unroll="3"), self.target, self.cc,
+                                               won).isa, "scalar")
+        tcc = {"cc": "tcc", "id": "tcc", "caps": ["gnu-asm-x86-64"]}
+        self.assertNotEqual(choices.pick_keccak(options(), self.target, tcc, won).name,
+                            "keccakp1600-u2-avx512")
+
+    def test_configure_says_which_profile_applies_or_that_none_does(self):
+        args = argparse.Namespace(no_profile=False, cflags="-O3")
+        cc = dict(self.cc, version="12.2.0")
+        with mock.patch.object(profiles, "lookup", return_value=({}, [])), \
+                mock.patch("builtins.print") as out:
+            choices.tuned_choices(args, targets.host(), cc)
+        line, = [c.args[0] for c in out.call_args_list]
+        self.assertIn("no tuned profile applies", line)
+        self.assertIn("./configure.py --tune quick", line)
+        with mock.patch.object(profiles, "lookup", return_value=(ALL, [])), \
+                mock.patch("builtins.print") as out:
+            choices.tuned_choices(args, targets.host(), cc)
+        line, = [c.args[0] for c in out.call_args_list]
+        self.assertIn(os.path.relpath(profiles.host_path("gcc"), profiles.ROOT), line)
 
     def test_without_a_profile_the_defaults(self):
         self.assertEqual(choices.pick_keccak(options(), self.target, self.cc, {}),

@@ -5,29 +5,54 @@ import re
 
 from generator import profiles, targets, variants
 from generator.buildgraph.flags import optimisation
+from generator.buildgraph.ninja import rel
 from generator.errors import UsageError
+
+
+# `./configure.py --tune quick` end to end (configure, build the quick space of gcc, clang and
+# tcc, race it, configure again), measured on the 2-core Zen 5 VM on 2026-12-01 while other
+# builds loaded it (load average 5-12; README, "Tuning"): nearly all of it is compiling.
+QUICK_TUNE_TIME = "measured: 6 min on 2 loaded cores, the races 32 s of it"
 
 
 def tuned_choices(args, target, cc):
     """The matching tuned profile's winner per kernel (keccak_scalar, keccak_x8_avx512, ...,
-    chacha), with a warning printed for each mismatch; {} with --no-profile or on a target
+    chacha), with a warning printed for each mismatch and one line naming the profile used,
+    or saying that none applies and how to make one; {} with --no-profile or on a target
     other than the host (a profile is measured on this machine)."""
     if args.no_profile or target is not targets.host():
         return {}
     choices, warnings = profiles.lookup(cc["id"], cc["version"], optimisation(args, cc))
     for warning in warnings:
         print(f"configure.py: warning: {warning}")
+    where = rel(profiles.host_path(cc["id"]))
     if choices:
-        print(f"configure.py: {cc['cc']}: tuned profile picks "
+        print(f"configure.py: {cc['cc']}: tuned profile {where} picks "
               + ", ".join(choices[k] for k in sorted(choices)))
+    else:
+        model, _ = profiles.cpu_identity()
+        ident = profiles.cpu_family_model()
+        print(f"configure.py: {cc['cc']}: no tuned profile applies to this CPU ({model}"
+              + (f", {ident}" if ident else "") + f") with {cc['id']} {cc['version']} "
+              f"{optimisation(args, cc)} ({where}): built-in defaults; `./configure.py --tune "
+              f"quick` makes one ({QUICK_TUNE_TIME})")
     return choices
 
 
 def pick_keccak(args, target, cc, tuned):
-    """The scalar Keccak variant for out/."""
+    """The Keccak kernel for out/: scalar, or a single-state vector kernel when the profile's
+    race found one faster (it takes the scalar one's place behind the same API) and no
+    option shapes the scalar kernel."""
     base = targets.default_keccak(target, cc["id"])
     if "keccak_scalar" in tuned:
-        base = variants.keccak_from_name(tuned["keccak_scalar"])
+        if not tuned["keccak_scalar"].endswith(variants.SCALAR_ISAS):
+            single = variants.simd_from_name(tuned["keccak_scalar"])
+            shaped = (args.unroll, args.lane_complement, args.rotate, args.parity, args.lanes)
+            if all(o is None for o in shaped) and all(n in cc["caps"]
+                                                      for n in single.compiler_needs()):
+                return single
+        else:
+            base = variants.keccak_from_name(tuned["keccak_scalar"])
     v = variants.keccak_from_options(target, base, args.unroll, args.lane_complement,
                                      args.rotate, args.parity, args.lanes)
     missing = [n for n in v.compiler_needs() if n not in cc["caps"]]

@@ -10,7 +10,12 @@ def per_compiler(w, ctx, suite):
         # The plain reference is a row of the suite too: the fuzz targets take it as the truth.
         ref = suite.reference("tests/ref/keccak_ref.c")
         suite.check("tests/check_keccak.c", [ref] + objs)
-        suite.bench("keccak", "tests/bench_keccak.c", [ref] + objs)
+        # The single-state vector kernels race the scalar ones in the same bench (no kernel is
+        # left out by assumption: which wins is a per-machine fact).
+        singles = [suite.compile(os.path.join(suite.gen, f"{v.ident}.c"))
+                   for v in suite.spaces.get("keccak_simd", []) if getattr(v, "single", False)]
+        suite.bench("keccak", "tests/bench_keccak.c", [ref] + objs + singles,
+                    defines="-DRS_WITH_SINGLES" if singles else "")
     w.blank()
 
 

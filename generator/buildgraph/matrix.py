@@ -94,8 +94,8 @@ class Suite:
             self.w.build([exe + ".log"], "run_check", [exe])
             self.ctx.add(exe + ".log", "test")
 
-    def bench(self, kind, src, linked, ldflags=""):
+    def bench(self, kind, src, linked, ldflags="", defines=""):
         """A bench program: `ninja bench`, the tuner (`kind` names it there), the report."""
-        exe = self.program(src, linked, self.bench_flags, ldflags)
+        exe = self.program(src, linked, f"{self.bench_flags} {defines}".rstrip(), ldflags)
         self.ctx.benches[self.subset].setdefault(self.cc["cc"], {})[kind] = exe
         return exe

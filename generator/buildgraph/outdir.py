@@ -3,7 +3,7 @@ and its sources as each compiler builds them."""
 
 import os
 
-from generator import kernels, targets
+from generator import kernels, targets, variants
 
 
 class OutFolder:
@@ -34,9 +34,11 @@ class OutFolder:
 def genargs(ctx):
     k, c = ctx.keccak, ctx.chacha
     args = [f"--target {ctx.target.name}", f"--cc-id {ctx.main_cc['id']}",
-            f"--unroll {k.unroll}", f"--lane-complement {'on' if k.lane_complement else 'off'}",
-            f"--rotate {k.rotate}", f"--parity {k.parity}", f"--lanes {k.lanes}",
-            f"--isa {k.isa}"]
+            f"--unroll {k.unroll}"]
+    if isinstance(k, variants.KeccakVariant):   # not a single-state vector kernel
+        args += [f"--lane-complement {'on' if k.lane_complement else 'off'}",
+                 f"--rotate {k.rotate}", f"--parity {k.parity}", f"--lanes {k.lanes}"]
+    args.append(f"--isa {k.isa}")
     if ctx.args.prefix:
         args.append(f"--prefix {ctx.args.prefix}")
     args += [f"--multi x{m.instances}-u{m.unroll}-{m.isa}" for m in ctx.multis]

@@ -8,12 +8,12 @@
  *     target          = x86_64
  *     kernel          = keccak-p1600
  *     isa             = scalar
- *     unroll          = 4
+ *     unroll          = 3
  *     lane_complement = off
  *     parity          = fused
  *     rotate          = builtin
  *     prefix          = (none)
- *     kt128 leaves    = x8-avx512, x4-avx2
+ *     kt128 leaves    = x8-u2-avx512, x4-u2-avx2
  *     dispatch        = scalar, sse2, avx2, avx512
  */
 
@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-#define KeccakP1600_implementation "roundsmith keccakp1600-u4-nolc-fused-builtin-scalar"
+#define KeccakP1600_implementation "roundsmith keccakp1600-u3-nolc-fused-builtin-scalar"
 #define KeccakP1600_stateSizeInBytes 200
 #define KeccakP1600_stateAlignment 8
 #define KeccakF1600_FastLoop_supported

@@ -8,12 +8,12 @@
  *     target          = x86_64
  *     kernel          = keccak-p1600
  *     isa             = scalar
- *     unroll          = 4
+ *     unroll          = 3
  *     lane_complement = off
  *     parity          = fused
  *     rotate          = builtin
  *     prefix          = (none)
- *     kt128 leaves    = x8-avx512, x4-avx2
+ *     kt128 leaves    = x8-u2-avx512, x4-u2-avx2
  *     dispatch        = scalar, sse2, avx2, avx512
  */
 
