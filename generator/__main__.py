@@ -356,7 +356,7 @@ def cmd_bench(args):
 
 def cmd_report(args):
     from . import report
-    report.main(args.tsv, args.out)
+    report.main(args.tsv, args.out, args.command_line)
 
 
 def cmd_list(args):

@@ -8,12 +8,14 @@ wall-clock TSC cycles; the peers raced in the same runs: the plain reference (te
 gcc -O3), OpenSSL and libgcrypt.
 """
 
+import io
 import os
 import platform
 import re
 import statistics
 
-from . import benchdata, profiles, targets, variants
+from . import benchdata, outdir, profiles, targets, variants
+from .errors import UsageError
 
 BENCHES = ("keccak", "simd", "chacha", "sponge")
 UNROLLS = variants.KECCAK_UNROLLS
@@ -25,9 +27,19 @@ def load(paths):
     for path in paths:
         m = re.fullmatch(r"(.+)-(" + "|".join(BENCHES) + r")\.tsv", os.path.basename(path))
         if not m:
-            raise SystemExit(f"report: {path}: not a <compiler>-<bench>.tsv file")
-        with open(path) as f:
-            data[m.group(2)] += benchdata.parse_tsv(f.read())
+            raise UsageError(f"{path}: not a <compiler>-<bench>.tsv file (one of "
+                             f"{', '.join(BENCHES)})")
+        try:
+            with open(path, encoding="utf-8") as f:
+                rows = benchdata.parse_tsv(f.read())
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") \
+                from None
+        if any("compiler" not in r for r in rows):
+            raise UsageError(f"{path}: not a bench's --tsv output (no compiler column)")
+        for r in rows:
+            r["compiler"] = str(r["compiler"])
+        data[m.group(2)] += rows
     return {b: sorted(rows, key=lambda r: compilers(rows).index(r["compiler"]))
             for b, rows in data.items()}
 
@@ -231,20 +243,21 @@ def markdown(data, plots=()):
 
 # --- plots (matplotlib) --------------------------------------------------------------------
 
-def plot_all(data, out_dir):
-    """Write the SVG plots; returns their file names."""
+def plot_all(data):
+    """The SVG plots: {file name: SVG text}."""
     import matplotlib
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "roundsmith"  # stable ids: same data, same file
     import matplotlib.pyplot as plt
 
-    written = []
+    written = {}
 
     def save(fig, name):
         fig.tight_layout()
-        fig.savefig(os.path.join(out_dir, name), format="svg", metadata={"Date": None})
+        text = io.StringIO()
+        fig.savefig(text, format="svg", metadata={"Date": None})
         plt.close(fig)
-        written.append(name)
+        written[name] = text.getvalue()
 
     peer_colours = {"plain reference": "tab:grey", "OpenSSL": "tab:red",
                     "best scalar": "tab:green", "XKCP": "tab:purple"}
@@ -374,18 +387,21 @@ def plot_all(data, out_dir):
     return written
 
 
-def main(paths, out_dir):
+def main(paths, out_dir, command="python3 -m generator report"):
+    """report.md and the plots into out_dir, which the generator owns like any output folder
+    (generator/outdir.py: a folder of the user's is refused, never overwritten)."""
     data = load(paths)
-    os.makedirs(out_dir, exist_ok=True)
+    outdir.precheck(out_dir)
     try:
-        plots = plot_all(data, out_dir)
+        plots = plot_all(data)
         missing = None
     except ImportError as e:
-        plots, missing = [], e
-    with open(os.path.join(out_dir, "report.md"), "w") as f:
-        f.write(markdown(data, plots))
+        plots, missing = {}, e
+    outdir.write_tree(out_dir, dict(plots, **{"report.md": markdown(data, sorted(plots))}),
+                      command)
     print(f"report: {os.path.join(out_dir, 'report.md')}"
           + (f" and {len(plots)} plots: {', '.join(plots)}" if plots else ""))
     if missing:
-        raise SystemExit(f"report: no plots ({missing}); install matplotlib with: "
-                         "apt-get install -y python3-matplotlib")
+        # Tables are the report; plots are for people, and need a package the build does not.
+        print(f"report: tables only, no plots ({missing}); for the plots: apt-get install -y "
+              "python3-matplotlib, then ninja report")

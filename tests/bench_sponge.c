@@ -160,8 +160,9 @@ int main(int argc, char **argv)
     if (opts.tsv)
         printf("compiler\tfunction\tcontender\tbytes\tmedian_cpb\tbest_cpb\n");
     else
-        printf("%s, %s; speed-up = their cycles / ours, so > 1 means ours is faster\n",
-               RS_COMPILER, RS_TICKS_NAME);
+        printf("%s, %s; \"x of ours\" = our cycles / theirs (their throughput relative to "
+               "ours: below 1, ours is faster); \"ours vs X\" = their cycles / ours (above 1, "
+               "ours is faster)\n", RS_COMPILER, RS_TICKS_NAME);
 
     n = 0;
     c[n++] = (struct contender){"roundsmith", ours_sha3_256, {0, 0}};

@@ -6,8 +6,10 @@ import io
 import os
 import tempfile
 import unittest
+from unittest import mock
 
 from generator import report
+from generator.errors import UsageError
 
 HEAD = ("compiler\tvariant\tstatus\tmedian_24\tbest_24\tmedian_12\tbest_12\tref_median_24"
         "\tref_best_24\n")
@@ -94,8 +96,29 @@ class Report(unittest.TestCase):
     def test_a_file_not_named_after_a_bench_is_refused(self):
         bad = os.path.join(self.tmp.name, "gcc-blake3.tsv")
         open(bad, "w").close()
-        with self.assertRaises(SystemExit):
+        with self.assertRaises(UsageError):
             report.load([bad])
+
+    def test_without_matplotlib_the_tables_are_written_and_it_says_how_to_plot(self):
+        out = os.path.join(self.tmp.name, "tables")
+        said = io.StringIO()
+        with mock.patch.object(report, "plot_all",
+                               side_effect=ImportError("No module named 'matplotlib'")), \
+                contextlib.redirect_stdout(said):
+            report.main(self.paths, out)
+        self.assertEqual(sorted(os.listdir(out)), ["report.md", "roundsmith.manifest"])
+        self.assertIn("tables only", said.getvalue())
+        self.assertIn("apt-get install -y python3-matplotlib", said.getvalue())
+
+    def test_a_folder_of_the_users_is_not_overwritten(self):
+        out = os.path.join(self.tmp.name, "mine")
+        os.makedirs(out)
+        with open(os.path.join(out, "report.md"), "w") as f:
+            f.write("my notes\n")
+        with self.assertRaises(UsageError):
+            report.main(self.paths, out)
+        with open(os.path.join(out, "report.md")) as f:
+            self.assertEqual(f.read(), "my notes\n")
 
     def test_plots(self):
         try:
@@ -107,7 +130,7 @@ class Report(unittest.TestCase):
             report.main(self.paths, out)
         names = sorted(os.listdir(out))
         self.assertEqual(names, ["chacha.svg", "keccak_unroll.svg", "keccak_xn.svg",
-                                 "report.md", "sponge.svg"])
+                                 "report.md", "roundsmith.manifest", "sponge.svg"])
         with open(os.path.join(out, "keccak_unroll.svg")) as f:
             svg = f.read()
         self.assertIn("<svg", svg)
