@@ -344,6 +344,11 @@ def cmd_permute(args):
 
 def cmd_tune(args):
     from . import tune
+    for option, path in (("--bench", args.bench), ("--bench-simd", args.bench_simd),
+                         ("--bench-chacha", args.bench_chacha)):
+        if path is not None and not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise UsageError(f"{option} {path}: not an executable program (a bench_* that "
+                             "ninja built)")
     tune.tune({"keccak": args.bench, "simd": args.bench_simd, "chacha": args.bench_chacha},
               args.cc_id, args.cc_version, args.cflags, args.target,
               sorted(cli.parse_caps(args.caps)), args.quick, args.command_line)

@@ -5,6 +5,8 @@ and the report; nothing here times anything."""
 
 import subprocess
 
+from .errors import UsageError
+
 
 def parse_tsv(text):
     """Rows of a bench's --tsv output as dicts: numbers as floats, empty columns left out."""
@@ -30,17 +32,26 @@ def ok(row):
 
 def run(command, progress=None):
     """Run a bench with --tsv (its command line given whole); `progress(n, row)` is called
-    for each row as it arrives. Returns the rows; a failing bench raises SystemExit."""
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    for each row as it arrives. Returns the rows; a bench that cannot run, is not one or fails
+    raises UsageError (one line, exit 2)."""
+    try:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, errors="replace")
+    except OSError as e:
+        raise UsageError(f"cannot run {command[0]}: {e.strerror}") from None
     head, rows = None, []
     for line in proc.stdout:
         if head is None:
             head = line
+            if "variant" not in head.split("\t"):
+                proc.kill()
+                proc.wait()
+                raise UsageError(f"{command[0]} is not a bench program: its --tsv output has "
+                                 "no variant column")
             continue
         row = parse_tsv(head + line)[0]
         rows.append(row)
         if progress:
             progress(len(rows), row)
     if proc.wait() != 0:
-        raise SystemExit(f"{command[0]} failed (exit status {proc.returncode})")
+        raise UsageError(f"{command[0]} failed (exit status {proc.returncode})")
     return rows

@@ -393,12 +393,17 @@ def main(paths, out_dir, command="python3 -m generator report"):
     data = load(paths)
     outdir.precheck(out_dir)
     try:
-        plots = plot_all(data)
-        missing = None
-    except ImportError as e:
-        plots, missing = {}, e
-    outdir.write_tree(out_dir, dict(plots, **{"report.md": markdown(data, sorted(plots))}),
-                      command)
+        try:
+            plots = plot_all(data)
+            missing = None
+        except ImportError as e:
+            plots, missing = {}, e
+        text = markdown(data, sorted(plots))
+    except KeyError as e:
+        # Rows of another version's bench, or a file that only looks like one.
+        raise UsageError(f"{', '.join(paths)}: the rows lack column {e} (output of this "
+                         "version's bench programs with --tsv?)") from None
+    outdir.write_tree(out_dir, dict(plots, **{"report.md": text}), command)
     print(f"report: {os.path.join(out_dir, 'report.md')}"
           + (f" and {len(plots)} plots: {', '.join(plots)}" if plots else ""))
     if missing:

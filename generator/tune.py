@@ -15,6 +15,7 @@ cycles over its turns (the best is recorded beside it).
 import re
 
 from . import benchdata, profiles, targets, variants
+from .errors import UsageError
 
 # What decides per bench, and what it means (recorded in the profile): the candidate's median
 # wall-clock TSC cycles over its turns in the round-robin, as it is. Not divided by the plain
@@ -183,7 +184,8 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
                      f"{default}"
                      if base and benchdata.ok(base) else ""), flush=True)
     if "keccak_scalar" not in choice:
-        raise SystemExit("tune: no scalar Keccak candidate gave every vector right")
+        raise UsageError(f"{benches['keccak']}: no scalar Keccak candidate gave every vector "
+                         "right; nothing recorded")
     k = profiles.key(compiler_id, version, cflags)
     path = profiles.save(k, choice, table, command, metrics, confirmations)
     print(f"tune: {compiler_id}: profile -> {path}", flush=True)

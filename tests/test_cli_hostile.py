@@ -62,9 +62,18 @@ VALID = {
     "--rounds": ["0", "12", "24"],
     "--state": ["00" * 200, "ff" * 200],
     "--vectors": [os.path.join(os.path.dirname(ROOT), "shared", "vectors")],
+    "--cc": ["gcc", "clang", "gcc,clang", "tcc", "icc"],
+    "--turns": ["1", "3", "0", "10001"],
+    "--xkcp": ["none", "/nonexistent-roundsmith"],
+    "--keep": ["outs/keep", "user"],
+    "--bench": ["/bin/true", "/bin/echo", "/bin/false", "a file.txt", "user", "/nonexistent"],
+    "--bench-simd": ["/bin/true", "a file.txt"],
+    "--bench-chacha": ["/bin/echo", "user"],
+    "--cc-version": ["12.2.0", ""],
+    "--cflags": ["-O2", "-O3 -march=native"],
 }
-FLAGS = ("--force", "--amalgamate", "--canonical", "--help")
-OUTPUT_OPTIONS = ("--out", "--root")
+FLAGS = ("--force", "--amalgamate", "--canonical", "--help", "--quick", "--xkcp-all")
+OUTPUT_OPTIONS = ("--out", "--root", "--keep")
 # The subcommands and the options each takes; testsuite always asks for its quick subset, so
 # a valid list costs a second, not a minute.
 COMMANDS = {
@@ -80,10 +89,18 @@ COMMANDS = {
     "describe": [],
     "permute": ["--rounds", "--state"],
     "list": ["--target", "--caps"],
+    # A bench list always ends with a target it refuses to run (bench runs what it builds on
+    # this machine), after checking every other option: a real race costs a minute.
+    "bench": ["--unroll", "--rotate", "--kernels", "--chacha-isa", "--cc", "--rounds",
+              "--turns", "--xkcp", "--xkcp-all", "--keep"],
+    # tune and report get programs and files that are not what they want, never real ones.
+    "tune": ["--bench", "--bench-simd", "--bench-chacha", "--cc-id", "--cc-version",
+             "--cflags", "--target", "--caps", "--quick"],
+    "report": ["--out"],
 }
 # How often each comes up: valid testsuite and bundle lists cost about a second each.
-WEIGHTS = {"generate": 35, "bundle": 10, "check": 8, "testsuite": 4, "describe": 10,
-           "permute": 13, "list": 20}
+WEIGHTS = {"generate": 30, "bundle": 8, "check": 6, "testsuite": 4, "describe": 8,
+           "permute": 10, "list": 14, "bench": 8, "tune": 6, "report": 6}
 BUNDLE_TARGETS = list(targets.BUNDLES) + ["generic64", "s390x"]
 
 
@@ -109,6 +126,9 @@ def argument_list(rng):
         argv.append(rng.choice(PATHS + ["outs/0", "outs/1"]))
     if command == "list":
         argv.append(rng.choice(["targets", "variants", "", "vari"]))
+    if command == "report":
+        argv += rng.sample(["gcc-keccak.tsv", "clang-chacha.tsv", "gcc-blake3.tsv", "a file.txt",
+                            "user", "/nonexistent.tsv", "empty-keccak.tsv"], rng.randrange(3))
     if command in ("generate", "testsuite") or (command == "bundle" and rng.random() < 0.8):
         if rng.random() < 0.9:
             argv += ["--out", value_for(rng, "--out", command)]
@@ -128,6 +148,8 @@ def argument_list(rng):
             argv += [flag, value_for(rng, flag, command)]
     if rng.random() < 0.02:
         argv.append("--help")
+    if command == "bench":
+        argv += ["--target", rng.choice(list(targets.CROSS_TARGETS))]
     return argv
 
 
@@ -153,6 +175,9 @@ def requested_outputs(argv, sandbox):
                 out.append(a.split("=", 1)[1])
     if "--canonical" in argv and not any(a == "--root" or a.startswith("--root=") for a in argv):
         out.append("out")
+    if argv and argv[0] == "report" and not any(a == "--out" or a.startswith("--out=")
+                                                for a in argv):
+        out.append(os.path.join("out", "report"))
     return [os.path.normpath(os.path.join(sandbox, p)) for p in out if p]
 
 
@@ -168,7 +193,12 @@ class HostileCommandLines(unittest.TestCase):
                 os.makedirs("with space")
                 os.makedirs("outs")
                 for name, text in (("user/main.c", "int main(void) { return 0; }\n"),
-                                   ("a file.txt", "a file\n")):
+                                   ("a file.txt", "a file\n"),
+                                   ("gcc-keccak.tsv", "compiler\tvariant\tstatus\tmedian_24\n"
+                                                      "gcc\tkeccakp1600-u4-nolc-fused-builtin"
+                                                      "-scalar\tok\t600\n"),
+                                   ("clang-chacha.tsv", "not\ta\tbench\n1\t2\t3\n"),
+                                   ("empty-keccak.tsv", "")):
                     with open(name, "w") as f:
                         f.write(text)
                 repo_before = snapshot(os.path.join(ROOT, "generator"))

@@ -187,6 +187,15 @@ static inline void rs_bench_options(int *argc, char **argv, struct rs_options *o
     o->tsv = 0;
     o->rounds = default_rounds;
     o->settle_us = env && *env ? (unsigned)strtoul(env, NULL, 10) : 3000;
+    /* A refusal names the argument it refuses in one line: control characters in arguments
+     * (a newline from a shell variable) are shown as '?'. No option or variant name holds
+     * one, so nothing that matched before stops matching. */
+    for (i = 1; i < *argc; i++) {
+        char *c;
+        for (c = argv[i]; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
+    }
     for (i = 1; i < *argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

@@ -31,8 +31,20 @@ def summaries(w, ctx):
         "configure.py", "tests/e2e_configure.py", "tests/configure_driver.py"] + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "buildgraph", "*.py"))),
         variables=[("module", "tests.e2e_configure")])
-    w.build(["test"], "summarize", [unit_log, configure_log] + goals["test"],
-            implicit=["tests/summarize.py"])
+    # The bench programs' command lines (one compiler's: the parsing is the same C for all).
+    bench_log = os.path.join("build", "bench_cli.log")
+    progs = []
+    if ctx.test_ccs:
+        first = ctx.test_ccs[0]["cc"]
+        progs = sorted(ctx.benches["all"].get(first, {}).values()) + (
+            [ctx.benches["out"][first]] if first in ctx.benches["out"] else []) + sorted(
+            goals["bench-bundle"])
+    if progs:
+        w.build([bench_log], "e2e_module", implicit=progs + ["tests/e2e_bench_cli.py"],
+                variables=[("module", "tests.e2e_bench_cli"),
+                           ("e2e_env", "RS_BENCH_PROGRAMS='" + " ".join(progs) + "'")])
+    w.build(["test"], "summarize", [unit_log, configure_log] + ([bench_log] if progs else [])
+            + goals["test"], implicit=["tests/summarize.py"])
     for name in ("test-long", "test-sanitize", "fuzz"):
         if goals[name]:
             w.build([name], "summarize", goals[name], implicit=["tests/summarize.py"])
