@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The bundle edges of build.ninja (called by configure.py): the committed bundles in out/
 checked for freshness, compiled, run under every Check suite with each dispatch path forced,
 parsed in MSVC mode, benchmarked against the single-target build, and an optional

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The cross part of build.ninja: `ninja test-cross` (called from configure.py).
 
 Each cross target (generator/targets.py, CROSS_TARGETS) is built with Debian's cross gcc and

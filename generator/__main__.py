@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Command line: python3 -m generator {generate, bundle, check, testsuite, list, ...}.
 
 Every user error ends in one line on stderr and exit code 2; nothing is written then.
@@ -6,7 +7,7 @@ Every user error ends in one line on stderr and exit code 2; nothing is written 
 import argparse
 import sys
 
-from . import VERSION, bundle, kernels, reference, render, targets, variants, vectors
+from . import VERSION, bundle, kernels, reference, render, targets, variants, vectors, vendor
 from .errors import UsageError
 
 
@@ -36,7 +37,7 @@ def chacha_variant(args, target):
                                         args.chacha_rounds)
 
 
-FAMILIES = ("keccak", "chacha")
+FAMILIES = variants.FAMILIES
 
 
 def parse_families(text, option):
@@ -82,20 +83,38 @@ def cmd_generate(args):
             files.update(kernels.keccak_arm(env, isa, unroll, prefix, command, target))
         names += [x.name for x in [v] + multis] + [f"keccakp1600-x2-u{u}-{isa}"
                                                    for isa, u in arm]
+    width = 0
     if "chacha" in families:
         c = chacha_variant(args, target)
         files.update(kernels.chacha_sources(env, c, prefix, command, target))
         names.append(c.name)
+        width = c.width
+    vendor_files(env, files, prefix, command, target, c.rounds if "chacha" in families else (),
+                 width, ", ".join(names))
     changed = render.write_tree(args.out, files)
     print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
 
 
+def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_width, names):
+    """What every generated folder gets besides its kernels: roundsmith.h, the self-test, the
+    path report (one path, named after the target), the license and the build files."""
+    params = (("target", target.name), ("kernels", names), ("prefix", prefix or "(none)"))
+    vendor.single_path(env, files, prefix, command, params, target.name)
+    # Without a dispatch, the multi-state kernels wait for the caller's own CPU check; the
+    # self-test leaves them to it.
+    vendor.self_test(env, files, prefix, command, params, chacha_rounds=chacha_rounds,
+                     chacha_width=chacha_width)
+    vendor.build_files(env, files, prefix, command, params,
+                       f"roundsmith kernels for {target.name}: {names}")
+
+
 def cmd_bundle(args):
     """Every code path of one architecture in one folder, with a dispatch file."""
     if args.canonical:
-        if args.target != "host" or args.prefix or args.amalgamate or args.out:
+        if (args.target != "host" or args.prefix or args.amalgamate or args.out
+                or args.kernels != ",".join(FAMILIES) or args.chacha_rounds):
             raise UsageError("--canonical writes the committed bundles (out/portable, "
                              "out/x86_64, out/aarch64) and takes no other option")
         for folder, files in bundle.canonical_files(args.root).items():
@@ -107,12 +126,19 @@ def cmd_bundle(args):
         raise UsageError("bundle needs --out DIR (or --canonical)")
     b = (targets.BUNDLES[args.target] if args.target in targets.BUNDLES
          else targets.bundle_for(targets.get(args.target)))
+    rounds = variants.parse_chacha_rounds(args.chacha_rounds) if args.chacha_rounds else None
+    families = parse_families(args.kernels, "--kernels")
+    if rounds and "chacha" not in families:
+        raise UsageError("--chacha-rounds needs chacha among --kernels")
+    b = bundle.select(b, families, rounds)
     command = render.command_line()
-    files = bundle.files(b, check_prefix(args.prefix), command, args.cc_id)
-    if args.amalgamate:
-        files = bundle.amalgamate(files, command)
+    files = bundle.folder(b, check_prefix(args.prefix), command, args.cc_id, args.amalgamate)
     changed = render.write_tree(args.out, files)
     print(f"bundle {args.out}: {b.description}"
+          + (f"; kernels {', '.join(families)}" if families != FAMILIES else "")
+          + (f"; ChaCha rounds {','.join(map(str, rounds))}" if rounds else "")
+          + (f"; paths {', '.join(p.name for p in b.paths)}"
+             if families != FAMILIES else "")
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (", amalgamated" if args.amalgamate else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
@@ -348,6 +374,11 @@ def parser():
     b.add_argument("--prefix", default="", help="prepended to every exported symbol")
     b.add_argument("--amalgamate", action="store_true",
                    help="write one roundsmith.c and one roundsmith.h")
+    b.add_argument("--kernels", default=",".join(FAMILIES),
+                   help="kernel families to keep, comma separated: keccak (the permutation, "
+                        "the sponge functions, the SnP interface), chacha (default: all)")
+    b.add_argument("--chacha-rounds", help="ChaCha round counts to keep, e.g. 8 (default "
+                                          "8,12,20; chacha20_xor and the IETF form need 20)")
     b.add_argument("--out")
     b.add_argument("--canonical", action="store_true",
                    help="write the committed bundles into ROOT/out/ (what check compares)")

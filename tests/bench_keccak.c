@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Cycles per permutation of every scalar Keccak variant one compiler built, each timed in
  * alternation with the plain reference (the yardstick, always gcc -O3) over many pairs.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Print the portability matrix of `ninja test-cross` and fail if any cell failed.
 
 usage: cross_matrix.py PLAN.json [MSVC_LOG]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The bundles end to end: committed ones current, every dispatch path forced in turn, fallback
 when the CPU (or the build) lacks a path, prefixes, amalgamation, the examples.
 

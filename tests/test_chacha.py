@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The ChaCha model, the Python reference and the generator's ChaCha output.
 
 Run from the repository root: python3 -m unittest discover -s tests

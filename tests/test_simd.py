@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The vector model against the reference: every table the SIMD templates print is checked
 here by simulating the instructions it feeds, in Python, before any C is compiled.
 

@@ -1,5 +1,7 @@
-/* chacha.c: one shape per compiler (the measured best of each). */
+/* SPDX-License-Identifier: CC0-1.0 */
+/* One kernel shape per compiler (the measured best of each), chosen by the preprocessor. */
 #if defined(__clang__)
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * chacha.c: chacha-x32-seq-vprold-avx512.
  *
@@ -5477,6 +5479,7 @@ const char *chacha_level(void)
     return "scalar";
 }
 #else
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * chacha.c: chacha-x16-step-vprold-avx512.
  *

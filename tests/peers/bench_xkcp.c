@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Our default scalar kernel against XKCP's opt64 C kernel (KeccakP-1600-opt64.c, as the npm
  * package "keccak" ships it; fetched at bench time by tests/peers/bench_xkcp.sh, never

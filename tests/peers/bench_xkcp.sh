@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # XKCP's portable 64-bit C kernel as a peer: fetched from the npm registry at bench time
 # (the package "keccak" ships XKCP's opt64 sources; nothing of it enters this tree), built by
 # each compiler with the flags our kernel gets, and raced against our default for that
