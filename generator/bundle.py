@@ -187,7 +187,7 @@ def self_test_leaves(dispatch):
         k = dispatch.leaf_variant(leaf["name"])
         arm = isinstance(k, tuple)
         out.append(dict(spec=leaf["name"], n=leaf["n"], built=leaf["built"], when=leaf["when"],
-                        fn_prefix=f"rs_{k[0]}_" if arm else ""))
+                        header=leaf["header"], fn_prefix=f"rs_{k[0]}_" if arm else ""))
     return out
 
 

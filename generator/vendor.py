@@ -58,8 +58,8 @@ def _rows(checks, want_bytes, want_fnv):
 def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
               chacha_rounds=(), chacha_width=0):
     """rs_selftest.c and roundsmith.h. `leaves`: the multi-state kernels the self-test runs,
-    each a dict of spec, n, fn_prefix (their symbols' prefix after the folder's), built (a
-    preprocessor condition) and when (a C condition on `path`)."""
+    each a dict of spec, n, header, fn_prefix (their symbols' prefix after the folder's),
+    built (a preprocessor condition) and when (a C condition on `path`)."""
     has_keccak = "keccak_p1600.h" in files
     has_chacha = "chacha.h" in files
     want_bytes, want_fnv = bytearray(), []

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "roundsmith.h"
+#include "keccak_p1600_x2_neon.h"
+#include "keccak_p1600_x2_sha3.h"
 
 /* Every input is m(i) = seed[i mod 64] ^ (i / 64), so only the seed is stored. */
 static const uint8_t rs_st_seed[64] = {
