@@ -330,7 +330,8 @@ def main(argv):
                         + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"),
                                     recursive=True))
     # The profiles folder too: a profile `ninja tune` adds changes its time stamp.
-    configure_inputs = ["configure.py", "configure_cross.py", "build.ninja.in"] + gen_inputs + sorted(
+    configure_inputs = ["configure.py", "configure_cross.py", "configure_bundle.py",
+                        "build.ninja.in"] + gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "profiles", "*.json"))) + (
         ["generator/profiles"] if os.path.isdir(os.path.join(ROOT, "generator", "profiles")) else [])
     w.build(["build.ninja"], "configure", implicit=configure_inputs)
@@ -554,7 +555,9 @@ def main(argv):
         if n not in targets.CROSS_TARGETS:
             fail(f"--cross: unknown cross target '{n}'; accepted: "
                  f"{', '.join(targets.CROSS_TARGETS)}, none")
-    configure_cross.edges(w, gen_inputs, cross_names, msvc_log)
+    windows_log = configure_bundle.windows_edge(
+        w, os.path.join("build", bundle_cc["cc"], "gen") if bundle_cc else None, gen_inputs)
+    configure_cross.edges(w, gen_inputs, cross_names, msvc_log, windows_log)
     w.blank()
 
     unit_log = os.path.join("build", "unittest.log")
@@ -579,6 +582,8 @@ def main(argv):
     w.build(["bench-keccak"], "bench", benches["keccak"], implicit=["tests/bench_table.py"])
     w.build(["bench-sponge"], "bench_each", benches["sponge"])
     w.build(["bench-bundle"], "bench_each", bundle_benches)
+    w.build(["bench-vendor"], "bench_vendor", implicit=["tests/bundle_cost.py",
+                                                        "tests/bench_selftest.c"])
     w.build(["bench"], "phony", ["bench-keccak", "bench-sponge", "bench-bundle"])
     # Tuning: time every candidate each compiler built (verified first), record the winners.
     # The quick space is built apart (build/<cc>/quick/) so that it compiles only its own

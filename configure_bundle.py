@@ -6,6 +6,8 @@ parsed in MSVC mode, benchmarked against the single-target build, and an optiona
 """
 
 import os
+import shutil
+import subprocess
 
 from generator import bundle, targets
 
@@ -69,6 +71,8 @@ def edges(w, cc, gen, check_cflags, check_libs, gen_inputs, warnings, clang, arg
             w.build([log], "run_check", [exe],
                     variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
             logs.append(log)
+
+    logs += vendor_edges(w, cc, gen, gen_inputs, objdir, objs, headers, check_libs)
 
     # Everything else end to end (tests/e2e_bundle.py): forced paths with a probe, fallback
     # under qemu-x86_64 and when compiled out, tcc, clang, prefixes, amalgamation, aarch64
@@ -158,3 +162,109 @@ def _all_committed():
         if os.path.isdir(os.path.join(root, folder)):
             out += sorted(os.path.join(folder, f) for f in os.listdir(os.path.join(root, folder)))
     return out
+
+
+# --- vendoring (issue 14): the self-test, the API without Check, e2e, build systems, ct ----
+
+E2E_VENDOR = ("SelfTest", "Planted", "Header", "Cxx", "Recipe")
+CT_FLAGS = {"gcc": "-O2 -g -march=x86-64-v3", "clang": "-O2 -gdwarf-4 -march=x86-64-v3",
+            "tcc": "-O2 -g"}
+# The paths valgrind 3.19 can execute (it reports no AVX-512); tcc builds the scalar one.
+CT_PATHS = ("scalar", "sse2", "avx2")
+
+
+def vendor_edges(w, cc, gen, gen_inputs, objdir, objs, headers, check_libs):
+    """tests/vendor_api.c on the gcc objects of out/x86_64 under every forced path (the
+    self-test first); tests/e2e_vendor.py a class per edge; tests/e2e_buildsys.py a bundle and
+    build system per edge; the self-test under valgrind (tests/ct/ct_selftest.c). Returns the
+    logs of `ninja test`."""
+    logs = []
+    api_o = os.path.join(objdir, "vendor_api.o")
+    vectors = [os.path.join(gen, v) for v in ("sponge_vectors.h", "keccak_vectors.h",
+                                              "chacha_vectors.h")]
+    w.build([api_o], "cc", ["tests/vendor_api.c"], order_only=headers + vectors,
+            variables=[("cc", cc["cc"]), ("cflags", f"-O1 -I{CANONICAL} -I{gen}")])
+    api = os.path.join(objdir, "vendor_api")
+    w.build([api], "link", [api_o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
+    for path in targets.BUNDLES["x86_64"].paths:
+        log = f"{api}.{path.name}.log"
+        w.build([log], "run_check", [api],
+                variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
+        logs.append(log)
+
+    inputs = gen_inputs + _all_committed() + [
+        "README.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py", "tests/vendor_consumer.c",
+        "examples/plotter_f1.c"]
+    for cls in E2E_VENDOR:
+        log = os.path.join("build", "vendor", f"e2e_{cls}.log")
+        w.build([log], "e2e_vendor", implicit=inputs,
+                variables=[("tests", f"tests.e2e_vendor.{cls}")])
+        logs.append(log)
+    for name in targets.CANONICAL_BUNDLES:
+        for system in ("CMake", "Meson"):
+            log = os.path.join("build", "vendor", f"buildsys_{system}_{name}.log")
+            w.build([log], "e2e_vendor", implicit=inputs,
+                    variables=[("tests", f"tests.e2e_buildsys.{system}_{name}")])
+            logs.append(log)
+    logs += ct_selftest_edges(w)
+    return logs
+
+
+def _memcheck(compiler):
+    """True when `compiler` finds valgrind/memcheck.h and valgrind is installed."""
+    if not (shutil.which("valgrind") and shutil.which(compiler)):
+        return False
+    r = subprocess.run([compiler, "-E", "-"], input="#include <valgrind/memcheck.h>\n",
+                       capture_output=True, text=True)
+    return r.returncode == 0
+
+
+def ct_selftest_edges(w):
+    """out/x86_64's self-test under valgrind, per compiler and per path it can run, plus the
+    planted branch that shows the secret marking works."""
+    logs = []
+    for cid, flags in CT_FLAGS.items():
+        if not _memcheck(cid):
+            continue
+        base = os.path.join("build", "vendor", f"ct-{cid}")
+        objs = []
+        for src in _sources(CANONICAL):
+            if os.path.basename(src) == "rs_selftest.c":
+                continue  # the harness includes it
+            o = os.path.join(base, os.path.basename(src)[:-2] + ".o")
+            w.build([o], "cc", [src], variables=[("cc", cid), ("cflags", flags)])
+            objs.append(o)
+        o = os.path.join(base, "ct_selftest.o")
+        w.build([o], "cc", ["tests/ct/ct_selftest.c"],
+                variables=[("cc", cid), ("cflags", f"{flags} -I{CANONICAL} -Itests "
+                                                   f"-DRS_COMPILER='\"{cid} ct\"'")])
+        exe = os.path.join(base, "ct_selftest")
+        w.build([exe], "link", [o] + objs, variables=[("cc", cid), ("ldflags", "")])
+        for path in CT_PATHS if cid != "tcc" else CT_PATHS[:1]:
+            log = f"{exe}.{path}.log"
+            w.build([log], "run_ct", [exe],
+                    variables=[("check_env", f"ROUNDSMITH_PATH={path}")])
+            logs.append(log)
+        log = f"{exe}.planted.log"
+        w.build([log], "run_ct", [exe], variables=[("ct_args", "--planted")])
+        logs.append(log)
+    return logs
+
+
+def windows_edge(w, gen, gen_inputs):
+    """`ninja test-cross`: tests/e2e_windows.py, when mingw-w64 gcc and wine64 are here.
+    Returns its log, or None (with the line saying what is missing)."""
+    wine = shutil.which("wine64") or ("/usr/lib/wine/wine64"
+                                      if os.path.exists("/usr/lib/wine/wine64") else None)
+    if not (shutil.which("x86_64-w64-mingw32-gcc") and wine and gen):
+        print("configure.py: Windows x64 run left out of test-cross "
+              "(apt-get install -y gcc-mingw-w64-x86-64 wine64)")
+        return None
+    log = os.path.join("build", "vendor", "windows.log")
+    vectors = [os.path.join(gen, v) for v in ("sponge_vectors.h", "keccak_vectors.h",
+                                              "chacha_vectors.h")]
+    w.build([log], "e2e_vendor", order_only=vectors,
+            implicit=gen_inputs + _all_committed() + [
+                "tests/e2e_windows.py", "tests/vendor_api.c", "tests/win64_abi.c"],
+            variables=[("tests", "tests.e2e_windows"), ("e2e_env", f"RS_VECTORS_DIR={gen}")])
+    return log

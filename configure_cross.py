@@ -78,9 +78,10 @@ def plan_target(target):
     return cell
 
 
-def edges(w, gen_inputs, names, msvc_log):
+def edges(w, gen_inputs, names, msvc_log, windows_log=None):
     """Add the test-cross edges for the cross targets `names` (None: all), whose closing
-    matrix also shows the MSVC check's log `msvc_log` (None: not run). Returns the logs."""
+    matrix also shows the MSVC check's log `msvc_log` and the Windows x64 run's `windows_log`
+    (None: not run). Returns the logs."""
     wanted = list(targets.CROSS_TARGETS) if names is None else names
     plan, logs, products = [], [], []
     for name in wanted:
@@ -203,9 +204,10 @@ def edges(w, gen_inputs, names, msvc_log):
     plan_path = os.path.join("build", "cross", "plan.json")
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), plan_path), "w") as f:
         json.dump(plan, f, indent=1)
-    w.build(["test-cross"], "cross_matrix", logs + ([msvc_log] if msvc_log else []),
+    w.build(["test-cross"], "cross_matrix", logs + ([msvc_log] if msvc_log else [])
+            + ([windows_log] if windows_log else []),
             implicit=products + ["tests/cross_matrix.py", plan_path],
-            variables=[("msvc_log", msvc_log or "")])
+            variables=[("msvc_log", msvc_log or ""), ("windows_log", windows_log or "")])
     return logs
 
 
