@@ -145,9 +145,7 @@ def configured(w, args, gen_inputs):
     genargs = f"--target {args.bundle}" + (f" --prefix {args.prefix}" if args.prefix else "") \
         + (" --amalgamate" if args.amalgamate else "")
     b = targets.BUNDLES.get(args.bundle) or targets.bundle_for(targets.get(args.bundle))
-    files = bundle.files(b, args.prefix or "", "")
-    if args.amalgamate:
-        files = bundle.AMALGAMATION
+    files = bundle.folder(b, args.prefix or "", "", amalgamated=args.amalgamate)
     outs = [os.path.join(folder, f) for f in sorted(files)]
     w.build(outs, "bundle_gen", implicit=gen_inputs,
             variables=[("genargs", genargs), ("outdir", folder)])
