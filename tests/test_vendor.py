@@ -55,7 +55,8 @@ class Licenses(unittest.TestCase):
     def test_every_hand_written_source_has_its_line(self):
         files = hand_written()
         self.assertGreater(len(files), 100)
-        self.assertEqual(unlicensed(files, HAND_WRITTEN), [])
+        self.assertEqual(unlicensed(files, HAND_WRITTEN), [],
+                         "add the line with: python3 tools/spdx_stamp.py")
 
     def test_the_check_finds_a_missing_line(self):
         with tempfile.TemporaryDirectory() as tmp:
