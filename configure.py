@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Configure roundsmith: probe compilers and the CPU, then write build.ninja.
 
 Reads top to bottom: options, probes, the profile (which variants out/ gets), then each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * plotter_f1: Chia proof-of-space F1, the way chiapos computes it, on a vendored bundle's
  * chiapos-compatible chacha8.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * vendor_sha3: SHA3-256 of files (or stdin), on a vendored roundsmith bundle.
  *

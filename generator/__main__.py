@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Command line: python3 -m generator {generate, bundle, check, testsuite, list, ...}.
 
 Every user error ends in one line on stderr and exit code 2; nothing is written then.
@@ -8,7 +9,7 @@ import os
 import sys
 
 from . import (VERSION, bundle, cli, kernels, outdir, reference, render, targets, variants,
-               vectors)
+               vectors, vendor)
 from .errors import UsageError
 
 
@@ -26,7 +27,7 @@ def chacha_variant(args, target):
                                         args.chacha_rounds)
 
 
-FAMILIES = ("keccak", "chacha")
+FAMILIES = variants.FAMILIES
 
 
 def parse_families(text, option):
@@ -98,16 +99,32 @@ def cmd_generate(args):
     if c:
         files.update(kernels.chacha_sources(env, c, prefix, command, target))
         names.append(c.name)
+    vendor_files(env, files, prefix, command, target, c.rounds if c else (),
+                 c.width if c else 0, ", ".join(names))
     changed = outdir.write_tree(args.out, files, command, force=args.force)
     print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
 
 
+def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_width, names):
+    """What every generated folder gets besides its kernels: roundsmith.h, the self-test, the
+    path report (one path, named after the target), the license and the build files."""
+    params = (("target", target.name), ("kernels", names), ("prefix", prefix or "(none)"))
+    vendor.single_path(env, files, prefix, command, params, target.name)
+    # Without a dispatch, the multi-state kernels wait for the caller's own CPU check; the
+    # self-test leaves them to it.
+    vendor.self_test(env, files, prefix, command, params, chacha_rounds=chacha_rounds,
+                     chacha_width=chacha_width)
+    vendor.build_files(env, files, prefix, command, params,
+                       f"roundsmith kernels for {target.name}: {names}")
+
+
 def cmd_bundle(args):
     """Every code path of one architecture in one folder, with a dispatch file."""
     if args.canonical:
-        if args.target != "host" or args.prefix or args.amalgamate or args.out:
+        if (args.target != "host" or args.prefix or args.amalgamate or args.out
+                or args.kernels != ",".join(FAMILIES) or args.chacha_rounds):
             raise UsageError("--canonical writes the committed bundles (out/portable, "
                              "out/x86_64, out/aarch64) and takes no other option")
         for folder, files in bundle.canonical_files(args.root).items():
@@ -118,15 +135,23 @@ def cmd_bundle(args):
         return
     if not args.out:
         raise UsageError("bundle needs --out DIR (or --canonical)")
-    outdir.precheck(args.out)
     b = (targets.BUNDLES[args.target] if args.target in targets.BUNDLES
          else targets.bundle_for(targets.get(args.target)))
+    rounds = variants.parse_chacha_rounds(args.chacha_rounds) if args.chacha_rounds else None
+    families = parse_families(args.kernels, "--kernels")
+    if rounds and "chacha" not in families:
+        raise UsageError("--chacha-rounds needs chacha among --kernels")
+    b = bundle.select(b, families, rounds)
+    prefix, cc_id = cli.parse_prefix(args.prefix), cli.parse_cc_id(args.cc_id)
+    outdir.precheck(args.out)
     command = args.command_line
-    files = bundle.files(b, cli.parse_prefix(args.prefix), command, cli.parse_cc_id(args.cc_id))
-    if args.amalgamate:
-        files = bundle.amalgamate(files, command)
+    files = bundle.folder(b, prefix, command, cc_id, args.amalgamate)
     changed = outdir.write_tree(args.out, files, command, force=args.force)
     print(f"bundle {args.out}: {b.description}"
+          + (f"; kernels {', '.join(families)}" if families != FAMILIES else "")
+          + (f"; ChaCha rounds {','.join(map(str, rounds))}" if rounds else "")
+          + (f"; paths {', '.join(p.name for p in b.paths)}"
+             if families != FAMILIES else "")
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (", amalgamated" if args.amalgamate else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
@@ -420,6 +445,12 @@ def parser():
         cli.PREFIX,
         O("--amalgamate", "write one roundsmith.c and one roundsmith.h", "", "off",
           {"action": "store_true"}),
+        O("--kernels", "the kernel families to keep: keccak (the permutation, the sponge "
+          "functions, the SnP interface), chacha", "comma-separated " + cli.words(FAMILIES),
+          "all", {"default": ",".join(FAMILIES)}),
+        O("--chacha-rounds", "the ChaCha round counts to keep (chacha20_xor and the IETF form "
+          "need 20)", f"even numbers 2..{variants.chacha.MAX_ROUNDS}, comma separated",
+          ",".join(map(str, variants.chacha.BUILT_ROUNDS))),
         cli.out_option(required=False),
         O("--canonical", "write the committed bundles into ROOT/out/ (what check compares)", "",
           "off", {"action": "store_true"}),

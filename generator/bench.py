@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """One command for an experiment: `python3 -m generator bench [generate options] [--cc LIST]
 [--rounds N]` generates the variant those options ask for, compiles it with each compiler,
 checks it against the vectors and races it round-robin (tests/timing.h) against the variant

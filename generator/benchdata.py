@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The benches' machine-readable output (`--tsv`): one header line, then one row per variant
 (or contender). A row that stops after its status column (a variant skipped for lack of a CPU
 feature, or one that got a vector wrong and was not timed) has no figures. Read by the tuner

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Bundles: one vendorable folder with every code path of an architecture and a dispatch file.
 
 The paths and what each runs come from generator/targets.py (BUNDLES); this module turns them
@@ -6,12 +7,13 @@ optionally amalgamated into roundsmith.c + roundsmith.h, and checks the committe
 out/ against a fresh generation.
 """
 
+import dataclasses
 import difflib
 import os
 import re
 import tempfile
 
-from . import bundle_profile, cpuid, kernels, outdir, render, targets, variants
+from . import bundle_profile, cpuid, kernels, outdir, render, targets, variants, vendor
 from .errors import UsageError
 
 DISPATCH_FILES = ("rs_dispatch.h", "rs_dispatch.c")
@@ -98,20 +100,51 @@ class Dispatch:
                            for p in self.bundle.paths if p.chacha != "scalar") or "0"
 
 
+def select(bundle, families, chacha_rounds=None):
+    """The bundle cut down to the kernel families asked for (variants.FAMILIES) and the ChaCha
+    round counts: each path keeps only what runs them, and a path left running the same
+    kernels as the one before it goes (a chacha-only x86_64 bundle keeps its four paths, a
+    keccak-only one drops sse2)."""
+    paths = []
+    for p in bundle.paths:
+        q = dataclasses.replace(
+            p, keccak=p.keccak if "keccak" in families else "scalar",
+            kt_leaves=p.kt_leaves if "keccak" in families else (),
+            chacha=p.chacha if "chacha" in families else "scalar",
+            requires=p.requires if "keccak" in families else "")
+        if paths and (q.keccak, q.kt_leaves, q.chacha) == (paths[-1].keccak,
+                                                           paths[-1].kt_leaves,
+                                                           paths[-1].chacha):
+            continue
+        paths.append(q)
+    return dataclasses.replace(bundle, paths=tuple(paths), families=tuple(families),
+                               chacha_rounds=tuple(chacha_rounds or variants.CHACHA_ROUNDS))
+
+
 def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
-    """name -> text of one bundle."""
+    """name -> text of one bundle's sources and headers (kernels, dispatch, roundsmith.h and
+    the self-test); folder() adds the license and the build-system files."""
     target = targets.get(bundle.target)
     env = render.environment()
     # Each path's kernels per the canonical machine's tuned profile (generator/bundle_profile.py).
     bundle, keccak = bundle_profile.shaped(bundle, cc_id)
+    families = bundle.families
     dispatch = Dispatch(bundle, target, prefix) if len(bundle.paths) > 1 else None
-    flavours = list(dict.fromkeys(p.keccak for p in bundle.paths))
-    if len(flavours) == 1:
-        out = kernels.keccak_scalar(env, keccak, prefix, command, target)
-    else:
-        out = keccak_flavours(env, keccak, prefix, command, target, dispatch, flavours)
-    out.update(kernels.keccak_sponge(env, keccak, prefix, command, target, dispatch=dispatch))
-    out.update(chacha_files(env, bundle, target, prefix, command, dispatch, cc_id))
+    out = {}
+    if "keccak" in families:
+        flavours = list(dict.fromkeys(p.keccak for p in bundle.paths))
+        if len(flavours) == 1:
+            out.update(scalar_kernel(env, bundle, keccak, prefix, command, target))
+        else:
+            out.update(keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch,
+                                       flavours))
+        out.update(kernels.keccak_sponge(env, keccak, prefix, command, target,
+                                         dispatch=dispatch))
+    widths = []
+    if "chacha" in families:
+        chacha = chacha_files(env, bundle, target, prefix, command, dispatch, cc_id)
+        widths = chacha.pop("widths")
+        out.update(chacha)
     if dispatch:
         for leaf in dispatch.leaves:
             k = dispatch.leaf_variant(leaf["name"])
@@ -135,7 +168,39 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
         out["rs_dispatch.c"] = render.render(
             env, "rs_dispatch.c.j2", **common,
             header=render.provenance(params, command, "rs_dispatch.c: run-time path choice."))
+    params = (("target", target.name), ("bundle", bundle.name),
+              ("paths", ", ".join(p.name for p in bundle.paths)), ("prefix", prefix or "(none)"))
+    if not dispatch:
+        vendor.single_path(env, out, prefix, command, params, bundle.paths[0].name)
+    vendor.self_test(env, out, prefix, command, params, leaves=self_test_leaves(dispatch),
+                     dispatch=bool(dispatch),
+                     chacha_rounds=bundle.chacha_rounds,
+                     chacha_width=max(widths, default=0))
     return out
+
+
+def self_test_leaves(dispatch):
+    """The multi-state kernels the self-test runs, on the paths that run them."""
+    if not dispatch:
+        return []
+    out = []
+    for leaf in dispatch.leaves:
+        k = dispatch.leaf_variant(leaf["name"])
+        arm = isinstance(k, tuple)
+        out.append(dict(spec=leaf["name"], n=leaf["n"], built=leaf["built"], when=leaf["when"],
+                        header=leaf["header"], fn_prefix=f"rs_{k[0]}_" if arm else ""))
+    return out
+
+
+def folder(bundle, prefix, command, cc_id=targets.CANONICAL_CC, amalgamated=False):
+    """Every file of one bundle folder: files(), optionally amalgamated, then the license and
+    the build-system files listing what is left."""
+    out = files(bundle, prefix, command, cc_id)
+    if amalgamated:
+        out = amalgamate(out, command, prefix)
+    return vendor.build_files(render.environment(), out, prefix, command,
+                              (("bundle", bundle.name), ("prefix", prefix or "(none)")),
+                              f"roundsmith {bundle.description}")
 
 
 # ChaCha's measured best shape differs by compiler (targets.DEFAULT_CHACHA: gcc spills two
@@ -145,9 +210,24 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
 CHACHA_BY_COMPILER = (("defined(__clang__)", "clang"),)
 
 
+def per_compiler(branches, default):
+    """One file holding a text per compiler, chosen by the preprocessor; `branches` are
+    (condition, text) pairs tried in order, `default` is for every other compiler."""
+    if not branches:
+        return default
+    text = "".join(f"{'#if' if i == 0 else '#elif'} {cond}\n{body}"
+                   for i, (cond, body) in enumerate(branches))
+    return (f"{render.SPDX_C}/* One kernel shape per compiler (the measured best of each), "
+            f"chosen by the preprocessor. */\n{text}#else\n{default}#endif\n")
+
+
 def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id):
+    """chacha.h, chacha8.h, chacha.c, and under "widths" the block counts of every shape
+    chacha.c holds (the self-test runs past the widest)."""
     widest = max((p.chacha for p in bundle.paths),
                  key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
+    rounds = bundle.chacha_rounds
+    widths = []
 
     def render_for(compiler):
         chacha = bundle_profile.chacha_for(bundle, compiler)
@@ -155,21 +235,35 @@ def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id):
             chacha = variants.ChachaVariant(isa=widest, schedule=chacha.schedule,
                                             rotate=targets.level_rotation(
                                                 variants.CHACHA_ISAS[widest], chacha.rotate))
+        chacha = dataclasses.replace(chacha, rounds=tuple(rounds))
+        widths.append(chacha.width)
         return kernels.chacha_sources(env, chacha, prefix, command, target, dispatch=dispatch)
 
     out = render_for(cc_id)
     branches = [(cond, render_for(cc)["chacha.c"]) for cond, cc in CHACHA_BY_COMPILER
                 if cc != cc_id]
     branches = [(cond, text) for cond, text in branches if text != out["chacha.c"]]
-    if branches:
-        text = "".join(f"{'#if' if i == 0 else '#elif'} {cond}\n{body}"
-                       for i, (cond, body) in enumerate(branches))
-        out["chacha.c"] = (f"/* chacha.c: one shape per compiler (the measured best of each). */\n"
-                           f"{text}#else\n{out['chacha.c']}#endif\n")
+    out["chacha.c"] = per_compiler(branches, out["chacha.c"])
+    out["widths"] = widths
     return out
 
 
-def keccak_flavours(env, keccak, prefix, command, target, dispatch, flavours):
+def scalar_kernel(env, bundle, keccak, prefix, command, target, **kw):
+    """keccak_p1600.h/.c of the scalar kernel, with the kernel each compiler in
+    targets.BUNDLE_COMPILER_KECCAK gets in a branch of its own (tcc: the x86-64 inline
+    assembly)."""
+    out = kernels.keccak_scalar(env, keccak, prefix, command, target, **kw)
+    branches = []
+    for cond, cc, arch in targets.BUNDLE_COMPILER_KECCAK.get(bundle.name, ()):
+        other = targets.TARGETS[arch]
+        v = targets.default_keccak(other, cc)
+        branches.append((cond, kernels.keccak_scalar(env, v, prefix, command, other,
+                                                     **kw)["keccak_p1600.c"]))
+    out["keccak_p1600.c"] = per_compiler(branches, out["keccak_p1600.c"])
+    return out
+
+
+def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flavours):
     """keccak_p1600.h/.c: the API, dispatching to one copy of the scalar kernel per flavour
     (keccak_p1600_<flavour>.h/.c, under the prefix <prefix>rs_<flavour>_: internal names
     of a bundle are <prefix>rs_*)."""
@@ -178,9 +272,14 @@ def keccak_flavours(env, keccak, prefix, command, target, dispatch, flavours):
     for name in flavours:
         flavour = targets.KECCAK_FLAVOURS[name]
         guards = dispatch.guards("keccak-" + name)
-        files = kernels.keccak_scalar(env, keccak, f"{prefix}rs_{name}_", command, target,
-                                      built="" if guards["built"] == "1" else guards["built"],
-                                      isa_target=flavour.isa_target)
+        built = "" if guards["built"] == "1" else guards["built"]
+        kw = dict(built=built, isa_target=flavour.isa_target)
+        # A flavour every build compiles is the one a compiler without the vector paths
+        # runs: it gets that compiler's own kernel where one is named.
+        files = (scalar_kernel(env, bundle, keccak, f"{prefix}rs_{name}_", command, target,
+                               **kw) if not built
+                 else kernels.keccak_scalar(env, keccak, f"{prefix}rs_{name}_", command,
+                                            target, **kw))
         header = f"keccak_p1600_{name}.h"
         out[header] = files["keccak_p1600.h"]
         out[f"keccak_p1600_{name}.c"] = files["keccak_p1600.c"].replace(
@@ -200,14 +299,14 @@ def keccak_flavours(env, keccak, prefix, command, target, dispatch, flavours):
 
 # Headers in the order they must appear in an amalgamation (each after what it includes).
 HEADER_ORDER = ("rs_dispatch.h", "keccak_p1600.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
-                "chacha.h", "chacha8.h")
+                "chacha.h", "chacha8.h", "roundsmith.h")
 GCC_ONLY = "#if defined(__GNUC__) && !defined(__clang__) && !defined(__TINYC__)\n"
 GCC_PUSH = GCC_ONLY + "#pragma GCC push_options\n#endif\n"
 GCC_POP = GCC_ONLY + "#pragma GCC pop_options\n#endif\n"
 LOCAL_INCLUDE = re.compile(r'^#include "([^"]+)"\n', re.M)
 
 
-def amalgamate(bundle_files, command):
+def amalgamate(bundle_files, command, prefix=""):
     """roundsmith.h (every header) and roundsmith.c (every source), local includes dropped.
 
     Each source goes in as its own block. The files' file-scope helpers share names: each
@@ -220,7 +319,8 @@ def amalgamate(bundle_files, command):
     sources = sorted(n for n in bundle_files if n.endswith(".c"))
     intro = render.provenance((("files", len(bundle_files)),), command,
                               "{}: the bundle amalgamated.")
-    h = [intro.format("roundsmith.h"), "#ifndef RS_ROUNDSMITH_H\n#define RS_ROUNDSMITH_H\n"]
+    guard = kernels.guard(prefix, "roundsmith_amalgamation.h")
+    h = [intro.format("roundsmith.h"), f"#ifndef {guard}\n#define {guard}\n"]
     for name in headers:
         h.append(f"\n/* ---- {name} ---- */\n" + LOCAL_INCLUDE.sub("", bundle_files[name]))
     h.append("\n#endif\n")
@@ -241,7 +341,7 @@ def amalgamate(bundle_files, command):
 
 def canonical_files(root):
     """out/<bundle>/ name -> text, for every committed bundle."""
-    return {os.path.join(root, name): files(targets.BUNDLES[name], "", CANONICAL_COMMAND)
+    return {os.path.join(root, name): folder(targets.BUNDLES[name], "", CANONICAL_COMMAND)
             for name in targets.CANONICAL_BUNDLES}
 
 

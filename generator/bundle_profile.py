@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Bundles shaped by tuned profiles: what each dispatch path of a bundle runs, per kernel
 family, follows a profile's winners instead of a fixed rule.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """ChaCha as data: the maths the templates print, from Bernstein's definition.
 
 Nothing here renders C. The quarter round is a list of (add, xor, rotate) steps; a double round

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The command line's options, each with its meaning, accepted values and default.
 
 The accepted values come from the tables that validate them (generator/variants.py,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """x86 CPU features as data: where CPUID reports each one and which XCR0 state bits the OS
 must enable before its registers may be used (Intel SDM vol. 2, CPUID; vol. 1, 13.3)."""
 

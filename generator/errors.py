@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The one error type the CLI turns into a single line and exit code 2."""
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Keccak-p[1600] as data: the maths the templates print, derived from FIPS 202.
 
 Nothing here renders C. Every table is computed from its definition (the LFSR for the round

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """What each kernel family generates: a variant in, named file texts out.
 
 This is the seam between the model (the maths, as data) and the templates (printing): it

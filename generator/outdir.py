@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Output folders: what roundsmith owns in them, and how it writes them without a half state.
 
 Ownership. Every folder roundsmith writes holds `roundsmith.manifest`: each file it wrote, with
@@ -32,6 +33,7 @@ MANIFEST = "roundsmith.manifest"
 STAGING = ".roundsmith-staging-"   # inside an existing output folder
 COMMIT = ".commit"                  # inside a staging folder: the point of no return
 MANIFEST_INTRO = (
+    "# SPDX-License-Identifier: CC0-1.0\n"
     "# roundsmith.manifest: the files roundsmith generated in this folder, with the SHA-256 of\n"
     "# the bytes it wrote. roundsmith replaces or removes only the files listed here that still\n"
     "# hold these bytes; any other file in this folder is yours and is never touched.\n")

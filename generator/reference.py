@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Plain Python references: the source of every computed test vector.
 
 Written for clarity, not speed, straight from FIPS 202 step by step. They are checked against

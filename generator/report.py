@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The bench report (`ninja report`): markdown tables and SVG plots in out/report/, built from
 the benches' machine-readable rows (`--tsv`, saved as build/report/<cc>-<bench>.tsv).
 

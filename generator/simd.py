@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Vector instruction sets for Keccak-p[1600], as data.
 
 What each x86 vector ISA offers a 64-bit-lane kernel (width, three-input logic, native

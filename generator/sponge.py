@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The sponge functions on Keccak-p[1600] as data: rates, domain bytes and round counts, each
 derived from its definition (FIPS 202, the Keccak submission, RFC 9861)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Targets: architecture x ISA descriptions, and the default choice per compiler.
 
 A target says what instructions a kernel may use; a compiler says what it can express
@@ -10,8 +11,8 @@ import re
 from dataclasses import dataclass
 
 from .errors import UsageError
-from .variants import (CHACHA_ISAS, SIMD_SHAPES, ChachaVariant, KeccakVariant, SimdKeccakVariant,
-                       parse_unroll)
+from .variants import (CHACHA_ISAS, CHACHA_ROUNDS, FAMILIES, SIMD_SHAPES, ChachaVariant,
+                       KeccakVariant, SimdKeccakVariant, parse_unroll)
 
 
 @dataclass(frozen=True)
@@ -302,10 +303,13 @@ class Bundle:
     target: str
     paths: tuple              # slowest first
     description: str
+    # What `bundle --kernels/--chacha-rounds` kept (generator/bundle.py select()).
+    families: tuple = FAMILIES
+    chacha_rounds: tuple = CHACHA_ROUNDS
 
 
 BUNDLES = {
-    "portable": Bundle("portable", "generic64", (DispatchPath("scalar"),),
+    "portable": Bundle("portable", "generic64", (DispatchPath("portable"),),
                        "portable C99, any compiler and CPU: scalar kernels, no dispatch"),
     "x86_64": Bundle("x86_64", "x86_64", (
         DispatchPath("scalar"),
@@ -321,6 +325,17 @@ BUNDLES = {
                      requires="(defined(__GNUC__) && !defined(__clang__)) || "
                               "defined(__ARM_FEATURE_SHA3)"),
     ), "AArch64: generic, NEON, SHA3-extension paths chosen by HWCAP (Linux)"),
+}
+# A compiler the preprocessor can name may get its own scalar kernel inside a bundle: the
+# scalar file then holds one branch per such compiler (condition, compiler id, the target whose
+# default for that compiler it takes). tcc keeps every C variable in memory and ran a bundle's
+# C kernel at 1808-1815 TSC cycles, the generator's x86-64 inline assembly at 781-787. The
+# portable bundle takes the branch too: tcc on x86-64 vendors the folder that "works
+# everywhere" as readily as out/x86_64, and no other compiler ever sees the branch.
+TCC_X86_64 = "defined(__TINYC__) && defined(__x86_64__)"
+BUNDLE_COMPILER_KECCAK = {
+    "portable": ((TCC_X86_64, "tcc", "x86_64"),),
+    "x86_64": ((TCC_X86_64, "tcc", "x86_64"),),
 }
 # The bundles committed in out/; `python3 -m generator check` keeps them current.
 CANONICAL_BUNDLES = ("portable", "x86_64", "aarch64")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The tuner: time every candidate a compiler built (each verified against the vectors by the
 bench program before it is timed), pick the fastest per kernel, record them as a profile.
 

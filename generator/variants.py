@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The parameter space: what may be asked for, validated, with one canonical name per variant."""
 
 import re
@@ -22,6 +23,9 @@ PARITIES = ("fused", "separate")
 # How the scalar round becomes code: C for the compiler to allocate ("scalar"), or x86-64
 # inline assembly with registers assigned by the generator (generator/x86asm.py), which has
 # a two-round body and rotates with rol or rorx.
+# The kernel families a folder can hold (`generate --kernels`, `bundle --kernels`).
+FAMILIES = ("keccak", "chacha")
+CHACHA_ROUNDS = chacha.BUILT_ROUNDS
 SCALAR_ISAS = ("scalar", "x86asm")
 # How a 64-bit lane is held: as one 64-bit variable, or bit-interleaved as two 32-bit words
 # (keccak.lane_layout), for 32-bit targets, where only the portable rotations apply.

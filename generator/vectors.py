@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Test vectors: the official files parsed, plus vectors computed by the Python reference.
 
 One source for every test: templates embed what this module returns, nothing else.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The scalar Keccak round lowered to x86-64 instructions, registers assigned here.
 
 Why a kernel in inline assembly at all: tcc keeps every C variable in memory, so the C

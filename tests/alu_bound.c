@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * What bounds a scalar Keccak kernel on this machine: how many XOR, ANDN and RORX the core
  * retires per cycle when nothing depends on anything, and how long a core cycle is in TSC

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * The dispatched bundle against the single-target build, kernel by kernel, per compiler, in
  * one process. For gcc: the bundle under prefix bg_ (out/x86_64 as a user vendors it: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Bench for every generated ChaCha variant one compiler can build, with OpenSSL's
  * EVP_chacha20 and the plain reference kernel (tests/ref, built gcc -O3) as contenders. For

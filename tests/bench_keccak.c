@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Cycles per permutation of every single-state Keccak-p[1600] kernel one compiler built: the
  * scalar variants and, where the build links them (RS_WITH_SINGLES), the single-state vector

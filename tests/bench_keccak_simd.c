@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Cycles per permutation of every vector Keccak-p[1600] variant one compiler built (per
  * instance for x-N), with the scalar kernel they are tested against (this compiler's

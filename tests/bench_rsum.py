@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """rsum against `openssl dgst` on one large file, run in alternation, best of N wall-clock
 times each (the file is read once first, so both read it from the page cache).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * SHA3-256 and SHAKE128 over 1 MiB and KT128 over 16 MiB, ours next to OpenSSL's EVP and
  * libgcrypt: the contenders race round-robin in this one process (tests/timing.h, rs_race;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Run the bench programs given and print their rows as one table, best variant per compiler
 (and per number of states run at once) last. The programs do the timing; this only merges and
 sorts what they print. A program that prints its own table (the ChaCha bench, whose columns

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Build Check for an architecture Debian 12 does not ship it for (riscv64: not a release
 # architecture there), from Debian's own source package, with Debian's cross gcc; installs a
 # static libcheck under /usr/local/lib/<triplet>/, where configure.py

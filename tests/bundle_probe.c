@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Probe of a bundle's dispatch (tests/bundle_paths.py runs it): prints the path in use, the
  * ChaCha level it runs, and digests of work on every dispatched kernel, so the same digests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Three copies of the x86-64 bundle in one program (tests/e2e_bundle.py): two folders under
  * the prefixes rsa_ and rsb_, and one amalgamation under rsc_. Each must compute the same

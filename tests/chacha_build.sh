@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Build and run the ChaCha Check suites (and, with "bench", the bench) with every compiler,
 # until configure.py / build.ninja carry them. Flags follow the project's rule: the generated
 # code must build warning-free with -Wall -Wextra -pedantic, so warnings are errors here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * The ChaCha variants one build links (the generated chacha_variants.h registry, or
  * check_chacha.c's out/ mapping, included first), as the one table every harness walks (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Check suite for every generated ChaCha variant one compiler can build.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Check suite for every generated scalar Keccak-p[1600] variant one compiler can build.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Check suite for the AArch64 x2 kernels, NEON and SHA3 extension (keccak_p1600_arm.c.j2),
  * run under `qemu-aarch64 -cpu max` by `ninja test-cross`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Lengths above 4 GiB through the out/ API (size_t all the way through), without 4 GiB of
  * memory: inputs and outputs are a 64 MiB window mapped again and again over the whole length

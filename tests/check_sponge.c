@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Check suite for the sponge layer in out/<target>/ (SHA-3, SHAKE, Keccak-256, TurboSHAKE,
  * KT128) and for XKCP's SnP interface, driven by the generated sponge_vectors.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Does 512-bit code change the clock of what runs after it on this CPU? The plain scalar
  * reference permutation is timed in 1-2 microsecond samples for 4 ms right after 5 ms of

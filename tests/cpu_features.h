@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Run-time CPU feature checks shared by the test and bench harnesses. */
 #ifndef RS_TEST_CPU_FEATURES_H
 #define RS_TEST_CPU_FEATURES_H

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Print the portability matrix of `ninja test-cross` and fail if any cell failed.
 
-usage: cross_matrix.py PLAN.json [MSVC_LOG]
+usage: cross_matrix.py PLAN.json [MSVC_LOG [WINDOWS_LOG]]
 
 PLAN.json is written by configure.py (generator/buildgraph/cross.py): per cross target, the compiler,
 what is missing on this machine, and the Check logs of the suites run under qemu-user. By the
@@ -49,6 +50,13 @@ def main(argv):
         bad |= failed
         rows.append(("msvc", "x86-64 (syntax)", "clang -fms-compatibility", "yes",
                      "parsed only", f"n/a (files clean: {text})"))
+    if len(argv) > 2 and argv[2]:
+        # tests/e2e_windows.py: its unittest lines, each a folder x program x path.
+        text, failed = suite_cell(argv[2])
+        bad |= failed
+        rows.append(("windows-x64", "Windows x64 ABI (wine64)", "x86_64-w64-mingw32-gcc -O2",
+                     "yes", "yes (out/x86_64, out/portable, 2 generate outputs)",
+                     f"self-test + API + registers, every path: tests {text}"))
     head = ("target", "platform", "compiler", "generated", "built", "vector-checked (checks passed)")
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     print("portability matrix (runs under qemu-user check correctness; their times are not "

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """rsum end to end against `openssl dgst` on generated files (run by the build with RSUM set
 to the binary; not collected by unittest discovery, which runs before anything is built)."""
 

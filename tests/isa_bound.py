@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """A floor under the multi-state kernels on this machine: one round's instruction mix, as the
 model prints it (generator.simd.multi_op_mix), timed with no dependencies between the
 instructions. No scheduling or register allocation can beat it, so a target below it cannot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * The vector Keccak variants one build links, as the tables every harness walks (the Check
  * suite, the fuzz target, the constant-time run). The lists come from the generated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * The scalar Keccak variants one build links, as the one table every harness walks (the
  * Check suite, the bench, the constant-time run, the fuzz targets). The list itself is

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """MSVC-cleanliness of generated sources, without MSVC: clang in MSVC mode, syntax only.
 
 usage: msvc_syntax.py CLANG FILE.c...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Is build.ninja the same before and after a change to configure.py or generator/buildgraph/?
 # Run by hand (not part of `ninja test`):
 #

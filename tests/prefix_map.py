@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Write a header that maps the unprefixed API names onto a prefixed out/ folder, so the test
 harnesses and tools, written against the plain names, test exactly what a user vendors.
 

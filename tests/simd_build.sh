@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Build the vector Keccak suite and bench for a part of the matrix, without configure.py:
 # for quick work on one kernel (build.ninja builds the whole matrix).
 #   tests/simd_build.sh OUTDIR [CC...]      (default compilers: gcc clang)

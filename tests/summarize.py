@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Sum up the logs of every test suite into one closing line: N passed, N failed, N skipped.
 
 Reads Check's '100%: Checks: N, Failures: F, Errors: E' lines, unittest's 'Ran N tests' and

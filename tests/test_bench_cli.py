@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """`python3 -m generator bench`: its command line (every generate option, its own ones, one
 line and exit 2 on a bad one) and one real run per compiler, verified, with a planted wrong
 kernel reported as not verified. The bench programs' --help and refusals."""

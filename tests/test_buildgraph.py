@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The build graph's registry (generator/buildgraph/families.py) and configure.py's shape:
 every file a row names exists, every variant space reaches the testsuite rule, the flavours
 name real families, configure.py's bad input is one line and exit status 2, and no function

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Bundles shaped by the canonical machine's tuned profiles (generator/bundle_profile.py):
 each path's ChaCha level, KT128 leaves and the scalar Keccak shape follow the profile's
 winners, the same on any machine that regenerates them."""

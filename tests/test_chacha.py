@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The ChaCha model, the Python reference and the generator's ChaCha output.
 
 Run from the repository root: python3 -m unittest discover -s tests
@@ -14,7 +15,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from generator import __main__ as cli  # noqa: E402
-from generator import chacha, kernels, reference, render, targets, variants, vectors  # noqa: E402
+from generator import chacha, kernels, reference, render, targets, variants, vectors, vendor  # noqa: E402,E501
 from generator.errors import UsageError  # noqa: E402
 
 MASK32 = (1 << 32) - 1
@@ -202,7 +203,7 @@ class GeneratorTest(unittest.TestCase):
                                            "--prefix", "rs_"]), 0)
             self.assertEqual(sorted(os.listdir(out)), sorted(
                 kernels.CHACHA_FILES + kernels.KECCAK_FILES + kernels.SPONGE_FILES
-                + ("roundsmith.manifest",)))
+                + vendor.names("rs_") + ("roundsmith.manifest",)))
             with open(os.path.join(out, "chacha.h")) as f:
                 self.assertIn("struct rs_chacha8_ctx", f.read())
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Bit interleaving (keccak.py): the tables the interleaved kernel prints, checked against the
 plain 64-bit model.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The Keccak model against the Keccak team's published values and its own invariants."""
 
 import unittest

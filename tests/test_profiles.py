@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Tuned profiles: the key that makes one apply, the warnings that name a mismatch (whole
 profile, or one kernel family), the candidate spaces of the tuner, its choice, and how
 configure.py applies a profile's choices under the command-line options

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The Python reference, which computes every non-official vector, checked against the
 Keccak team's step-by-step values and against hashlib's SHA-3 and SHAKE."""
 

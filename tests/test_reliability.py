@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The pieces the reliability checks stand on: the subsets and the summary."""
 
 import itertools

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The bench report: its tables from the benches' --tsv rows (standard library only), and its
 plots (skipped where matplotlib is not installed)."""
 

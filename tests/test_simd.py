@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The vector model against the reference: every table the SIMD templates print is checked
 here by simulating the instructions it feeds, in Python, before any C is compiled.
 
@@ -11,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from generator import keccak, reference, simd, variants
+from generator import keccak, reference, simd, variants, vendor
 from generator.errors import UsageError
 
 MASK = (1 << 64) - 1
@@ -165,7 +166,8 @@ class CommandLineTest(unittest.TestCase):
                                             "keccak_p1600_x8.c", "keccak_p1600_x8.h",
                                             "keccak_sponge.c", "keccak_sponge.h",
                                             "KeccakP-1600-SnP.h", "keccak_snp.c",
-                                            "roundsmith.manifest"]))
+                                            "roundsmith.manifest"]
+                                           + list(vendor.names("my_"))))
             texts = {}
             for n in files:
                 with open(os.path.join(out, n)) as f:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The cross target descriptions: each complete enough for ninja test-cross, none asking for
 instructions its architecture lacks."""
 

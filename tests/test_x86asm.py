@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The x86-64 lowering against the reference, before any assembler sees it: the instructions
 generator/x86asm.py emits are executed here, one by one, on a model of the registers and
 the two lane sets, and must give Keccak-p[1600] for every round count.

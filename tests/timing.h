@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Timing for the benchmarks: the TSC where there is one (wall clock: every x86-64 CPU this
  * runs on has an invariant TSC), else the monotonic clock.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * rsum: print or check Keccak-family checksums, in the shape of sha3sum and b3sum.
  *

@@ -1,9 +1,12 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The bundles: the committed ones in out/ checked for freshness, compiled, run under every
 Check suite with each dispatch path forced, parsed in MSVC mode and benchmarked against the
 single-target build; and `ninja bundle` for the one ./configure.py --bundle asks for.
 """
 
 import os
+import shutil
+import subprocess
 
 from generator import bundle, kernels, targets
 from generator.buildgraph.flags import WARNINGS
@@ -35,7 +38,9 @@ def edges(w, ctx, cc):
     logs.append(check_log)
     if targets.host().name != "x86_64" or not cc:
         return logs, []
-    logs += forced_paths(w, ctx, cc)
+    compiled = canonical_objects(w, cc)
+    logs += forced_paths(w, ctx, cc, compiled)
+    logs += vendor_edges(w, ctx, cc, compiled)
     # Everything else end to end (tests/e2e_bundle.py): forced paths with a probe, fallback
     # under qemu-x86_64 and when compiled out, tcc, clang, prefixes, amalgamation, aarch64
     # under qemu-aarch64, the examples.
@@ -50,21 +55,28 @@ def edges(w, ctx, cc):
     return logs, [bench_edges(w, cc, gen_inputs, clang)]
 
 
-def forced_paths(w, ctx, cc):
+def canonical_objects(w, cc):
     """out/x86_64 as a user compiles it (portable flags, every path inside, warnings as
-    errors) under the Check suites, each run once per dispatch path. Returns the logs."""
+    errors): (its object folder, the objects, its headers)."""
     objdir = os.path.join("build", "bundle", cc["cc"])
-    gen = ctx.compiler_dir(cc, "gen")
     objs = []
     for src in _sources(CANONICAL):
         o = os.path.join(objdir, os.path.basename(src)[:-2] + ".o")
         w.build([o], "cc", [src], variables=[("cc", cc["cc"]),
                                               ("cflags", f"-O2 {WARNINGS[cc['id']]}")])
         objs.append(o)
+    headers = [f for f in _all_committed() if f.startswith(CANONICAL) and f.endswith(".h")]
+    return objdir, objs, headers
+
+
+def forced_paths(w, ctx, cc, compiled):
+    """out/x86_64 under the Check suites, each run once per dispatch path. Returns the
+    logs."""
+    objdir, objs, headers = compiled
+    gen = ctx.compiler_dir(cc, "gen")
     chacha_ref = os.path.join(objdir, "chacha_ref.o")
     w.build([chacha_ref], "cc", ["tests/ref/chacha_ref.c"],
             variables=[("cc", cc["cc"]), ("cflags", "-O2")])
-    headers = [f for f in _all_committed() if f.startswith(CANONICAL) and f.endswith(".h")]
     common = f"-O1 -I{CANONICAL} -I{gen} -Itests {ctx.check_cflags}"
     label = f"-DRS_COMPILER='\"{cc['cc']} bundle\"'"
     suites = {
@@ -148,9 +160,7 @@ def configured(w, args, gen_inputs):
     genargs = f"--target {args.bundle}" + (f" --prefix {args.prefix}" if args.prefix else "") \
         + (" --amalgamate" if args.amalgamate else "")
     b = targets.BUNDLES.get(args.bundle) or targets.bundle_for(targets.get(args.bundle))
-    files = bundle.files(b, args.prefix or "", "")
-    if args.amalgamate:
-        files = bundle.AMALGAMATION
+    files = bundle.folder(b, args.prefix or "", "", amalgamated=args.amalgamate)
     outs = [os.path.join(folder, f) for f in sorted(files)]
     w.build(outs, "bundle_gen", implicit=gen_inputs,
             variables=[("genargs", genargs), ("outdir", folder)])
@@ -168,6 +178,11 @@ def _single_names():
             + tuple(f"keccak_p1600_x{n}.{e}" for n in (8, 4) for e in ("h", "c")))
 
 
+def committed():
+    """Every file of the committed bundles (read now; the check edge keeps them current)."""
+    return _all_committed()
+
+
 def _all_committed():
     out = []
     for name in targets.CANONICAL_BUNDLES:
@@ -175,3 +190,92 @@ def _all_committed():
         if os.path.isdir(os.path.join(ROOT, folder)):
             out += sorted(os.path.join(folder, f) for f in os.listdir(os.path.join(ROOT, folder)))
     return out
+
+
+# --- vendoring (issue 14): the self-test, the API without Check, e2e, build systems, ct ----
+
+E2E_VENDOR = ("SelfTest", "Planted", "Header", "Cxx", "Recipe")
+CT_FLAGS = {"gcc": "-O2 -g -march=x86-64-v3", "clang": "-O2 -gdwarf-4 -march=x86-64-v3",
+            "tcc": "-O2 -g"}
+# The paths valgrind 3.19 can execute (it reports no AVX-512); tcc builds the scalar one.
+CT_PATHS = ("scalar", "sse2", "avx2")
+
+
+def vendor_edges(w, ctx, cc, compiled):
+    """tests/vendor_api.c on the gcc objects of out/x86_64 under every forced path (the
+    self-test first); tests/e2e_vendor.py a class per edge; tests/e2e_buildsys.py a bundle and
+    build system per edge; the self-test under valgrind (tests/ct/ct_selftest.c). Returns the
+    logs of `ninja test`."""
+    objdir, objs, headers = compiled
+    gen, gen_inputs = ctx.compiler_dir(cc, "gen"), ctx.gen_inputs
+    logs = []
+    api_o = os.path.join(objdir, "vendor_api.o")
+    vectors = [os.path.join(gen, v) for v in ("sponge_vectors.h", "keccak_vectors.h",
+                                              "chacha_vectors.h")]
+    w.build([api_o], "cc", ["tests/vendor_api.c"], order_only=headers + vectors,
+            variables=[("cc", cc["cc"]), ("cflags", f"-O1 -I{CANONICAL} -I{gen}")])
+    api = os.path.join(objdir, "vendor_api")
+    w.build([api], "link", [api_o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
+    for path in targets.BUNDLES["x86_64"].paths:
+        log = f"{api}.{path.name}.log"
+        w.build([log], "run_check", [api],
+                variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
+        logs.append(log)
+
+    inputs = gen_inputs + _all_committed() + [
+        "README.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py", "tests/vendor_consumer.c",
+        "examples/plotter_f1.c"]
+    for cls in E2E_VENDOR:
+        log = os.path.join("build", "vendor", f"e2e_{cls}.log")
+        w.build([log], "e2e_module", implicit=inputs,
+                variables=[("module", f"tests.e2e_vendor.{cls}")])
+        logs.append(log)
+    for name in targets.CANONICAL_BUNDLES:
+        for system in ("CMake", "Meson"):
+            log = os.path.join("build", "vendor", f"buildsys_{system}_{name}.log")
+            w.build([log], "e2e_module", implicit=inputs,
+                    variables=[("module", f"tests.e2e_buildsys.{system}_{name}")])
+            logs.append(log)
+    logs += ct_selftest_edges(w)
+    return logs
+
+
+def _memcheck(compiler):
+    """True when `compiler` finds valgrind/memcheck.h and valgrind is installed."""
+    if not (shutil.which("valgrind") and shutil.which(compiler)):
+        return False
+    r = subprocess.run([compiler, "-E", "-"], input="#include <valgrind/memcheck.h>\n",
+                       capture_output=True, text=True)
+    return r.returncode == 0
+
+
+def ct_selftest_edges(w):
+    """out/x86_64's self-test under valgrind, per compiler and per path it can run, plus the
+    planted branch that shows the secret marking works."""
+    logs = []
+    for cid, flags in CT_FLAGS.items():
+        if not _memcheck(cid):
+            continue
+        base = os.path.join("build", "vendor", f"ct-{cid}")
+        objs = []
+        for src in _sources(CANONICAL):
+            if os.path.basename(src) == "rs_selftest.c":
+                continue  # the harness includes it
+            o = os.path.join(base, os.path.basename(src)[:-2] + ".o")
+            w.build([o], "cc", [src], variables=[("cc", cid), ("cflags", flags)])
+            objs.append(o)
+        o = os.path.join(base, "ct_selftest.o")
+        w.build([o], "cc", ["tests/ct/ct_selftest.c"],
+                variables=[("cc", cid), ("cflags", f"{flags} -I{CANONICAL} -Itests "
+                                                   f"-DRS_COMPILER='\"{cid} ct\"'")])
+        exe = os.path.join(base, "ct_selftest")
+        w.build([exe], "link", [o] + objs, variables=[("cc", cid), ("ldflags", "")])
+        for path in CT_PATHS if cid != "tcc" else CT_PATHS[:1]:
+            log = f"{exe}.{path}.log"
+            w.build([log], "run_ct", [exe],
+                    variables=[("check_env", f"ROUNDSMITH_PATH={path}")])
+            logs.append(log)
+        log = f"{exe}.planted.log"
+        w.build([log], "run_ct", [exe], variables=[("ct_args", "--planted")])
+        logs.append(log)
+    return logs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """ChaCha: every variant of the ChaCha space per compiler under check_chacha and bench_chacha,
 out/'s chacha.c under check_chacha, and lengths above 4 GiB through the out/ API."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The variants build/out/<target>/ is generated with: the command-line options, over the
 matching tuned profile's winner, over the built-in default (generator/targets.py)."""
 

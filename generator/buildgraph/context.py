@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """What every family's edges are written from: the options, what the probes found, the
 variants out/ is generated with, and the goals (`ninja test`, `ninja bench`, ...) the edges
 feed."""

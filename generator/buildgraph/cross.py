@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The cross targets (generator/targets.py, CROSS_TARGETS): `ninja test-cross`, and the MSVC
 syntax check of `ninja test`.
 
@@ -10,9 +11,10 @@ build failure.
 
 import json
 import os
+import shutil
 
 from generator import kernels, targets, variants
-from generator.buildgraph import probes
+from generator.buildgraph import bundles, probes
 from generator.buildgraph.flags import CROSS_CFLAGS
 from generator.buildgraph.ninja import ROOT
 
@@ -34,19 +36,22 @@ MSVC_FOLDERS = (
 
 def elsewhere(w, ctx):
     """The MSVC syntax check (in `ninja test`) and `ninja test-cross`, whose closing matrix
-    shows the MSVC check too."""
+    shows the MSVC check and the Windows x64 run of the bundles too."""
     msvc_log = msvc_edges(w, ctx.gen_inputs, ctx.clang)
     if msvc_log:
         ctx.add(msvc_log, "test")
     names = None if ctx.args.cross is None else [
         n for n in ctx.args.cross.split(",") if n and n != "none"]
-    edges(w, ctx.gen_inputs, names, msvc_log)
+    gcc = next((c for c in ctx.test_ccs if c["id"] == "gcc"), None)
+    windows_log = windows_edge(w, ctx.compiler_dir(gcc, "gen") if gcc else None, ctx.gen_inputs)
+    edges(w, ctx.gen_inputs, names, msvc_log, windows_log)
     w.blank()
 
 
-def edges(w, gen_inputs, names, msvc_log):
+def edges(w, gen_inputs, names, msvc_log, windows_log=None):
     """Add the test-cross edges for the cross targets `names` (None: all), whose closing
-    matrix also shows the MSVC check's log `msvc_log` (None: not run). Returns the logs."""
+    matrix also shows the MSVC check's log `msvc_log` and the Windows x64 run's `windows_log`
+    (None: not run). Returns the logs."""
     plan, logs, products = [], [], []
     for name in list(targets.CROSS_TARGETS) if names is None else names:
         target = targets.get(name)
@@ -58,9 +63,10 @@ def edges(w, gen_inputs, names, msvc_log):
     plan_path = os.path.join("build", "cross", "plan.json")
     with open(os.path.join(ROOT, plan_path), "w") as f:
         json.dump(plan, f, indent=1)
-    w.build(["test-cross"], "cross_matrix", logs + ([msvc_log] if msvc_log else []),
+    w.build(["test-cross"], "cross_matrix", logs + ([msvc_log] if msvc_log else [])
+            + ([windows_log] if windows_log else []),
             implicit=products + ["tests/cross_matrix.py", plan_path],
-            variables=[("msvc_log", msvc_log or "")])
+            variables=[("msvc_log", msvc_log or ""), ("windows_log", windows_log or "")])
     return logs
 
 
@@ -222,4 +228,23 @@ def msvc_edges(w, gen_inputs, clang):
     log = os.path.join("build", "msvc", "msvc_syntax.log")
     w.build([log], "msvc_syntax", sources, implicit=["tests/msvc_syntax.py"],
             variables=[("msvc_cc", clang)])
+    return log
+
+
+def windows_edge(w, gen, gen_inputs):
+    """`ninja test-cross`: tests/e2e_windows.py, when mingw-w64 gcc and wine64 are here.
+    Returns its log, or None (with the line saying what is missing)."""
+    wine = shutil.which("wine64") or ("/usr/lib/wine/wine64"
+                                      if os.path.exists("/usr/lib/wine/wine64") else None)
+    if not (shutil.which("x86_64-w64-mingw32-gcc") and wine and gen):
+        print("configure.py: Windows x64 run left out of test-cross "
+              "(apt-get install -y gcc-mingw-w64-x86-64 wine64)")
+        return None
+    log = os.path.join("build", "vendor", "windows.log")
+    vectors = [os.path.join(gen, v) for v in ("sponge_vectors.h", "keccak_vectors.h",
+                                              "chacha_vectors.h")]
+    w.build([log], "e2e_module", order_only=vectors,
+            implicit=gen_inputs + bundles.committed() + [
+                "tests/e2e_windows.py", "tests/vendor_api.c", "tests/win64_abi.c"],
+            variables=[("module", "tests.e2e_windows"), ("e2e_env", f"RS_VECTORS_DIR={gen}")])
     return log

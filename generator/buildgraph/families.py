@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The family registry: one row per family of the build graph, in the order its edges are
 written. A kernel family is a variant space (generator/variants.py) and the tests of it; the
 out/ sponge checks the vendorable folder; the bundles and the cross targets consume what the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """How each build compiles: the compilers roundsmith knows and their flags, the instrumented
 flavours (sanitizers, constant time, fuzzing) and the cross builds. Data only."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The goals users type: `ninja test`, `test-long`, `test-sanitize`, `fuzz`, `check-out` (the
 default), `bench`, `tune`, `tune-quick`, `report`; each lists what the families added to it
 (context.GOALS)."""
@@ -58,6 +59,8 @@ def summaries(w, ctx):
             implicit=["tests/bench_table.py"])
     w.build(["bench-sponge"], "bench_each", goals["bench-sponge"])
     w.build(["bench-bundle"], "bench_each", goals["bench-bundle"])
+    w.build(["bench-vendor"], "bench_vendor", implicit=["tests/bundle_cost.py",
+                                                        "tests/bench_selftest.c"])
     w.build(["bench"], "phony", ["bench-keccak", "bench-sponge", "bench-bundle"])
 
 

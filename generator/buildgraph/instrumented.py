@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The instrumented builds (flags.FLAVOURS) of every family that has a Check harness: the
 sanitized Check suites (`ninja test-sanitize`), the constant-time runs under valgrind (`ninja
 test`) and the libFuzzer targets (`ninja fuzz`, and a short run in `ninja test`), from the

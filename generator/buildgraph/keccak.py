@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Scalar Keccak-p[1600]: every variant of the scalar space (generator/variants.py) per
 compiler under check_keccak and bench_keccak, and out/'s scalar kernel under check_keccak."""
 

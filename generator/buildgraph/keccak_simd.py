@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Vector Keccak: every x-N and single-state vector variant per compiler under
 check_keccak_simd and bench_keccak_simd, each next to the compiler's default scalar kernel
 (the yardstick), and out/'s x-N kernels (--multi) under check_keccak_simd."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The variant matrix: a compiler's build of every family's variants (one testsuite edge
 generates them all), and the helpers family modules add their Check suites and benches with.
 The instrumented flavours (instrumented.py) generate theirs the same way."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Writing build.ninja: the edge writer and path escaping."""
 
 import os

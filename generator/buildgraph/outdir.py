@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """build/out/<target>: the vendorable folder the build generates with the chosen variants,
 and its sources as each compiler builds them."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """What this machine has: compilers (what each can build, found by compiling tiny files rather
 than guessed from names), cross toolchains, libraries, the CPU's features."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """The out/ sponge: the vendorable folder's sponge layer (SHA-3, SHAKE, TurboSHAKE, KT128,
 XKCP's SnP interface) over out/'s kernels. It has no variant space: what it checks is out/
 itself, compiled by every compiler, and rsum, the tool built on it."""

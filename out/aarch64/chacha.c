@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * chacha.c: chacha-x4-step-tbl-neon.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * keccak_p1600_x2.c: keccakp1600-x2-u2-sha3.
  *

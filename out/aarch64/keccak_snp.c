@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * keccak_snp.c: XKCP's low-level interface on this kernel.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * keccak_sponge.h: SHA-3, SHAKE, Keccak-256, TurboSHAKE, KT128.
  *

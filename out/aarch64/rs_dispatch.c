@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * rs_dispatch.c: run-time path choice.
  *

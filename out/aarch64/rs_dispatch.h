@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * rs_dispatch.h: run-time path choice.
  *

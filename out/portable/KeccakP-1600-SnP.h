@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * KeccakP-1600-SnP.h: XKCP's low-level interface.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * chacha.c: chacha-x1-step-shift-scalar.
  *
@@ -38,6 +39,13 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
     !defined(__TINYC__) && !defined(_MSC_VER) && !defined(RS_CHACHA_NO_SIMD)
 #define RS_CHACHA_SIMD 1
+/* g++ 12's AVX-512 headers initialise _mm512_undefined_*() from themselves, which C++ mode
+ * reports as uninitialized at every masked intrinsic (GCC bug 105593, fixed in GCC 13). */
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <immintrin.h>
 #else
 #define RS_CHACHA_SIMD 0

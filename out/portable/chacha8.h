@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * chacha8.h: the chiapos header name.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * keccak_sponge.c: the sponge functions.
  *

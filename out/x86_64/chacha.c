@@ -1,5 +1,7 @@
-/* chacha.c: one shape per compiler (the measured best of each). */
+/* SPDX-License-Identifier: CC0-1.0 */
+/* One kernel shape per compiler (the measured best of each), chosen by the preprocessor. */
 #if defined(__clang__)
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * chacha.c: chacha-x32-seq-vprold-avx512.
  *
@@ -43,6 +45,13 @@
     !defined(__TINYC__) && !defined(_MSC_VER) && !defined(RS_CHACHA_NO_SIMD) && \
     (defined(RS_BUILD_SSE2) || defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512))
 #define RS_CHACHA_SIMD 1
+/* g++ 12's AVX-512 headers initialise _mm512_undefined_*() from themselves, which C++ mode
+ * reports as uninitialized at every masked intrinsic (GCC bug 105593, fixed in GCC 13). */
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <immintrin.h>
 #else
 #define RS_CHACHA_SIMD 0
@@ -5477,6 +5486,7 @@ const char *chacha_level(void)
     return "scalar";
 }
 #else
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * chacha.c: chacha-x32-seq-shift-avx512.
  *
@@ -5520,6 +5530,13 @@ const char *chacha_level(void)
     !defined(__TINYC__) && !defined(_MSC_VER) && !defined(RS_CHACHA_NO_SIMD) && \
     (defined(RS_BUILD_SSE2) || defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512))
 #define RS_CHACHA_SIMD 1
+/* g++ 12's AVX-512 headers initialise _mm512_undefined_*() from themselves, which C++ mode
+ * reports as uninitialized at every masked intrinsic (GCC bug 105593, fixed in GCC 13). */
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <immintrin.h>
 #else
 #define RS_CHACHA_SIMD 0

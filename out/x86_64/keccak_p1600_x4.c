@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * keccak_p1600_x4.c: keccakp1600-x4-u2-avx2.
  *
@@ -24,6 +25,13 @@
 #if defined(__TINYC__) || !(defined(__x86_64__) || defined(_M_X64) || defined(__i386__))
 #error "keccakp1600-x4-u2-avx2 needs x86 avx2 intrinsics; use the scalar kernel with this compiler"
 #endif
+/* g++ 12's AVX-512 headers initialise _mm512_undefined_*() from themselves, which C++ mode
+ * reports as uninitialized at every masked intrinsic (GCC bug 105593, fixed in GCC 13). */
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <immintrin.h>
 
 #if defined(__GNUC__)
@@ -40,8 +48,8 @@
 #endif
 
 #define RS_V __m256i
-#define RS_VLOAD(p) _mm256_loadu_si256((const void *)(p))
-#define RS_VSTORE(p, v) _mm256_storeu_si256((void *)(p), (v))
+#define RS_VLOAD(p) _mm256_loadu_si256((const RS_V *)(const void *)(p))
+#define RS_VSTORE(p, v) _mm256_storeu_si256((RS_V *)(void *)(p), (v))
 #define RS_VXOR(a, b) _mm256_xor_si256((a), (b))
 #define RS_VSET1(x) _mm256_set1_epi64x((long long)(x))
 #define RS_VXOR3(a, b, c) RS_VXOR(RS_VXOR((a), (b)), (c))

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * keccak_p1600_x4.h: the x4 API.
  *

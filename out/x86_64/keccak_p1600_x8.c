@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 */
 /*
  * keccak_p1600_x8.c: keccakp1600-x8-u2-avx512.
  *
@@ -24,6 +25,13 @@
 #if defined(__TINYC__) || !(defined(__x86_64__) || defined(_M_X64) || defined(__i386__))
 #error "keccakp1600-x8-u2-avx512 needs x86 avx512 intrinsics; use the scalar kernel with this compiler"
 #endif
+/* g++ 12's AVX-512 headers initialise _mm512_undefined_*() from themselves, which C++ mode
+ * reports as uninitialized at every masked intrinsic (GCC bug 105593, fixed in GCC 13). */
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <immintrin.h>
 
 #if defined(__GNUC__)
@@ -40,8 +48,8 @@
 #endif
 
 #define RS_V __m512i
-#define RS_VLOAD(p) _mm512_loadu_si512((const void *)(p))
-#define RS_VSTORE(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define RS_VLOAD(p) _mm512_loadu_si512((const RS_V *)(const void *)(p))
+#define RS_VSTORE(p, v) _mm512_storeu_si512((RS_V *)(void *)(p), (v))
 #define RS_VXOR(a, b) _mm512_xor_si512((a), (b))
 #define RS_VSET1(x) _mm512_set1_epi64((long long)(x))
 /* vpternlogq: a ^ b ^ c and chi's a ^ (~b & c) are one instruction each. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Constant-time check of the ChaCha variants (ct_common.h) at every level valgrind can run:
  * scalar, SSE2, SSSE3, AVX2. The key, the IV or nonce and the plaintext are secret; the block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * What every constant-time harness shares. Run under valgrind memcheck: bytes marked secret
  * are undefined to memcheck, so it reports every conditional jump or move, and every memory

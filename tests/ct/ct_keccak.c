@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Constant-time check of every scalar Keccak-p[1600] variant (ct_common.h): the state is
  * secret before each call. Each variant is called at every round count 0..24 (every entry

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Constant-time check of the vector Keccak-p[1600] kernels (ct_common.h) valgrind can run:
  * x4 AVX2 and x2 SSE2. Every instance's state is secret; each kernel runs at every round count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Constant-time check of the out/ sponge layer (ct_common.h): the message bytes are secret,
  * the lengths public (as in every use of a hash). SHA3-256 and Keccak-256 one-shot and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * libFuzzer differential target: every ChaCha variant linked in (chacha_variants.h: one per
  * instruction-set level, so every path of chacha.c runs: scalar, SSE2, SSSE3, AVX2, AVX-512,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * libFuzzer differential target: every Keccak-p[1600] variant linked in (keccak_variants.h)
  * against the plain reference tests/ref/keccak_ref.c (itself checked against the Python

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * libFuzzer differential target: every vector Keccak-p[1600] kernel linked in
  * (keccak_simd_variants.h: x8 AVX-512, x4 AVX2, x4 and x2 AVX-512VL, x2 SSE2, single-state

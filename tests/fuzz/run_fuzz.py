@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Run one libFuzzer target for a bounded time and print its verdict as a TAP line.
 
 usage: run_fuzz.py EXE SECONDS SEEDS CORPUS ARTIFACT_PREFIX

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * libFuzzer target: the out/ sponge layer (keccak_sponge.h) fed and drained in fuzzer-chosen
  * pieces must give the bytes of its one-shot function, for every function it has: SHA3-224..

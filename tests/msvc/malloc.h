@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Stand-in for the MSVC C runtime's <malloc.h> (not installed on Linux): clang's own
  * <mm_malloc.h>, pulled in by <immintrin.h>, needs these declarations for Windows targets. */
 #ifndef RS_MSVC_STUB_MALLOC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Stand-in for the MSVC C runtime's <stdlib.h> (not installed on Linux), for the syntax-only
  * MSVC check of the generated sources: the declarations they use, as the UCRT spells them. */
 #ifndef RS_MSVC_STUB_STDLIB_H

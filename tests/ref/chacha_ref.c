@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Plain scalar ChaCha, written the straightforward way from Bernstein's description: the
  * state copied into an array, a rolled loop of double rounds, the input added back, the words

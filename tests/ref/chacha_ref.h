@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The plain scalar ChaCha the generated kernels are measured and checked against. */
 #ifndef RS_REF_CHACHA_H
 #define RS_REF_CHACHA_H

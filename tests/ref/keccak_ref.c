@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * The plain reference: Keccak-p[1600] as FIPS 202 writes it, one rolled loop per step.
  * It is the yardstick of every Keccak benchmark (built once, with gcc -O3), not a kernel.

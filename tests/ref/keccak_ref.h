@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 #ifndef RS_KECCAK_REF_H
 #define RS_KECCAK_REF_H
 #include <stdint.h>

@@ -1,0 +1,408 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""The bundles as a vendoring project meets them: the self-test on every forced path with every
+compiler (and failing on a planted wrong kernel), one header that declares the whole API,
+--kernels/--chacha-rounds, the README's chiapos recipe run as written, every .c file compiled
+as C++, tcc taking the x86-64 assembly kernel.
+
+Run by `ninja test`, one class per edge (python3 -m unittest tests.e2e_vendor.SelfTest, ...),
+from the repository root; it compiles into a temporary folder. The build-system consumers are
+tests/e2e_buildsys.py, the Windows run tests/e2e_windows.py.
+"""
+
+import concurrent.futures
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from generator import selftest, targets, vendor  # noqa: E402
+
+OUT = os.path.join(ROOT, "out")
+WARN = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
+TCC_WARN = ["-Wall", "-Werror"]
+CONSUMER = os.path.join(ROOT, "tests", "vendor_consumer.c")
+README = os.path.join(ROOT, "README.md")
+ABC = hashlib.sha3_256(b"abc").hexdigest()
+QEMU_A64 = ["qemu-aarch64", "-cpu", "max"]
+
+
+def paths(name):
+    return [p.name for p in targets.BUNDLES[name].paths]
+
+
+def run(cmd, env=None, **kw):
+    e = {k: v for k, v in os.environ.items() if k != "ROUNDSMITH_PATH"}
+    e.update(env or {})
+    return subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=900, **kw)
+
+
+def have(*tools):
+    return all(shutil.which(t) for t in tools)
+
+
+def sources(folder):
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".c"))
+
+
+def compile_all(cc, folder, objdir, flags):
+    """Every .c of `folder` to objects (two at a time: the machine is shared)."""
+    os.makedirs(objdir, exist_ok=True)
+    jobs = [(src, os.path.join(objdir, os.path.basename(src)[:-2] + ".o"))
+            for src in sources(folder)]
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda j: run([*cc, *flags, f"-I{folder}", "-c", j[0], "-o",
+                                               j[1]]), jobs))
+    for (src, _), r in zip(jobs, results):
+        if r.returncode:
+            raise AssertionError(f"{' '.join(cc)} {src}:\n{r.stderr[-3000:]}")
+    return [o for _, o in jobs]
+
+
+def link(cc, folder, objs, exe, extra=(), flags=()):
+    r = run([*cc, *flags, f"-I{folder}", *extra, *objs, "-o", exe])
+    if r.returncode:
+        raise AssertionError(f"link {exe}:\n{r.stderr[-3000:]}")
+    return exe
+
+
+def parse(line):
+    return dict(re.findall(r"(\w+)=(\S+)", line))
+
+
+class Base(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="rs-e2e-vendor-")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def build(self, cc, folder, name, flags=("-O2",), extra=(CONSUMER,), link_flags=()):
+        objs = compile_all(cc, folder, os.path.join(self.tmp, name), list(flags))
+        return link(cc, folder, objs, os.path.join(self.tmp, name + ".exe"), extra,
+                    list(link_flags) or list(flags))
+
+    def consumer(self, exe, path=None, prefix=(), code=0, want_path=None):
+        r = run([*prefix, exe], env={"ROUNDSMITH_PATH": path} if path else {})
+        got = parse(r.stdout)
+        self.assertEqual(int(got.get("selftest", -1)), code,
+                         f"{exe} on {path}: {r.stdout}{r.stderr}")
+        self.assertEqual(r.returncode, 1 if code else 0)
+        if "sha3_256" in got and not code:
+            self.assertEqual(got["sha3_256"], ABC)
+        if want_path:
+            self.assertEqual(got["path"], want_path, r.stderr)
+        return got
+
+
+class SelfTest(Base):
+    """rs_selftest() passes on every path each compiler builds, in every committed bundle and
+    in the other shapes a folder takes (amalgamated, cut down, generate output)."""
+
+    def test_x86_64_every_path_clang(self):
+        """(gcc's build of out/x86_64 runs tests/vendor_api.c, the self-test first, on every
+        path: build/bundle/gcc/vendor_api.<path>.log.)"""
+        if not have("clang"):
+            self.skipTest("clang not installed")
+        exe = self.build(["clang"], os.path.join(OUT, "x86_64"), "x86_clang",
+                         flags=["-O2", *WARN])
+        for p in paths("x86_64"):
+            self.consumer(exe, p, want_path=p)
+
+    def test_tcc(self):
+        """tcc builds the scalar path (its Keccak kernel the x86-64 assembly one: see
+        Planted.test_wrong_tcc_kernel)."""
+        if not have("tcc"):
+            self.skipTest("tcc not installed")
+        for bundle in ("x86_64", "portable"):
+            folder = os.path.join(OUT, bundle)
+            exe = self.build(["tcc"], folder, f"tcc_{bundle}", flags=["-O2", *TCC_WARN])
+            self.consumer(exe, want_path=paths(bundle)[0])
+
+    def test_portable_every_compiler(self):
+        folder = os.path.join(OUT, "portable")
+        for cc, flags in ((["gcc"], WARN), (["clang"], WARN), (["tcc"], TCC_WARN)):
+            if have(cc[0]):
+                exe = self.build(cc, folder, f"portable_{cc[0]}", flags=["-O2", *flags])
+                self.consumer(exe, want_path="portable")
+
+    def test_aarch64_every_path_under_qemu(self):
+        if not have("aarch64-linux-gnu-gcc", "qemu-aarch64"):
+            self.skipTest("needs gcc-aarch64-linux-gnu and qemu-user")
+        exe = self.build(["aarch64-linux-gnu-gcc"], os.path.join(OUT, "aarch64"), "a64",
+                         flags=["-O2", *WARN], link_flags=["-static"])
+        for p in paths("aarch64"):
+            self.consumer(exe, p, prefix=QEMU_A64, want_path=p)
+        # No SHA3 extension: the neon path's self-test.
+        self.consumer(exe, prefix=["qemu-aarch64", "-cpu", "cortex-a57"], want_path="neon")
+
+    def generated(self, name, *args):
+        folder = os.path.join(self.tmp, name)
+        r = run([sys.executable, "-m", "generator", *args, "--out", folder], cwd=ROOT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return folder
+
+    def test_amalgamation(self):
+        folder = self.generated("amalgamated", "bundle", "--target", "x86_64", "--amalgamate")
+        self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith((".c", ".h"))),
+                         ["roundsmith.c", "roundsmith.h"])
+        exe = self.build(["gcc"], folder, "amalgamated_gcc", flags=["-O1", *WARN])
+        for p in paths("x86_64"):
+            self.consumer(exe, p, want_path=p)
+
+    def test_cut_down_bundles(self):
+        """--kernels chacha --chacha-rounds 8 exports chacha8_* and what they need, nothing of
+        Keccak nor of the other round counts; --kernels keccak drops the sse2 path (it would
+        run the same kernels as scalar)."""
+        folder = self.generated("c8", "bundle", "--target", "x86_64", "--kernels", "chacha",
+                                "--chacha-rounds", "8")
+        objs = compile_all(["gcc"], folder, os.path.join(self.tmp, "c8o"), ["-O1", *WARN])
+        nm = run(["nm", "--defined-only", "-g", *objs]).stdout
+        exported = sorted(l.split()[-1] for l in nm.splitlines() if len(l.split()) == 3)
+        self.assertEqual(exported, ["chacha8_get_keystream", "chacha8_keysetup",
+                                    "chacha_level", "rs_path", "rs_path_name", "rs_selftest",
+                                    "rs_selftest_name"])
+        exe = link(["gcc"], folder, objs, os.path.join(self.tmp, "c8.exe"),
+                   [CONSUMER, "-DRS_CONSUMER_NO_KECCAK"])
+        for p in paths("x86_64"):
+            self.consumer(exe, p, want_path=p)
+        folder = self.generated("k", "bundle", "--target", "x86_64", "--kernels", "keccak")
+        self.assertFalse([f for f in os.listdir(folder) if f.startswith("chacha")])
+        exe = self.build(["gcc"], folder, "k_gcc", flags=["-O1", *WARN],
+                         extra=[CONSUMER, "-DRS_CONSUMER_NO_CHACHA"])
+        for p in ("scalar", "avx2", "avx512"):
+            self.consumer(exe, p, want_path=p)
+        r = run([exe], env={"ROUNDSMITH_PATH": "sse2"})
+        self.assertIn("not a path of this bundle", r.stderr)
+
+    def test_generate_output(self):
+        """A `generate` folder has the same one header, self-test and path report."""
+        folder = self.generated("gen", "generate", "--target", "x86_64")
+        exe = self.build(["gcc"], folder, "gen_gcc", flags=["-O1", *WARN])
+        self.consumer(exe, want_path="x86_64")
+
+    def test_allocates_nothing(self):
+        """The self-test's object calls only the folder's own functions (and memset/memcpy a
+        compiler may emit): no allocator, no I/O."""
+        for bundle in targets.CANONICAL_BUNDLES:
+            folder = os.path.join(OUT, bundle)
+            cc = "aarch64-linux-gnu-gcc" if bundle == "aarch64" else "gcc"
+            if not have(cc):
+                continue
+            o = os.path.join(self.tmp, f"st_{bundle}.o")
+            r = run([cc, "-O2", f"-I{folder}", "-c", os.path.join(folder, "rs_selftest.c"),
+                     "-o", o])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            undefined = set(run(["nm", "-u", o]).stdout.split()) - {"U"}
+            declared = set(re.findall(r"\b(\w+)\(", "".join(
+                open(os.path.join(folder, h)).read() for h in os.listdir(folder)
+                if h.endswith(".h"))))
+            self.assertEqual(undefined - declared - {"memset", "memcpy"}, set(), bundle)
+
+
+class Planted(Base):
+    """A wrong kernel fails the self-test on the paths that run it, and only there."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.folder = os.path.join(OUT, "x86_64")
+        cls.objs = {os.path.basename(o)[:-2]: o for o in compile_all(
+            ["gcc"], cls.folder, os.path.join(cls.tmp, "base"), ["-O1"])}
+
+    def planted(self, name, file, old, new, which=0):
+        """A copy of out/x86_64 with `old` replaced by `new` in `file` (occurrence `which`,
+        or every one with None), linked with the other files' objects."""
+        folder = os.path.join(self.tmp, name)
+        shutil.copytree(self.folder, folder)
+        path = os.path.join(folder, file)
+        with open(path) as f:
+            text = f.read()
+        spots = [m.start() for m in re.finditer(re.escape(old), text)]
+        self.assertTrue(spots, f"{old} not in {file}")
+        for at in reversed(spots if which is None else [spots[which]]):
+            text = text[:at] + new + text[at + len(old):]
+        with open(path, "w") as f:
+            f.write(text)
+        o = os.path.join(self.tmp, name + ".o")
+        r = run(["gcc", "-O1", f"-I{folder}", "-c", path, "-o", o])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        objs = [o if k == file[:-2] else v for k, v in self.objs.items()]
+        return folder, link(["gcc"], folder, objs, os.path.join(self.tmp, name + ".exe"),
+                            [CONSUMER])
+
+    def expect(self, exe, codes):
+        for p in paths("x86_64"):
+            self.consumer(exe, p, code=codes.get(p, 0), want_path=p)
+
+    RC = "0x0000000000008082ULL"
+
+    def test_wrong_x8_kernel(self):
+        _, exe = self.planted("x8", "keccak_p1600_x8.c", self.RC, "0x0000000000008083ULL")
+        self.expect(exe, {"avx512": selftest.CODES["x8-avx512"]})
+
+    def test_wrong_x4_kernel(self):
+        _, exe = self.planted("x4", "keccak_p1600_x4.c", self.RC, "0x0000000000008083ULL")
+        self.expect(exe, {"avx2": selftest.CODES["x4-avx2"],
+                          "avx512": selftest.CODES["x4-avx2"]})
+
+    def test_wrong_bmi2_flavour(self):
+        _, exe = self.planted("bmi2", "keccak_p1600_bmi2.c", self.RC, "0x0000000000008083ULL")
+        self.expect(exe, {"avx2": selftest.CODES["keccak_f1600"],
+                          "avx512": selftest.CODES["keccak_f1600"]})
+
+    def test_wrong_scalar_flavour(self):
+        # The last table is the C kernel's (the first is tcc's assembly kernel).
+        _, exe = self.planted("scalar", "keccak_p1600_scalar.c", self.RC,
+                              "0x0000000000008083ULL", which=-1)
+        self.expect(exe, {"scalar": selftest.CODES["keccak_f1600"],
+                          "sse2": selftest.CODES["keccak_f1600"]})
+
+    def test_wrong_chacha_avx2_level(self):
+        _, exe = self.planted("chacha", "chacha.c", "rs_chacha_avx2_x8(st, pos, wide, 8,",
+                              "rs_chacha_avx2_x8(st, pos, wide, 6,", which=None)
+        self.expect(exe, {"avx2": selftest.chacha_code(8)})
+
+    def test_wrong_tcc_kernel(self):
+        """The first table of the scalar file is in tcc's branch: tcc's build fails, gcc's
+        (the C kernel) does not. That is what shows tcc runs the assembly kernel; the same
+        holds for the portable bundle's single file."""
+        if not have("tcc"):
+            self.skipTest("tcc not installed")
+        folder, gcc_exe = self.planted("tcc", "keccak_p1600_scalar.c", self.RC,
+                                       "0x0000000000008083ULL", which=0)
+        self.expect(gcc_exe, {})
+        exe = self.build(["tcc"], folder, "tcc_planted", flags=["-O2"])
+        self.consumer(exe, code=selftest.CODES["keccak_f1600"])
+        with open(os.path.join(folder, "keccak_p1600_scalar.c")) as f:
+            head = f.read().split("#else", 1)[0]
+        self.assertIn("keccakp1600-u2-lc-fused-rol-x86asm", head)
+
+
+class Header(unittest.TestCase):
+    """roundsmith.h declares every public function of its folder, in C and in C++."""
+
+    def test_every_public_function(self):
+        tmp = tempfile.mkdtemp(prefix="rs-e2e-header-")
+        try:
+            for bundle in targets.CANONICAL_BUNDLES:
+                folder = os.path.join(OUT, bundle)
+                public = public_functions(folder)
+                self.assertIn("rs_path_name", public)
+                self.assertIn("rs_selftest", public)
+                body = "".join(f"    (void)&{f};\n" for f in sorted(public))
+                src = os.path.join(tmp, f"{bundle}.c")
+                with open(src, "w") as f:
+                    f.write(f'#include "roundsmith.h"\nint main(void)\n{{\n{body}    return 0;\n}}\n')
+                for cc in (["gcc", "-x", "c", *WARN], ["g++", "-x", "c++", "-Wall", "-Wextra",
+                                                       "-Werror"]):
+                    if not have(cc[0]):
+                        continue
+                    r = run([*cc, f"-I{folder}", "-fsyntax-only", src])
+                    self.assertEqual(r.returncode, 0, f"{bundle} {cc[0]}: {r.stderr[-2000:]}")
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def public_functions(folder):
+    """Functions declared in the folder's headers, less the internal <prefix>rs_<kernel>_
+    copies (the flavours and the AArch64 x2 kernels)."""
+    out = set()
+    for h in os.listdir(folder):
+        if h.endswith(".h"):
+            with open(os.path.join(folder, h)) as f:
+                out |= set(re.findall(r"^[\w *]+?\b(\w+)\(", f.read(), re.M))
+    return {f for f in out if not re.match(r"rs_(scalar|bmi2|neon|sha3)_", f)}
+
+
+class Cxx(unittest.TestCase):
+    """Every .c file of every bundle compiles as C++ warning-free (what MSVC's /TP does)."""
+
+    def compile(self, cc, folder, flags):
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            results = list(pool.map(lambda src: (src, run([*cc, "-x", "c++", "-Wall", "-Wextra",
+                                                           "-Werror", *flags, f"-I{folder}",
+                                                           src])), sources(folder)))
+        for src, r in results:
+            self.assertEqual(r.returncode, 0, f"{' '.join(cc)} {src}:\n{r.stderr[-3000:]}")
+
+    def test_gxx(self):
+        # g++'s uninitialized-use warnings come from its optimiser: compile at -O2.
+        for bundle in ("x86_64", "portable"):
+            self.compile(["g++"], os.path.join(OUT, bundle), ["-O2", "-c", "-o", os.devnull])
+
+    def test_clangxx(self):
+        if not have("clang++"):
+            self.skipTest("clang++ not installed")
+        for bundle in ("x86_64", "portable"):
+            self.compile(["clang++"], os.path.join(OUT, bundle), ["-fsyntax-only"])
+
+    def test_aarch64(self):
+        folder = os.path.join(OUT, "aarch64")
+        if have("aarch64-linux-gnu-g++"):
+            self.compile(["aarch64-linux-gnu-g++"], folder, ["-O2", "-c", "-o", os.devnull])
+        if have("clang++"):
+            # With the SHA3 extension on, so clang compiles that path's file too.
+            self.compile(["clang++", "--target=aarch64-linux-gnu"], folder,
+                         ["-march=armv8.2-a+sha3", "-fsyntax-only"])
+        if not have("aarch64-linux-gnu-g++"):
+            self.skipTest("g++-aarch64-linux-gnu not installed: clang++ only")
+
+
+class Recipe(unittest.TestCase):
+    """README's chiapos recipe, run as written: the same commands, from a folder laid out as
+    the recipe says (chiapos/src, and a roundsmith checkout at $HOME/roundsmith)."""
+
+    def test_chiapos_recipe(self):
+        script = readme_recipe("chiapos")
+        tmp = tempfile.mkdtemp(prefix="rs-e2e-recipe-")
+        try:
+            home = os.path.join(tmp, "home")
+            os.makedirs(home)
+            os.symlink(ROOT, os.path.join(home, "roundsmith"))
+            os.makedirs(os.path.join(tmp, "chiapos", "src"))
+            r = run(["sh", "-ec", script], cwd=tmp, env={"HOME": home})
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            src = os.path.join(tmp, "chiapos", "src")
+            objs = sorted(f for f in os.listdir(src) if f.endswith(".o"))
+            self.assertEqual(objs, ["chacha.o", "rs_dispatch.o", "rs_selftest.o"])
+            listed = re.search(r"^# files: (.*)$", script, re.M).group(1).split()
+            self.assertEqual(sorted(listed), sorted(os.listdir(os.path.join(src, "roundsmith"))))
+            nm = run(["nm", "--defined-only", "-g", *(os.path.join(src, o) for o in objs)])
+            exported = sorted(l.split()[-1] for l in nm.stdout.splitlines()
+                              if len(l.split()) == 3)
+            self.assertEqual(exported, sorted(
+                re.search(r"^# exports: (.*)$", script, re.M).group(1).split()))
+            # chiapos' F1 on those objects gives the reference's answer.
+            exe = os.path.join(tmp, "plotter")
+            r = run(["gcc", "-O1", f"-I{os.path.join(src, 'roundsmith')}",
+                     os.path.join(ROOT, "examples", "plotter_f1.c"),
+                     *(os.path.join(src, o) for o in objs), "-o", exe])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            r = run([exe, bytes(range(32)).hex(), "32", "0", "12345"])
+            self.assertEqual(r.returncode, 0, r.stderr)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def readme_recipe(name):
+    """The shell block that follows README's <!-- recipe: NAME --> marker."""
+    with open(README) as f:
+        text = f.read()
+    m = re.search(r"<!-- recipe: " + re.escape(name) + r"\b[^>]*-->\s*```sh\n(.*?)```", text,
+                  re.S)
+    if not m:
+        raise AssertionError(f"README has no recipe block '{name}'")
+    return m.group(1)
+
+
+if __name__ == "__main__":
+    unittest.main()
