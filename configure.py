@@ -435,6 +435,14 @@ def main(argv):
             w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"]),
                                                            ("ldflags", peers["libs"])])
             benches["sponge"].append(exe)
+            o = os.path.join("build", name, "obj", "bench_snp.o")
+            w.build([o], "cc", ["tests/bench_snp.c"], order_only=out_headers,
+                    variables=[("cc", cc["cc"]),
+                               ("cflags", f"-O2 {api_flags} -Itests "
+                                          f"-DRS_COMPILER='\"{name}\"'")])
+            exe = os.path.join("build", name, "bench_snp")
+            w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"])])
+            benches["sponge"].append(exe)
         if name == main_cc["name"]:
             main_objs, main_gen = objs, gen
         w.blank()
@@ -449,7 +457,7 @@ def main(argv):
                        ("cflags", f"-O1 {api_flags} -I{main_gen} -Itests {check_cflags} "
                                   f"-DRS_COMPILER='\"{main_cc['cc']} (out/)\"' "
                                   f"-DRS_OUT_F={pfx}keccak_f1600 -DRS_OUT_P={pfx}keccak_p1600 "
-                                  f"-DRS_OUT_A={pfx}keccak_p1600_absorb "
+                                  f"-DRS_OUT_A={pfx}keccak_p1600_absorb -DRS_OUT_S={pfx}keccak_p1600_squeeze "
                                   f"-DRS_OUT_NAME='\"{keccak.name}\"' "
                                   f"-DRS_OUT_CPU='\"{' '.join(keccak.cpu_needs())}\"'")])
     exe = os.path.join(obj, "check_out")
