@@ -88,7 +88,7 @@ struct contender {
     struct rs_figure cpb;
 };
 
-#define MAX_ROUNDS 32
+#define MAX_ROUNDS 101
 static int tsv;
 
 /* Alternate the contenders `rounds` times over the same input; keep each one's best, and its

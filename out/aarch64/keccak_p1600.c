@@ -36,6 +36,14 @@
 #define RS_INLINE static inline
 #endif
 
+#if defined(_MSC_VER)
+#define RS_BLOCKS static __declspec(noinline)
+#elif defined(__GNUC__)
+#define RS_BLOCKS static __attribute__((noinline))
+#else
+#define RS_BLOCKS static
+#endif
+
 /* Entry points start on a 64-byte line: with the default alignment the same objects ran the
  * sponge's block loop at 4.76 or 6.05 cycles/byte depending only on link order. */
 #if defined(__GNUC__)
@@ -670,11 +678,14 @@ RS_INLINE void rs_keccak_p1600_from(uint64_t *state, unsigned start)
 }
 
 /*
- * Whole blocks of `lanes` lanes of `data` absorbed, each followed by rounds 0 .. 23,
- * with the state kept in variables from one block to the next. Returns the bytes absorbed.
+ * The sponge's block loop on rounds 0 .. 23, the state kept in variables from one block
+ * to the next: each whole block of `lanes` lanes is xored in from `in` before the permutation
+ * (when `in` is not NULL: absorbing) or stored to `out` after it (squeezing). One copy serves
+ * both, called rather than inlined: its round body is the largest code in the file. Returns
+ * the bytes done.
  */
-RS_INLINE size_t rs_keccak_absorb_from0(uint64_t *state, unsigned lanes,
-                                             const uint8_t *data, size_t len)
+RS_BLOCKS size_t rs_keccak_blocks_from0(uint64_t *state, unsigned lanes,
+                                            const uint8_t *in, uint8_t *out, size_t len)
 {
     uint64_t Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
     uint64_t Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
@@ -708,89 +719,90 @@ RS_INLINE size_t rs_keccak_absorb_from0(uint64_t *state, unsigned lanes,
     Asi = state[22];
     Aso = state[23];
     Asu = state[24];
-    while (len - done >= 8 * (size_t)lanes) {
-        const uint8_t *p = data + done;
-        /* Lanes are xored in from the last one down, falling through to lane 0. */
-        switch (lanes) {
-        case 25:
-            Asu ^= rs_load64le(p + 192);
-            /* fall through */
-        case 24:
-            Aso ^= rs_load64le(p + 184);
-            /* fall through */
-        case 23:
-            Asi ^= rs_load64le(p + 176);
-            /* fall through */
-        case 22:
-            Ase ^= rs_load64le(p + 168);
-            /* fall through */
-        case 21:
-            Asa ^= rs_load64le(p + 160);
-            /* fall through */
-        case 20:
-            Amu ^= rs_load64le(p + 152);
-            /* fall through */
-        case 19:
-            Amo ^= rs_load64le(p + 144);
-            /* fall through */
-        case 18:
-            Ami ^= rs_load64le(p + 136);
-            /* fall through */
-        case 17:
-            Ame ^= rs_load64le(p + 128);
-            /* fall through */
-        case 16:
-            Ama ^= rs_load64le(p + 120);
-            /* fall through */
-        case 15:
-            Aku ^= rs_load64le(p + 112);
-            /* fall through */
-        case 14:
-            Ako ^= rs_load64le(p + 104);
-            /* fall through */
-        case 13:
-            Aki ^= rs_load64le(p + 96);
-            /* fall through */
-        case 12:
-            Ake ^= rs_load64le(p + 88);
-            /* fall through */
-        case 11:
-            Aka ^= rs_load64le(p + 80);
-            /* fall through */
-        case 10:
-            Agu ^= rs_load64le(p + 72);
-            /* fall through */
-        case 9:
-            Ago ^= rs_load64le(p + 64);
-            /* fall through */
-        case 8:
-            Agi ^= rs_load64le(p + 56);
-            /* fall through */
-        case 7:
-            Age ^= rs_load64le(p + 48);
-            /* fall through */
-        case 6:
-            Aga ^= rs_load64le(p + 40);
-            /* fall through */
-        case 5:
-            Abu ^= rs_load64le(p + 32);
-            /* fall through */
-        case 4:
-            Abo ^= rs_load64le(p + 24);
-            /* fall through */
-        case 3:
-            Abi ^= rs_load64le(p + 16);
-            /* fall through */
-        case 2:
-            Abe ^= rs_load64le(p + 8);
-            /* fall through */
-        case 1:
-            Aba ^= rs_load64le(p + 0);
-            /* fall through */
-        default:
-            break;
+    for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
+        if (in) {
+            const uint8_t *p = in + done;
+            /* Lanes are xored in from the last one down, falling through to lane 0. */
+            switch (lanes) {
+            case 25:
+                Asu ^= rs_load64le(p + 192);
+                /* fall through */
+            case 24:
+                Aso ^= rs_load64le(p + 184);
+                /* fall through */
+            case 23:
+                Asi ^= rs_load64le(p + 176);
+                /* fall through */
+            case 22:
+                Ase ^= rs_load64le(p + 168);
+                /* fall through */
+            case 21:
+                Asa ^= rs_load64le(p + 160);
+                /* fall through */
+            case 20:
+                Amu ^= rs_load64le(p + 152);
+                /* fall through */
+            case 19:
+                Amo ^= rs_load64le(p + 144);
+                /* fall through */
+            case 18:
+                Ami ^= rs_load64le(p + 136);
+                /* fall through */
+            case 17:
+                Ame ^= rs_load64le(p + 128);
+                /* fall through */
+            case 16:
+                Ama ^= rs_load64le(p + 120);
+                /* fall through */
+            case 15:
+                Aku ^= rs_load64le(p + 112);
+                /* fall through */
+            case 14:
+                Ako ^= rs_load64le(p + 104);
+                /* fall through */
+            case 13:
+                Aki ^= rs_load64le(p + 96);
+                /* fall through */
+            case 12:
+                Ake ^= rs_load64le(p + 88);
+                /* fall through */
+            case 11:
+                Aka ^= rs_load64le(p + 80);
+                /* fall through */
+            case 10:
+                Agu ^= rs_load64le(p + 72);
+                /* fall through */
+            case 9:
+                Ago ^= rs_load64le(p + 64);
+                /* fall through */
+            case 8:
+                Agi ^= rs_load64le(p + 56);
+                /* fall through */
+            case 7:
+                Age ^= rs_load64le(p + 48);
+                /* fall through */
+            case 6:
+                Aga ^= rs_load64le(p + 40);
+                /* fall through */
+            case 5:
+                Abu ^= rs_load64le(p + 32);
+                /* fall through */
+            case 4:
+                Abo ^= rs_load64le(p + 24);
+                /* fall through */
+            case 3:
+                Abi ^= rs_load64le(p + 16);
+                /* fall through */
+            case 2:
+                Abe ^= rs_load64le(p + 8);
+                /* fall through */
+            case 1:
+                Aba ^= rs_load64le(p + 0);
+                /* fall through */
+            default:
+                break;
+            }
         }
-        done += 8 * (size_t)lanes;
         i = 0;
         Ca = Aba ^ Aga ^ Aka ^ Ama ^ Asa;
         Ce = Abe ^ Age ^ Ake ^ Ame ^ Ase;
@@ -1152,7 +1164,90 @@ RS_INLINE size_t rs_keccak_absorb_from0(uint64_t *state, unsigned lanes,
         if (i == 24)
             break;
     }
-}
+if (out) {
+            uint8_t *p = out + done;
+            /* Lanes are stored from the last one down, falling through to lane 0. */
+            switch (lanes) {
+            case 25:
+                rs_store64le(p + 192, Asu);
+                /* fall through */
+            case 24:
+                rs_store64le(p + 184, Aso);
+                /* fall through */
+            case 23:
+                rs_store64le(p + 176, Asi);
+                /* fall through */
+            case 22:
+                rs_store64le(p + 168, Ase);
+                /* fall through */
+            case 21:
+                rs_store64le(p + 160, Asa);
+                /* fall through */
+            case 20:
+                rs_store64le(p + 152, Amu);
+                /* fall through */
+            case 19:
+                rs_store64le(p + 144, Amo);
+                /* fall through */
+            case 18:
+                rs_store64le(p + 136, Ami);
+                /* fall through */
+            case 17:
+                rs_store64le(p + 128, Ame);
+                /* fall through */
+            case 16:
+                rs_store64le(p + 120, Ama);
+                /* fall through */
+            case 15:
+                rs_store64le(p + 112, Aku);
+                /* fall through */
+            case 14:
+                rs_store64le(p + 104, Ako);
+                /* fall through */
+            case 13:
+                rs_store64le(p + 96, Aki);
+                /* fall through */
+            case 12:
+                rs_store64le(p + 88, Ake);
+                /* fall through */
+            case 11:
+                rs_store64le(p + 80, Aka);
+                /* fall through */
+            case 10:
+                rs_store64le(p + 72, Agu);
+                /* fall through */
+            case 9:
+                rs_store64le(p + 64, Ago);
+                /* fall through */
+            case 8:
+                rs_store64le(p + 56, Agi);
+                /* fall through */
+            case 7:
+                rs_store64le(p + 48, Age);
+                /* fall through */
+            case 6:
+                rs_store64le(p + 40, Aga);
+                /* fall through */
+            case 5:
+                rs_store64le(p + 32, Abu);
+                /* fall through */
+            case 4:
+                rs_store64le(p + 24, Abo);
+                /* fall through */
+            case 3:
+                rs_store64le(p + 16, Abi);
+                /* fall through */
+            case 2:
+                rs_store64le(p + 8, Abe);
+                /* fall through */
+            case 1:
+                rs_store64le(p + 0, Aba);
+                /* fall through */
+            default:
+                break;
+            }
+        }
+    }
     state[0] = Aba;
     state[1] = Abe;
     state[2] = Abi;
@@ -1182,11 +1277,14 @@ RS_INLINE size_t rs_keccak_absorb_from0(uint64_t *state, unsigned lanes,
 }
 
 /*
- * Whole blocks of `lanes` lanes squeezed into `out`, each after rounds 0 .. 23, with
- * the state kept in variables from one block to the next. Returns the bytes written.
+ * The sponge's block loop on rounds 12 .. 23, the state kept in variables from one block
+ * to the next: each whole block of `lanes` lanes is xored in from `in` before the permutation
+ * (when `in` is not NULL: absorbing) or stored to `out` after it (squeezing). One copy serves
+ * both, called rather than inlined: its round body is the largest code in the file. Returns
+ * the bytes done.
  */
-RS_INLINE size_t rs_keccak_squeeze_from0(uint64_t *state, unsigned lanes, uint8_t *out,
-                                              size_t len)
+RS_BLOCKS size_t rs_keccak_blocks_from12(uint64_t *state, unsigned lanes,
+                                            const uint8_t *in, uint8_t *out, size_t len)
 {
     uint64_t Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
     uint64_t Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
@@ -1220,601 +1318,90 @@ RS_INLINE size_t rs_keccak_squeeze_from0(uint64_t *state, unsigned lanes, uint8_
     Asi = state[22];
     Aso = state[23];
     Asu = state[24];
-    while (len - done >= 8 * (size_t)lanes) {
-        uint8_t *p = out + done;
-        i = 0;
-        Ca = Aba ^ Aga ^ Aka ^ Ama ^ Asa;
-        Ce = Abe ^ Age ^ Ake ^ Ame ^ Ase;
-        Ci = Abi ^ Agi ^ Aki ^ Ami ^ Asi;
-        Co = Abo ^ Ago ^ Ako ^ Amo ^ Aso;
-        Cu = Abu ^ Agu ^ Aku ^ Amu ^ Asu;
-        goto round0;
-    for (;;) {
-    round0:
-        Da = Cu ^ RS_ROL64(Ce, 1);
-        De = Ca ^ RS_ROL64(Ci, 1);
-        Di = Ce ^ RS_ROL64(Co, 1);
-        Do = Ci ^ RS_ROL64(Cu, 1);
-        Du = Co ^ RS_ROL64(Ca, 1);
-
-        Ba = Aba ^ Da;
-        Be = RS_ROL64(Age ^ De, 44);
-        Bi = RS_ROL64(Aki ^ Di, 43);
-        Bo = RS_ROL64(Amo ^ Do, 21);
-        Bu = RS_ROL64(Asu ^ Du, 14);
-        Eba = Ba ^ (~Be & Bi);
-        Eba ^= rs_keccak_rc[i + 0];
-        Ca = Eba;
-        Ebe = Be ^ (~Bi & Bo);
-        Ce = Ebe;
-        Ebi = Bi ^ (~Bo & Bu);
-        Ci = Ebi;
-        Ebo = Bo ^ (~Bu & Ba);
-        Co = Ebo;
-        Ebu = Bu ^ (~Ba & Be);
-        Cu = Ebu;
-
-        Ba = RS_ROL64(Abo ^ Do, 28);
-        Be = RS_ROL64(Agu ^ Du, 20);
-        Bi = RS_ROL64(Aka ^ Da, 3);
-        Bo = RS_ROL64(Ame ^ De, 45);
-        Bu = RS_ROL64(Asi ^ Di, 61);
-        Ega = Ba ^ (~Be & Bi);
-        Ca ^= Ega;
-        Ege = Be ^ (~Bi & Bo);
-        Ce ^= Ege;
-        Egi = Bi ^ (~Bo & Bu);
-        Ci ^= Egi;
-        Ego = Bo ^ (~Bu & Ba);
-        Co ^= Ego;
-        Egu = Bu ^ (~Ba & Be);
-        Cu ^= Egu;
-
-        Ba = RS_ROL64(Abe ^ De, 1);
-        Be = RS_ROL64(Agi ^ Di, 6);
-        Bi = RS_ROL64(Ako ^ Do, 25);
-        Bo = RS_ROL64(Amu ^ Du, 8);
-        Bu = RS_ROL64(Asa ^ Da, 18);
-        Eka = Ba ^ (~Be & Bi);
-        Ca ^= Eka;
-        Eke = Be ^ (~Bi & Bo);
-        Ce ^= Eke;
-        Eki = Bi ^ (~Bo & Bu);
-        Ci ^= Eki;
-        Eko = Bo ^ (~Bu & Ba);
-        Co ^= Eko;
-        Eku = Bu ^ (~Ba & Be);
-        Cu ^= Eku;
-
-        Ba = RS_ROL64(Abu ^ Du, 27);
-        Be = RS_ROL64(Aga ^ Da, 36);
-        Bi = RS_ROL64(Ake ^ De, 10);
-        Bo = RS_ROL64(Ami ^ Di, 15);
-        Bu = RS_ROL64(Aso ^ Do, 56);
-        Ema = Ba ^ (~Be & Bi);
-        Ca ^= Ema;
-        Eme = Be ^ (~Bi & Bo);
-        Ce ^= Eme;
-        Emi = Bi ^ (~Bo & Bu);
-        Ci ^= Emi;
-        Emo = Bo ^ (~Bu & Ba);
-        Co ^= Emo;
-        Emu = Bu ^ (~Ba & Be);
-        Cu ^= Emu;
-
-        Ba = RS_ROL64(Abi ^ Di, 62);
-        Be = RS_ROL64(Ago ^ Do, 55);
-        Bi = RS_ROL64(Aku ^ Du, 39);
-        Bo = RS_ROL64(Ama ^ Da, 41);
-        Bu = RS_ROL64(Ase ^ De, 2);
-        Esa = Ba ^ (~Be & Bi);
-        Ca ^= Esa;
-        Ese = Be ^ (~Bi & Bo);
-        Ce ^= Ese;
-        Esi = Bi ^ (~Bo & Bu);
-        Ci ^= Esi;
-        Eso = Bo ^ (~Bu & Ba);
-        Co ^= Eso;
-        Esu = Bu ^ (~Ba & Be);
-        Cu ^= Esu;
-
-        Da = Cu ^ RS_ROL64(Ce, 1);
-        De = Ca ^ RS_ROL64(Ci, 1);
-        Di = Ce ^ RS_ROL64(Co, 1);
-        Do = Ci ^ RS_ROL64(Cu, 1);
-        Du = Co ^ RS_ROL64(Ca, 1);
-
-        Ba = Eba ^ Da;
-        Be = RS_ROL64(Ege ^ De, 44);
-        Bi = RS_ROL64(Eki ^ Di, 43);
-        Bo = RS_ROL64(Emo ^ Do, 21);
-        Bu = RS_ROL64(Esu ^ Du, 14);
-        Aba = Ba ^ (~Be & Bi);
-        Aba ^= rs_keccak_rc[i + 1];
-        Ca = Aba;
-        Abe = Be ^ (~Bi & Bo);
-        Ce = Abe;
-        Abi = Bi ^ (~Bo & Bu);
-        Ci = Abi;
-        Abo = Bo ^ (~Bu & Ba);
-        Co = Abo;
-        Abu = Bu ^ (~Ba & Be);
-        Cu = Abu;
-
-        Ba = RS_ROL64(Ebo ^ Do, 28);
-        Be = RS_ROL64(Egu ^ Du, 20);
-        Bi = RS_ROL64(Eka ^ Da, 3);
-        Bo = RS_ROL64(Eme ^ De, 45);
-        Bu = RS_ROL64(Esi ^ Di, 61);
-        Aga = Ba ^ (~Be & Bi);
-        Ca ^= Aga;
-        Age = Be ^ (~Bi & Bo);
-        Ce ^= Age;
-        Agi = Bi ^ (~Bo & Bu);
-        Ci ^= Agi;
-        Ago = Bo ^ (~Bu & Ba);
-        Co ^= Ago;
-        Agu = Bu ^ (~Ba & Be);
-        Cu ^= Agu;
-
-        Ba = RS_ROL64(Ebe ^ De, 1);
-        Be = RS_ROL64(Egi ^ Di, 6);
-        Bi = RS_ROL64(Eko ^ Do, 25);
-        Bo = RS_ROL64(Emu ^ Du, 8);
-        Bu = RS_ROL64(Esa ^ Da, 18);
-        Aka = Ba ^ (~Be & Bi);
-        Ca ^= Aka;
-        Ake = Be ^ (~Bi & Bo);
-        Ce ^= Ake;
-        Aki = Bi ^ (~Bo & Bu);
-        Ci ^= Aki;
-        Ako = Bo ^ (~Bu & Ba);
-        Co ^= Ako;
-        Aku = Bu ^ (~Ba & Be);
-        Cu ^= Aku;
-
-        Ba = RS_ROL64(Ebu ^ Du, 27);
-        Be = RS_ROL64(Ega ^ Da, 36);
-        Bi = RS_ROL64(Eke ^ De, 10);
-        Bo = RS_ROL64(Emi ^ Di, 15);
-        Bu = RS_ROL64(Eso ^ Do, 56);
-        Ama = Ba ^ (~Be & Bi);
-        Ca ^= Ama;
-        Ame = Be ^ (~Bi & Bo);
-        Ce ^= Ame;
-        Ami = Bi ^ (~Bo & Bu);
-        Ci ^= Ami;
-        Amo = Bo ^ (~Bu & Ba);
-        Co ^= Amo;
-        Amu = Bu ^ (~Ba & Be);
-        Cu ^= Amu;
-
-        Ba = RS_ROL64(Ebi ^ Di, 62);
-        Be = RS_ROL64(Ego ^ Do, 55);
-        Bi = RS_ROL64(Eku ^ Du, 39);
-        Bo = RS_ROL64(Ema ^ Da, 41);
-        Bu = RS_ROL64(Ese ^ De, 2);
-        Asa = Ba ^ (~Be & Bi);
-        Ca ^= Asa;
-        Ase = Be ^ (~Bi & Bo);
-        Ce ^= Ase;
-        Asi = Bi ^ (~Bo & Bu);
-        Ci ^= Asi;
-        Aso = Bo ^ (~Bu & Ba);
-        Co ^= Aso;
-        Asu = Bu ^ (~Ba & Be);
-        Cu ^= Asu;
-
-        Da = Cu ^ RS_ROL64(Ce, 1);
-        De = Ca ^ RS_ROL64(Ci, 1);
-        Di = Ce ^ RS_ROL64(Co, 1);
-        Do = Ci ^ RS_ROL64(Cu, 1);
-        Du = Co ^ RS_ROL64(Ca, 1);
-
-        Ba = Aba ^ Da;
-        Be = RS_ROL64(Age ^ De, 44);
-        Bi = RS_ROL64(Aki ^ Di, 43);
-        Bo = RS_ROL64(Amo ^ Do, 21);
-        Bu = RS_ROL64(Asu ^ Du, 14);
-        Eba = Ba ^ (~Be & Bi);
-        Eba ^= rs_keccak_rc[i + 2];
-        Ca = Eba;
-        Ebe = Be ^ (~Bi & Bo);
-        Ce = Ebe;
-        Ebi = Bi ^ (~Bo & Bu);
-        Ci = Ebi;
-        Ebo = Bo ^ (~Bu & Ba);
-        Co = Ebo;
-        Ebu = Bu ^ (~Ba & Be);
-        Cu = Ebu;
-
-        Ba = RS_ROL64(Abo ^ Do, 28);
-        Be = RS_ROL64(Agu ^ Du, 20);
-        Bi = RS_ROL64(Aka ^ Da, 3);
-        Bo = RS_ROL64(Ame ^ De, 45);
-        Bu = RS_ROL64(Asi ^ Di, 61);
-        Ega = Ba ^ (~Be & Bi);
-        Ca ^= Ega;
-        Ege = Be ^ (~Bi & Bo);
-        Ce ^= Ege;
-        Egi = Bi ^ (~Bo & Bu);
-        Ci ^= Egi;
-        Ego = Bo ^ (~Bu & Ba);
-        Co ^= Ego;
-        Egu = Bu ^ (~Ba & Be);
-        Cu ^= Egu;
-
-        Ba = RS_ROL64(Abe ^ De, 1);
-        Be = RS_ROL64(Agi ^ Di, 6);
-        Bi = RS_ROL64(Ako ^ Do, 25);
-        Bo = RS_ROL64(Amu ^ Du, 8);
-        Bu = RS_ROL64(Asa ^ Da, 18);
-        Eka = Ba ^ (~Be & Bi);
-        Ca ^= Eka;
-        Eke = Be ^ (~Bi & Bo);
-        Ce ^= Eke;
-        Eki = Bi ^ (~Bo & Bu);
-        Ci ^= Eki;
-        Eko = Bo ^ (~Bu & Ba);
-        Co ^= Eko;
-        Eku = Bu ^ (~Ba & Be);
-        Cu ^= Eku;
-
-        Ba = RS_ROL64(Abu ^ Du, 27);
-        Be = RS_ROL64(Aga ^ Da, 36);
-        Bi = RS_ROL64(Ake ^ De, 10);
-        Bo = RS_ROL64(Ami ^ Di, 15);
-        Bu = RS_ROL64(Aso ^ Do, 56);
-        Ema = Ba ^ (~Be & Bi);
-        Ca ^= Ema;
-        Eme = Be ^ (~Bi & Bo);
-        Ce ^= Eme;
-        Emi = Bi ^ (~Bo & Bu);
-        Ci ^= Emi;
-        Emo = Bo ^ (~Bu & Ba);
-        Co ^= Emo;
-        Emu = Bu ^ (~Ba & Be);
-        Cu ^= Emu;
-
-        Ba = RS_ROL64(Abi ^ Di, 62);
-        Be = RS_ROL64(Ago ^ Do, 55);
-        Bi = RS_ROL64(Aku ^ Du, 39);
-        Bo = RS_ROL64(Ama ^ Da, 41);
-        Bu = RS_ROL64(Ase ^ De, 2);
-        Esa = Ba ^ (~Be & Bi);
-        Ca ^= Esa;
-        Ese = Be ^ (~Bi & Bo);
-        Ce ^= Ese;
-        Esi = Bi ^ (~Bo & Bu);
-        Ci ^= Esi;
-        Eso = Bo ^ (~Bu & Ba);
-        Co ^= Eso;
-        Esu = Bu ^ (~Ba & Be);
-        Cu ^= Esu;
-
-        Da = Cu ^ RS_ROL64(Ce, 1);
-        De = Ca ^ RS_ROL64(Ci, 1);
-        Di = Ce ^ RS_ROL64(Co, 1);
-        Do = Ci ^ RS_ROL64(Cu, 1);
-        Du = Co ^ RS_ROL64(Ca, 1);
-
-        Ba = Eba ^ Da;
-        Be = RS_ROL64(Ege ^ De, 44);
-        Bi = RS_ROL64(Eki ^ Di, 43);
-        Bo = RS_ROL64(Emo ^ Do, 21);
-        Bu = RS_ROL64(Esu ^ Du, 14);
-        Aba = Ba ^ (~Be & Bi);
-        Aba ^= rs_keccak_rc[i + 3];
-        Ca = Aba;
-        Abe = Be ^ (~Bi & Bo);
-        Ce = Abe;
-        Abi = Bi ^ (~Bo & Bu);
-        Ci = Abi;
-        Abo = Bo ^ (~Bu & Ba);
-        Co = Abo;
-        Abu = Bu ^ (~Ba & Be);
-        Cu = Abu;
-
-        Ba = RS_ROL64(Ebo ^ Do, 28);
-        Be = RS_ROL64(Egu ^ Du, 20);
-        Bi = RS_ROL64(Eka ^ Da, 3);
-        Bo = RS_ROL64(Eme ^ De, 45);
-        Bu = RS_ROL64(Esi ^ Di, 61);
-        Aga = Ba ^ (~Be & Bi);
-        Ca ^= Aga;
-        Age = Be ^ (~Bi & Bo);
-        Ce ^= Age;
-        Agi = Bi ^ (~Bo & Bu);
-        Ci ^= Agi;
-        Ago = Bo ^ (~Bu & Ba);
-        Co ^= Ago;
-        Agu = Bu ^ (~Ba & Be);
-        Cu ^= Agu;
-
-        Ba = RS_ROL64(Ebe ^ De, 1);
-        Be = RS_ROL64(Egi ^ Di, 6);
-        Bi = RS_ROL64(Eko ^ Do, 25);
-        Bo = RS_ROL64(Emu ^ Du, 8);
-        Bu = RS_ROL64(Esa ^ Da, 18);
-        Aka = Ba ^ (~Be & Bi);
-        Ca ^= Aka;
-        Ake = Be ^ (~Bi & Bo);
-        Ce ^= Ake;
-        Aki = Bi ^ (~Bo & Bu);
-        Ci ^= Aki;
-        Ako = Bo ^ (~Bu & Ba);
-        Co ^= Ako;
-        Aku = Bu ^ (~Ba & Be);
-        Cu ^= Aku;
-
-        Ba = RS_ROL64(Ebu ^ Du, 27);
-        Be = RS_ROL64(Ega ^ Da, 36);
-        Bi = RS_ROL64(Eke ^ De, 10);
-        Bo = RS_ROL64(Emi ^ Di, 15);
-        Bu = RS_ROL64(Eso ^ Do, 56);
-        Ama = Ba ^ (~Be & Bi);
-        Ca ^= Ama;
-        Ame = Be ^ (~Bi & Bo);
-        Ce ^= Ame;
-        Ami = Bi ^ (~Bo & Bu);
-        Ci ^= Ami;
-        Amo = Bo ^ (~Bu & Ba);
-        Co ^= Amo;
-        Amu = Bu ^ (~Ba & Be);
-        Cu ^= Amu;
-
-        Ba = RS_ROL64(Ebi ^ Di, 62);
-        Be = RS_ROL64(Ego ^ Do, 55);
-        Bi = RS_ROL64(Eku ^ Du, 39);
-        Bo = RS_ROL64(Ema ^ Da, 41);
-        Bu = RS_ROL64(Ese ^ De, 2);
-        Asa = Ba ^ (~Be & Bi);
-        Ca ^= Asa;
-        Ase = Be ^ (~Bi & Bo);
-        Ce ^= Ase;
-        Asi = Bi ^ (~Bo & Bu);
-        Ci ^= Asi;
-        Aso = Bo ^ (~Bu & Ba);
-        Co ^= Aso;
-        Asu = Bu ^ (~Ba & Be);
-        Cu ^= Asu;
-
-        i += 4;
-        if (i == 24)
-            break;
-    }
-/* Lanes are stored from the last one down, falling through to lane 0. */
-        switch (lanes) {
-        case 25:
-            rs_store64le(p + 192, Asu);
-            /* fall through */
-        case 24:
-            rs_store64le(p + 184, Aso);
-            /* fall through */
-        case 23:
-            rs_store64le(p + 176, Asi);
-            /* fall through */
-        case 22:
-            rs_store64le(p + 168, Ase);
-            /* fall through */
-        case 21:
-            rs_store64le(p + 160, Asa);
-            /* fall through */
-        case 20:
-            rs_store64le(p + 152, Amu);
-            /* fall through */
-        case 19:
-            rs_store64le(p + 144, Amo);
-            /* fall through */
-        case 18:
-            rs_store64le(p + 136, Ami);
-            /* fall through */
-        case 17:
-            rs_store64le(p + 128, Ame);
-            /* fall through */
-        case 16:
-            rs_store64le(p + 120, Ama);
-            /* fall through */
-        case 15:
-            rs_store64le(p + 112, Aku);
-            /* fall through */
-        case 14:
-            rs_store64le(p + 104, Ako);
-            /* fall through */
-        case 13:
-            rs_store64le(p + 96, Aki);
-            /* fall through */
-        case 12:
-            rs_store64le(p + 88, Ake);
-            /* fall through */
-        case 11:
-            rs_store64le(p + 80, Aka);
-            /* fall through */
-        case 10:
-            rs_store64le(p + 72, Agu);
-            /* fall through */
-        case 9:
-            rs_store64le(p + 64, Ago);
-            /* fall through */
-        case 8:
-            rs_store64le(p + 56, Agi);
-            /* fall through */
-        case 7:
-            rs_store64le(p + 48, Age);
-            /* fall through */
-        case 6:
-            rs_store64le(p + 40, Aga);
-            /* fall through */
-        case 5:
-            rs_store64le(p + 32, Abu);
-            /* fall through */
-        case 4:
-            rs_store64le(p + 24, Abo);
-            /* fall through */
-        case 3:
-            rs_store64le(p + 16, Abi);
-            /* fall through */
-        case 2:
-            rs_store64le(p + 8, Abe);
-            /* fall through */
-        case 1:
-            rs_store64le(p + 0, Aba);
-            /* fall through */
-        default:
-            break;
+    for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
+        if (in) {
+            const uint8_t *p = in + done;
+            /* Lanes are xored in from the last one down, falling through to lane 0. */
+            switch (lanes) {
+            case 25:
+                Asu ^= rs_load64le(p + 192);
+                /* fall through */
+            case 24:
+                Aso ^= rs_load64le(p + 184);
+                /* fall through */
+            case 23:
+                Asi ^= rs_load64le(p + 176);
+                /* fall through */
+            case 22:
+                Ase ^= rs_load64le(p + 168);
+                /* fall through */
+            case 21:
+                Asa ^= rs_load64le(p + 160);
+                /* fall through */
+            case 20:
+                Amu ^= rs_load64le(p + 152);
+                /* fall through */
+            case 19:
+                Amo ^= rs_load64le(p + 144);
+                /* fall through */
+            case 18:
+                Ami ^= rs_load64le(p + 136);
+                /* fall through */
+            case 17:
+                Ame ^= rs_load64le(p + 128);
+                /* fall through */
+            case 16:
+                Ama ^= rs_load64le(p + 120);
+                /* fall through */
+            case 15:
+                Aku ^= rs_load64le(p + 112);
+                /* fall through */
+            case 14:
+                Ako ^= rs_load64le(p + 104);
+                /* fall through */
+            case 13:
+                Aki ^= rs_load64le(p + 96);
+                /* fall through */
+            case 12:
+                Ake ^= rs_load64le(p + 88);
+                /* fall through */
+            case 11:
+                Aka ^= rs_load64le(p + 80);
+                /* fall through */
+            case 10:
+                Agu ^= rs_load64le(p + 72);
+                /* fall through */
+            case 9:
+                Ago ^= rs_load64le(p + 64);
+                /* fall through */
+            case 8:
+                Agi ^= rs_load64le(p + 56);
+                /* fall through */
+            case 7:
+                Age ^= rs_load64le(p + 48);
+                /* fall through */
+            case 6:
+                Aga ^= rs_load64le(p + 40);
+                /* fall through */
+            case 5:
+                Abu ^= rs_load64le(p + 32);
+                /* fall through */
+            case 4:
+                Abo ^= rs_load64le(p + 24);
+                /* fall through */
+            case 3:
+                Abi ^= rs_load64le(p + 16);
+                /* fall through */
+            case 2:
+                Abe ^= rs_load64le(p + 8);
+                /* fall through */
+            case 1:
+                Aba ^= rs_load64le(p + 0);
+                /* fall through */
+            default:
+                break;
+            }
         }
-        done += 8 * (size_t)lanes;
-    }
-    state[0] = Aba;
-    state[1] = Abe;
-    state[2] = Abi;
-    state[3] = Abo;
-    state[4] = Abu;
-    state[5] = Aga;
-    state[6] = Age;
-    state[7] = Agi;
-    state[8] = Ago;
-    state[9] = Agu;
-    state[10] = Aka;
-    state[11] = Ake;
-    state[12] = Aki;
-    state[13] = Ako;
-    state[14] = Aku;
-    state[15] = Ama;
-    state[16] = Ame;
-    state[17] = Ami;
-    state[18] = Amo;
-    state[19] = Amu;
-    state[20] = Asa;
-    state[21] = Ase;
-    state[22] = Asi;
-    state[23] = Aso;
-    state[24] = Asu;
-    return done;
-}
-
-/*
- * Whole blocks of `lanes` lanes of `data` absorbed, each followed by rounds 12 .. 23,
- * with the state kept in variables from one block to the next. Returns the bytes absorbed.
- */
-RS_INLINE size_t rs_keccak_absorb_from12(uint64_t *state, unsigned lanes,
-                                             const uint8_t *data, size_t len)
-{
-    uint64_t Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
-    uint64_t Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
-    uint64_t Ba, Be, Bi, Bo, Bu;
-    uint64_t Ca, Ce, Ci, Co, Cu, Da, De, Di, Do, Du;
-    unsigned i;
-    size_t done = 0;
-
-    Aba = state[0];
-    Abe = state[1];
-    Abi = state[2];
-    Abo = state[3];
-    Abu = state[4];
-    Aga = state[5];
-    Age = state[6];
-    Agi = state[7];
-    Ago = state[8];
-    Agu = state[9];
-    Aka = state[10];
-    Ake = state[11];
-    Aki = state[12];
-    Ako = state[13];
-    Aku = state[14];
-    Ama = state[15];
-    Ame = state[16];
-    Ami = state[17];
-    Amo = state[18];
-    Amu = state[19];
-    Asa = state[20];
-    Ase = state[21];
-    Asi = state[22];
-    Aso = state[23];
-    Asu = state[24];
-    while (len - done >= 8 * (size_t)lanes) {
-        const uint8_t *p = data + done;
-        /* Lanes are xored in from the last one down, falling through to lane 0. */
-        switch (lanes) {
-        case 25:
-            Asu ^= rs_load64le(p + 192);
-            /* fall through */
-        case 24:
-            Aso ^= rs_load64le(p + 184);
-            /* fall through */
-        case 23:
-            Asi ^= rs_load64le(p + 176);
-            /* fall through */
-        case 22:
-            Ase ^= rs_load64le(p + 168);
-            /* fall through */
-        case 21:
-            Asa ^= rs_load64le(p + 160);
-            /* fall through */
-        case 20:
-            Amu ^= rs_load64le(p + 152);
-            /* fall through */
-        case 19:
-            Amo ^= rs_load64le(p + 144);
-            /* fall through */
-        case 18:
-            Ami ^= rs_load64le(p + 136);
-            /* fall through */
-        case 17:
-            Ame ^= rs_load64le(p + 128);
-            /* fall through */
-        case 16:
-            Ama ^= rs_load64le(p + 120);
-            /* fall through */
-        case 15:
-            Aku ^= rs_load64le(p + 112);
-            /* fall through */
-        case 14:
-            Ako ^= rs_load64le(p + 104);
-            /* fall through */
-        case 13:
-            Aki ^= rs_load64le(p + 96);
-            /* fall through */
-        case 12:
-            Ake ^= rs_load64le(p + 88);
-            /* fall through */
-        case 11:
-            Aka ^= rs_load64le(p + 80);
-            /* fall through */
-        case 10:
-            Agu ^= rs_load64le(p + 72);
-            /* fall through */
-        case 9:
-            Ago ^= rs_load64le(p + 64);
-            /* fall through */
-        case 8:
-            Agi ^= rs_load64le(p + 56);
-            /* fall through */
-        case 7:
-            Age ^= rs_load64le(p + 48);
-            /* fall through */
-        case 6:
-            Aga ^= rs_load64le(p + 40);
-            /* fall through */
-        case 5:
-            Abu ^= rs_load64le(p + 32);
-            /* fall through */
-        case 4:
-            Abo ^= rs_load64le(p + 24);
-            /* fall through */
-        case 3:
-            Abi ^= rs_load64le(p + 16);
-            /* fall through */
-        case 2:
-            Abe ^= rs_load64le(p + 8);
-            /* fall through */
-        case 1:
-            Aba ^= rs_load64le(p + 0);
-            /* fall through */
-        default:
-            break;
-        }
-        done += 8 * (size_t)lanes;
         i = 12;
         Ca = Aba ^ Aga ^ Aka ^ Ama ^ Asa;
         Ce = Abe ^ Age ^ Ake ^ Ame ^ Ase;
@@ -2176,518 +1763,89 @@ RS_INLINE size_t rs_keccak_absorb_from12(uint64_t *state, unsigned lanes,
         if (i == 24)
             break;
     }
-}
-    state[0] = Aba;
-    state[1] = Abe;
-    state[2] = Abi;
-    state[3] = Abo;
-    state[4] = Abu;
-    state[5] = Aga;
-    state[6] = Age;
-    state[7] = Agi;
-    state[8] = Ago;
-    state[9] = Agu;
-    state[10] = Aka;
-    state[11] = Ake;
-    state[12] = Aki;
-    state[13] = Ako;
-    state[14] = Aku;
-    state[15] = Ama;
-    state[16] = Ame;
-    state[17] = Ami;
-    state[18] = Amo;
-    state[19] = Amu;
-    state[20] = Asa;
-    state[21] = Ase;
-    state[22] = Asi;
-    state[23] = Aso;
-    state[24] = Asu;
-    return done;
-}
-
-/*
- * Whole blocks of `lanes` lanes squeezed into `out`, each after rounds 12 .. 23, with
- * the state kept in variables from one block to the next. Returns the bytes written.
- */
-RS_INLINE size_t rs_keccak_squeeze_from12(uint64_t *state, unsigned lanes, uint8_t *out,
-                                              size_t len)
-{
-    uint64_t Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
-    uint64_t Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
-    uint64_t Ba, Be, Bi, Bo, Bu;
-    uint64_t Ca, Ce, Ci, Co, Cu, Da, De, Di, Do, Du;
-    unsigned i;
-    size_t done = 0;
-
-    Aba = state[0];
-    Abe = state[1];
-    Abi = state[2];
-    Abo = state[3];
-    Abu = state[4];
-    Aga = state[5];
-    Age = state[6];
-    Agi = state[7];
-    Ago = state[8];
-    Agu = state[9];
-    Aka = state[10];
-    Ake = state[11];
-    Aki = state[12];
-    Ako = state[13];
-    Aku = state[14];
-    Ama = state[15];
-    Ame = state[16];
-    Ami = state[17];
-    Amo = state[18];
-    Amu = state[19];
-    Asa = state[20];
-    Ase = state[21];
-    Asi = state[22];
-    Aso = state[23];
-    Asu = state[24];
-    while (len - done >= 8 * (size_t)lanes) {
-        uint8_t *p = out + done;
-        i = 12;
-        Ca = Aba ^ Aga ^ Aka ^ Ama ^ Asa;
-        Ce = Abe ^ Age ^ Ake ^ Ame ^ Ase;
-        Ci = Abi ^ Agi ^ Aki ^ Ami ^ Asi;
-        Co = Abo ^ Ago ^ Ako ^ Amo ^ Aso;
-        Cu = Abu ^ Agu ^ Aku ^ Amu ^ Asu;
-        goto round0;
-    for (;;) {
-    round0:
-        Da = Cu ^ RS_ROL64(Ce, 1);
-        De = Ca ^ RS_ROL64(Ci, 1);
-        Di = Ce ^ RS_ROL64(Co, 1);
-        Do = Ci ^ RS_ROL64(Cu, 1);
-        Du = Co ^ RS_ROL64(Ca, 1);
-
-        Ba = Aba ^ Da;
-        Be = RS_ROL64(Age ^ De, 44);
-        Bi = RS_ROL64(Aki ^ Di, 43);
-        Bo = RS_ROL64(Amo ^ Do, 21);
-        Bu = RS_ROL64(Asu ^ Du, 14);
-        Eba = Ba ^ (~Be & Bi);
-        Eba ^= rs_keccak_rc[i + 0];
-        Ca = Eba;
-        Ebe = Be ^ (~Bi & Bo);
-        Ce = Ebe;
-        Ebi = Bi ^ (~Bo & Bu);
-        Ci = Ebi;
-        Ebo = Bo ^ (~Bu & Ba);
-        Co = Ebo;
-        Ebu = Bu ^ (~Ba & Be);
-        Cu = Ebu;
-
-        Ba = RS_ROL64(Abo ^ Do, 28);
-        Be = RS_ROL64(Agu ^ Du, 20);
-        Bi = RS_ROL64(Aka ^ Da, 3);
-        Bo = RS_ROL64(Ame ^ De, 45);
-        Bu = RS_ROL64(Asi ^ Di, 61);
-        Ega = Ba ^ (~Be & Bi);
-        Ca ^= Ega;
-        Ege = Be ^ (~Bi & Bo);
-        Ce ^= Ege;
-        Egi = Bi ^ (~Bo & Bu);
-        Ci ^= Egi;
-        Ego = Bo ^ (~Bu & Ba);
-        Co ^= Ego;
-        Egu = Bu ^ (~Ba & Be);
-        Cu ^= Egu;
-
-        Ba = RS_ROL64(Abe ^ De, 1);
-        Be = RS_ROL64(Agi ^ Di, 6);
-        Bi = RS_ROL64(Ako ^ Do, 25);
-        Bo = RS_ROL64(Amu ^ Du, 8);
-        Bu = RS_ROL64(Asa ^ Da, 18);
-        Eka = Ba ^ (~Be & Bi);
-        Ca ^= Eka;
-        Eke = Be ^ (~Bi & Bo);
-        Ce ^= Eke;
-        Eki = Bi ^ (~Bo & Bu);
-        Ci ^= Eki;
-        Eko = Bo ^ (~Bu & Ba);
-        Co ^= Eko;
-        Eku = Bu ^ (~Ba & Be);
-        Cu ^= Eku;
-
-        Ba = RS_ROL64(Abu ^ Du, 27);
-        Be = RS_ROL64(Aga ^ Da, 36);
-        Bi = RS_ROL64(Ake ^ De, 10);
-        Bo = RS_ROL64(Ami ^ Di, 15);
-        Bu = RS_ROL64(Aso ^ Do, 56);
-        Ema = Ba ^ (~Be & Bi);
-        Ca ^= Ema;
-        Eme = Be ^ (~Bi & Bo);
-        Ce ^= Eme;
-        Emi = Bi ^ (~Bo & Bu);
-        Ci ^= Emi;
-        Emo = Bo ^ (~Bu & Ba);
-        Co ^= Emo;
-        Emu = Bu ^ (~Ba & Be);
-        Cu ^= Emu;
-
-        Ba = RS_ROL64(Abi ^ Di, 62);
-        Be = RS_ROL64(Ago ^ Do, 55);
-        Bi = RS_ROL64(Aku ^ Du, 39);
-        Bo = RS_ROL64(Ama ^ Da, 41);
-        Bu = RS_ROL64(Ase ^ De, 2);
-        Esa = Ba ^ (~Be & Bi);
-        Ca ^= Esa;
-        Ese = Be ^ (~Bi & Bo);
-        Ce ^= Ese;
-        Esi = Bi ^ (~Bo & Bu);
-        Ci ^= Esi;
-        Eso = Bo ^ (~Bu & Ba);
-        Co ^= Eso;
-        Esu = Bu ^ (~Ba & Be);
-        Cu ^= Esu;
-
-        Da = Cu ^ RS_ROL64(Ce, 1);
-        De = Ca ^ RS_ROL64(Ci, 1);
-        Di = Ce ^ RS_ROL64(Co, 1);
-        Do = Ci ^ RS_ROL64(Cu, 1);
-        Du = Co ^ RS_ROL64(Ca, 1);
-
-        Ba = Eba ^ Da;
-        Be = RS_ROL64(Ege ^ De, 44);
-        Bi = RS_ROL64(Eki ^ Di, 43);
-        Bo = RS_ROL64(Emo ^ Do, 21);
-        Bu = RS_ROL64(Esu ^ Du, 14);
-        Aba = Ba ^ (~Be & Bi);
-        Aba ^= rs_keccak_rc[i + 1];
-        Ca = Aba;
-        Abe = Be ^ (~Bi & Bo);
-        Ce = Abe;
-        Abi = Bi ^ (~Bo & Bu);
-        Ci = Abi;
-        Abo = Bo ^ (~Bu & Ba);
-        Co = Abo;
-        Abu = Bu ^ (~Ba & Be);
-        Cu = Abu;
-
-        Ba = RS_ROL64(Ebo ^ Do, 28);
-        Be = RS_ROL64(Egu ^ Du, 20);
-        Bi = RS_ROL64(Eka ^ Da, 3);
-        Bo = RS_ROL64(Eme ^ De, 45);
-        Bu = RS_ROL64(Esi ^ Di, 61);
-        Aga = Ba ^ (~Be & Bi);
-        Ca ^= Aga;
-        Age = Be ^ (~Bi & Bo);
-        Ce ^= Age;
-        Agi = Bi ^ (~Bo & Bu);
-        Ci ^= Agi;
-        Ago = Bo ^ (~Bu & Ba);
-        Co ^= Ago;
-        Agu = Bu ^ (~Ba & Be);
-        Cu ^= Agu;
-
-        Ba = RS_ROL64(Ebe ^ De, 1);
-        Be = RS_ROL64(Egi ^ Di, 6);
-        Bi = RS_ROL64(Eko ^ Do, 25);
-        Bo = RS_ROL64(Emu ^ Du, 8);
-        Bu = RS_ROL64(Esa ^ Da, 18);
-        Aka = Ba ^ (~Be & Bi);
-        Ca ^= Aka;
-        Ake = Be ^ (~Bi & Bo);
-        Ce ^= Ake;
-        Aki = Bi ^ (~Bo & Bu);
-        Ci ^= Aki;
-        Ako = Bo ^ (~Bu & Ba);
-        Co ^= Ako;
-        Aku = Bu ^ (~Ba & Be);
-        Cu ^= Aku;
-
-        Ba = RS_ROL64(Ebu ^ Du, 27);
-        Be = RS_ROL64(Ega ^ Da, 36);
-        Bi = RS_ROL64(Eke ^ De, 10);
-        Bo = RS_ROL64(Emi ^ Di, 15);
-        Bu = RS_ROL64(Eso ^ Do, 56);
-        Ama = Ba ^ (~Be & Bi);
-        Ca ^= Ama;
-        Ame = Be ^ (~Bi & Bo);
-        Ce ^= Ame;
-        Ami = Bi ^ (~Bo & Bu);
-        Ci ^= Ami;
-        Amo = Bo ^ (~Bu & Ba);
-        Co ^= Amo;
-        Amu = Bu ^ (~Ba & Be);
-        Cu ^= Amu;
-
-        Ba = RS_ROL64(Ebi ^ Di, 62);
-        Be = RS_ROL64(Ego ^ Do, 55);
-        Bi = RS_ROL64(Eku ^ Du, 39);
-        Bo = RS_ROL64(Ema ^ Da, 41);
-        Bu = RS_ROL64(Ese ^ De, 2);
-        Asa = Ba ^ (~Be & Bi);
-        Ca ^= Asa;
-        Ase = Be ^ (~Bi & Bo);
-        Ce ^= Ase;
-        Asi = Bi ^ (~Bo & Bu);
-        Ci ^= Asi;
-        Aso = Bo ^ (~Bu & Ba);
-        Co ^= Aso;
-        Asu = Bu ^ (~Ba & Be);
-        Cu ^= Asu;
-
-        Da = Cu ^ RS_ROL64(Ce, 1);
-        De = Ca ^ RS_ROL64(Ci, 1);
-        Di = Ce ^ RS_ROL64(Co, 1);
-        Do = Ci ^ RS_ROL64(Cu, 1);
-        Du = Co ^ RS_ROL64(Ca, 1);
-
-        Ba = Aba ^ Da;
-        Be = RS_ROL64(Age ^ De, 44);
-        Bi = RS_ROL64(Aki ^ Di, 43);
-        Bo = RS_ROL64(Amo ^ Do, 21);
-        Bu = RS_ROL64(Asu ^ Du, 14);
-        Eba = Ba ^ (~Be & Bi);
-        Eba ^= rs_keccak_rc[i + 2];
-        Ca = Eba;
-        Ebe = Be ^ (~Bi & Bo);
-        Ce = Ebe;
-        Ebi = Bi ^ (~Bo & Bu);
-        Ci = Ebi;
-        Ebo = Bo ^ (~Bu & Ba);
-        Co = Ebo;
-        Ebu = Bu ^ (~Ba & Be);
-        Cu = Ebu;
-
-        Ba = RS_ROL64(Abo ^ Do, 28);
-        Be = RS_ROL64(Agu ^ Du, 20);
-        Bi = RS_ROL64(Aka ^ Da, 3);
-        Bo = RS_ROL64(Ame ^ De, 45);
-        Bu = RS_ROL64(Asi ^ Di, 61);
-        Ega = Ba ^ (~Be & Bi);
-        Ca ^= Ega;
-        Ege = Be ^ (~Bi & Bo);
-        Ce ^= Ege;
-        Egi = Bi ^ (~Bo & Bu);
-        Ci ^= Egi;
-        Ego = Bo ^ (~Bu & Ba);
-        Co ^= Ego;
-        Egu = Bu ^ (~Ba & Be);
-        Cu ^= Egu;
-
-        Ba = RS_ROL64(Abe ^ De, 1);
-        Be = RS_ROL64(Agi ^ Di, 6);
-        Bi = RS_ROL64(Ako ^ Do, 25);
-        Bo = RS_ROL64(Amu ^ Du, 8);
-        Bu = RS_ROL64(Asa ^ Da, 18);
-        Eka = Ba ^ (~Be & Bi);
-        Ca ^= Eka;
-        Eke = Be ^ (~Bi & Bo);
-        Ce ^= Eke;
-        Eki = Bi ^ (~Bo & Bu);
-        Ci ^= Eki;
-        Eko = Bo ^ (~Bu & Ba);
-        Co ^= Eko;
-        Eku = Bu ^ (~Ba & Be);
-        Cu ^= Eku;
-
-        Ba = RS_ROL64(Abu ^ Du, 27);
-        Be = RS_ROL64(Aga ^ Da, 36);
-        Bi = RS_ROL64(Ake ^ De, 10);
-        Bo = RS_ROL64(Ami ^ Di, 15);
-        Bu = RS_ROL64(Aso ^ Do, 56);
-        Ema = Ba ^ (~Be & Bi);
-        Ca ^= Ema;
-        Eme = Be ^ (~Bi & Bo);
-        Ce ^= Eme;
-        Emi = Bi ^ (~Bo & Bu);
-        Ci ^= Emi;
-        Emo = Bo ^ (~Bu & Ba);
-        Co ^= Emo;
-        Emu = Bu ^ (~Ba & Be);
-        Cu ^= Emu;
-
-        Ba = RS_ROL64(Abi ^ Di, 62);
-        Be = RS_ROL64(Ago ^ Do, 55);
-        Bi = RS_ROL64(Aku ^ Du, 39);
-        Bo = RS_ROL64(Ama ^ Da, 41);
-        Bu = RS_ROL64(Ase ^ De, 2);
-        Esa = Ba ^ (~Be & Bi);
-        Ca ^= Esa;
-        Ese = Be ^ (~Bi & Bo);
-        Ce ^= Ese;
-        Esi = Bi ^ (~Bo & Bu);
-        Ci ^= Esi;
-        Eso = Bo ^ (~Bu & Ba);
-        Co ^= Eso;
-        Esu = Bu ^ (~Ba & Be);
-        Cu ^= Esu;
-
-        Da = Cu ^ RS_ROL64(Ce, 1);
-        De = Ca ^ RS_ROL64(Ci, 1);
-        Di = Ce ^ RS_ROL64(Co, 1);
-        Do = Ci ^ RS_ROL64(Cu, 1);
-        Du = Co ^ RS_ROL64(Ca, 1);
-
-        Ba = Eba ^ Da;
-        Be = RS_ROL64(Ege ^ De, 44);
-        Bi = RS_ROL64(Eki ^ Di, 43);
-        Bo = RS_ROL64(Emo ^ Do, 21);
-        Bu = RS_ROL64(Esu ^ Du, 14);
-        Aba = Ba ^ (~Be & Bi);
-        Aba ^= rs_keccak_rc[i + 3];
-        Ca = Aba;
-        Abe = Be ^ (~Bi & Bo);
-        Ce = Abe;
-        Abi = Bi ^ (~Bo & Bu);
-        Ci = Abi;
-        Abo = Bo ^ (~Bu & Ba);
-        Co = Abo;
-        Abu = Bu ^ (~Ba & Be);
-        Cu = Abu;
-
-        Ba = RS_ROL64(Ebo ^ Do, 28);
-        Be = RS_ROL64(Egu ^ Du, 20);
-        Bi = RS_ROL64(Eka ^ Da, 3);
-        Bo = RS_ROL64(Eme ^ De, 45);
-        Bu = RS_ROL64(Esi ^ Di, 61);
-        Aga = Ba ^ (~Be & Bi);
-        Ca ^= Aga;
-        Age = Be ^ (~Bi & Bo);
-        Ce ^= Age;
-        Agi = Bi ^ (~Bo & Bu);
-        Ci ^= Agi;
-        Ago = Bo ^ (~Bu & Ba);
-        Co ^= Ago;
-        Agu = Bu ^ (~Ba & Be);
-        Cu ^= Agu;
-
-        Ba = RS_ROL64(Ebe ^ De, 1);
-        Be = RS_ROL64(Egi ^ Di, 6);
-        Bi = RS_ROL64(Eko ^ Do, 25);
-        Bo = RS_ROL64(Emu ^ Du, 8);
-        Bu = RS_ROL64(Esa ^ Da, 18);
-        Aka = Ba ^ (~Be & Bi);
-        Ca ^= Aka;
-        Ake = Be ^ (~Bi & Bo);
-        Ce ^= Ake;
-        Aki = Bi ^ (~Bo & Bu);
-        Ci ^= Aki;
-        Ako = Bo ^ (~Bu & Ba);
-        Co ^= Ako;
-        Aku = Bu ^ (~Ba & Be);
-        Cu ^= Aku;
-
-        Ba = RS_ROL64(Ebu ^ Du, 27);
-        Be = RS_ROL64(Ega ^ Da, 36);
-        Bi = RS_ROL64(Eke ^ De, 10);
-        Bo = RS_ROL64(Emi ^ Di, 15);
-        Bu = RS_ROL64(Eso ^ Do, 56);
-        Ama = Ba ^ (~Be & Bi);
-        Ca ^= Ama;
-        Ame = Be ^ (~Bi & Bo);
-        Ce ^= Ame;
-        Ami = Bi ^ (~Bo & Bu);
-        Ci ^= Ami;
-        Amo = Bo ^ (~Bu & Ba);
-        Co ^= Amo;
-        Amu = Bu ^ (~Ba & Be);
-        Cu ^= Amu;
-
-        Ba = RS_ROL64(Ebi ^ Di, 62);
-        Be = RS_ROL64(Ego ^ Do, 55);
-        Bi = RS_ROL64(Eku ^ Du, 39);
-        Bo = RS_ROL64(Ema ^ Da, 41);
-        Bu = RS_ROL64(Ese ^ De, 2);
-        Asa = Ba ^ (~Be & Bi);
-        Ca ^= Asa;
-        Ase = Be ^ (~Bi & Bo);
-        Ce ^= Ase;
-        Asi = Bi ^ (~Bo & Bu);
-        Ci ^= Asi;
-        Aso = Bo ^ (~Bu & Ba);
-        Co ^= Aso;
-        Asu = Bu ^ (~Ba & Be);
-        Cu ^= Asu;
-
-        i += 4;
-        if (i == 24)
-            break;
-    }
-/* Lanes are stored from the last one down, falling through to lane 0. */
-        switch (lanes) {
-        case 25:
-            rs_store64le(p + 192, Asu);
-            /* fall through */
-        case 24:
-            rs_store64le(p + 184, Aso);
-            /* fall through */
-        case 23:
-            rs_store64le(p + 176, Asi);
-            /* fall through */
-        case 22:
-            rs_store64le(p + 168, Ase);
-            /* fall through */
-        case 21:
-            rs_store64le(p + 160, Asa);
-            /* fall through */
-        case 20:
-            rs_store64le(p + 152, Amu);
-            /* fall through */
-        case 19:
-            rs_store64le(p + 144, Amo);
-            /* fall through */
-        case 18:
-            rs_store64le(p + 136, Ami);
-            /* fall through */
-        case 17:
-            rs_store64le(p + 128, Ame);
-            /* fall through */
-        case 16:
-            rs_store64le(p + 120, Ama);
-            /* fall through */
-        case 15:
-            rs_store64le(p + 112, Aku);
-            /* fall through */
-        case 14:
-            rs_store64le(p + 104, Ako);
-            /* fall through */
-        case 13:
-            rs_store64le(p + 96, Aki);
-            /* fall through */
-        case 12:
-            rs_store64le(p + 88, Ake);
-            /* fall through */
-        case 11:
-            rs_store64le(p + 80, Aka);
-            /* fall through */
-        case 10:
-            rs_store64le(p + 72, Agu);
-            /* fall through */
-        case 9:
-            rs_store64le(p + 64, Ago);
-            /* fall through */
-        case 8:
-            rs_store64le(p + 56, Agi);
-            /* fall through */
-        case 7:
-            rs_store64le(p + 48, Age);
-            /* fall through */
-        case 6:
-            rs_store64le(p + 40, Aga);
-            /* fall through */
-        case 5:
-            rs_store64le(p + 32, Abu);
-            /* fall through */
-        case 4:
-            rs_store64le(p + 24, Abo);
-            /* fall through */
-        case 3:
-            rs_store64le(p + 16, Abi);
-            /* fall through */
-        case 2:
-            rs_store64le(p + 8, Abe);
-            /* fall through */
-        case 1:
-            rs_store64le(p + 0, Aba);
-            /* fall through */
-        default:
-            break;
+if (out) {
+            uint8_t *p = out + done;
+            /* Lanes are stored from the last one down, falling through to lane 0. */
+            switch (lanes) {
+            case 25:
+                rs_store64le(p + 192, Asu);
+                /* fall through */
+            case 24:
+                rs_store64le(p + 184, Aso);
+                /* fall through */
+            case 23:
+                rs_store64le(p + 176, Asi);
+                /* fall through */
+            case 22:
+                rs_store64le(p + 168, Ase);
+                /* fall through */
+            case 21:
+                rs_store64le(p + 160, Asa);
+                /* fall through */
+            case 20:
+                rs_store64le(p + 152, Amu);
+                /* fall through */
+            case 19:
+                rs_store64le(p + 144, Amo);
+                /* fall through */
+            case 18:
+                rs_store64le(p + 136, Ami);
+                /* fall through */
+            case 17:
+                rs_store64le(p + 128, Ame);
+                /* fall through */
+            case 16:
+                rs_store64le(p + 120, Ama);
+                /* fall through */
+            case 15:
+                rs_store64le(p + 112, Aku);
+                /* fall through */
+            case 14:
+                rs_store64le(p + 104, Ako);
+                /* fall through */
+            case 13:
+                rs_store64le(p + 96, Aki);
+                /* fall through */
+            case 12:
+                rs_store64le(p + 88, Ake);
+                /* fall through */
+            case 11:
+                rs_store64le(p + 80, Aka);
+                /* fall through */
+            case 10:
+                rs_store64le(p + 72, Agu);
+                /* fall through */
+            case 9:
+                rs_store64le(p + 64, Ago);
+                /* fall through */
+            case 8:
+                rs_store64le(p + 56, Agi);
+                /* fall through */
+            case 7:
+                rs_store64le(p + 48, Age);
+                /* fall through */
+            case 6:
+                rs_store64le(p + 40, Aga);
+                /* fall through */
+            case 5:
+                rs_store64le(p + 32, Abu);
+                /* fall through */
+            case 4:
+                rs_store64le(p + 24, Abo);
+                /* fall through */
+            case 3:
+                rs_store64le(p + 16, Abi);
+                /* fall through */
+            case 2:
+                rs_store64le(p + 8, Abe);
+                /* fall through */
+            case 1:
+                rs_store64le(p + 0, Aba);
+                /* fall through */
+            default:
+                break;
+            }
         }
-        done += 8 * (size_t)lanes;
     }
     state[0] = Aba;
     state[1] = Abe;
@@ -2743,9 +1901,9 @@ RS_HOT size_t keccak_p1600_absorb(uint64_t state[25], unsigned rounds,
     if (lanes == 0 || lanes > 25 || len < 8 * (size_t)lanes)
         return 0;
     if (rounds == 24)
-        return rs_keccak_absorb_from0(state, lanes, data, len);
+        return rs_keccak_blocks_from0(state, lanes, data, NULL, len);
     if (rounds == 12)
-        return rs_keccak_absorb_from12(state, lanes, data, len);
+        return rs_keccak_blocks_from12(state, lanes, data, NULL, len);
     /* Other round counts: correct, not tuned. */
     for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
         for (k = 0; k < lanes; k++)
@@ -2764,9 +1922,9 @@ RS_HOT size_t keccak_p1600_squeeze(uint64_t state[25], unsigned rounds,
     if (lanes == 0 || lanes > 25 || len < 8 * (size_t)lanes)
         return 0;
     if (rounds == 24)
-        return rs_keccak_squeeze_from0(state, lanes, out, len);
+        return rs_keccak_blocks_from0(state, lanes, NULL, out, len);
     if (rounds == 12)
-        return rs_keccak_squeeze_from12(state, lanes, out, len);
+        return rs_keccak_blocks_from12(state, lanes, NULL, out, len);
     /* Other round counts: correct, not tuned. */
     for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
         keccak_p1600(state, rounds);
