@@ -70,9 +70,10 @@
 /*
  * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
  * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
- * MSVC lower to one mov (tcc calls the library's memcpy, so it dereferences instead: it has
- * no aliasing analysis to break and x86 allows the unaligned access). Anywhere else bytes and
- * shifts, right on either byte order (s390x runs this branch).
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
  */
 #if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
@@ -87,11 +88,14 @@
 #define RS_LANE_FN static inline
 #endif
 
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
 RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
 {
-#if defined(RS_LANES_LE) && defined(__TINYC__)
-    return *(const uint64_t *)(const void *)p;
-#elif defined(RS_LANES_LE)
+#if defined(RS_LANES_LE)
     uint64_t v;
     memcpy(&v, p, 8);
     return v;
@@ -104,9 +108,7 @@ RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
 
 RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
 {
-#if defined(RS_LANES_LE) && defined(__TINYC__)
-    *(uint64_t *)(void *)p = v;
-#elif defined(RS_LANES_LE)
+#if defined(RS_LANES_LE)
     memcpy(p, &v, 8);
 #else
     p[0] = (uint8_t)v;
@@ -119,6 +121,7 @@ RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
     p[7] = (uint8_t)(v >> 56);
 #endif
 }
+#endif
 
 static const uint64_t rs_keccak_rc[24] = {
     0x0000000000000001ULL,
@@ -399,13 +402,15 @@ void rs_neon_keccak_p1600_x2(uint64_t states[25][2], unsigned rounds)
 }
 
 
+
 /*
  * The block loop on rounds 0 .. 23, the states kept in registers from one block to the
  * next: each of `blocks` blocks of `lanes` lanes (1..25) is xored in from the 2 streams
  * before the permutation, or (squeeze) stored to them after it. A group of 2 lanes of a
- * block is 2 unaligned loads or stores (one per stream) and a 2 x 2 transpose
- * between them and the lane vectors; the last, partial group moves only its lanes. One copy
- * serves both directions, called rather than inlined: the round body is the largest code here.
+ * block is 2 unaligned loads or stores (one per stream) and one 2 x 2
+ * transpose between them and the lane vectors; the last, partial group moves only its lanes.
+ * One copy serves both directions, called rather than inlined: the round body is the largest
+ * code here.
  */
 RS_BLOCKS void rs_keccak_x2_blocks_from0(uint64_t (*states)[2],
                                                 uint8_t *const streams[2], size_t blocks,
@@ -1064,13 +1069,15 @@ if (squeeze) {
     vst1q_u64(states[23], Aso);
     vst1q_u64(states[24], Asu);
 }
+
 /*
  * The block loop on rounds 12 .. 23, the states kept in registers from one block to the
  * next: each of `blocks` blocks of `lanes` lanes (1..25) is xored in from the 2 streams
  * before the permutation, or (squeeze) stored to them after it. A group of 2 lanes of a
- * block is 2 unaligned loads or stores (one per stream) and a 2 x 2 transpose
- * between them and the lane vectors; the last, partial group moves only its lanes. One copy
- * serves both directions, called rather than inlined: the round body is the largest code here.
+ * block is 2 unaligned loads or stores (one per stream) and one 2 x 2
+ * transpose between them and the lane vectors; the last, partial group moves only its lanes.
+ * One copy serves both directions, called rather than inlined: the round body is the largest
+ * code here.
  */
 RS_BLOCKS void rs_keccak_x2_blocks_from12(uint64_t (*states)[2],
                                                 uint8_t *const streams[2], size_t blocks,

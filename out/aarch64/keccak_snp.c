@@ -29,9 +29,10 @@
 /*
  * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
  * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
- * MSVC lower to one mov (tcc calls the library's memcpy, so it dereferences instead: it has
- * no aliasing analysis to break and x86 allows the unaligned access). Anywhere else bytes and
- * shifts, right on either byte order (s390x runs this branch).
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
  */
 #if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
@@ -46,11 +47,14 @@
 #define RS_LANE_FN static inline
 #endif
 
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
 RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
 {
-#if defined(RS_LANES_LE) && defined(__TINYC__)
-    return *(const uint64_t *)(const void *)p;
-#elif defined(RS_LANES_LE)
+#if defined(RS_LANES_LE)
     uint64_t v;
     memcpy(&v, p, 8);
     return v;
@@ -63,9 +67,7 @@ RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
 
 RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
 {
-#if defined(RS_LANES_LE) && defined(__TINYC__)
-    *(uint64_t *)(void *)p = v;
-#elif defined(RS_LANES_LE)
+#if defined(RS_LANES_LE)
     memcpy(p, &v, 8);
 #else
     p[0] = (uint8_t)v;
@@ -78,6 +80,7 @@ RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
     p[7] = (uint8_t)(v >> 56);
 #endif
 }
+#endif
 
 /* Bytes pos .. pos + len - 1 of the state ^= in. */
 static void rs_xor_bytes(uint64_t *state, size_t pos, const uint8_t *in, size_t len)

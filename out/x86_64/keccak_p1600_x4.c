@@ -75,9 +75,10 @@
 /*
  * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
  * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
- * MSVC lower to one mov (tcc calls the library's memcpy, so it dereferences instead: it has
- * no aliasing analysis to break and x86 allows the unaligned access). Anywhere else bytes and
- * shifts, right on either byte order (s390x runs this branch).
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
  */
 #if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
@@ -92,11 +93,14 @@
 #define RS_LANE_FN static inline
 #endif
 
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
 RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
 {
-#if defined(RS_LANES_LE) && defined(__TINYC__)
-    return *(const uint64_t *)(const void *)p;
-#elif defined(RS_LANES_LE)
+#if defined(RS_LANES_LE)
     uint64_t v;
     memcpy(&v, p, 8);
     return v;
@@ -109,9 +113,7 @@ RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
 
 RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
 {
-#if defined(RS_LANES_LE) && defined(__TINYC__)
-    *(uint64_t *)(void *)p = v;
-#elif defined(RS_LANES_LE)
+#if defined(RS_LANES_LE)
     memcpy(p, &v, 8);
 #else
     p[0] = (uint8_t)v;
@@ -124,6 +126,7 @@ RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
     p[7] = (uint8_t)(v >> 56);
 #endif
 }
+#endif
 
 static const uint64_t rs_keccak_rc[24] = {
     0x0000000000000001ULL,
@@ -419,13 +422,15 @@ RS_INLINE void rs_keccak_p1600_x4_from(uint64_t (*states)[4], unsigned start)
     RS_VSTORE(states[24], Asu);
 }
 
+
 /*
  * The block loop on rounds 0 .. 23, the states kept in registers from one block to the
  * next: each of `blocks` blocks of `lanes` lanes (1..25) is xored in from the 4 streams
  * before the permutation, or (squeeze) stored to them after it. A group of 4 lanes of a
- * block is 4 unaligned loads or stores (one per stream) and a 4 x 4 transpose
- * between them and the lane vectors; the last, partial group moves only its lanes. One copy
- * serves both directions, called rather than inlined: the round body is the largest code here.
+ * block is 4 unaligned loads or stores (one per stream) and one 4 x 4
+ * transpose between them and the lane vectors; the last, partial group moves only its lanes.
+ * One copy serves both directions, called rather than inlined: the round body is the largest
+ * code here.
  */
 RS_BLOCKS void rs_keccak_x4_blocks_from0(uint64_t (*states)[4],
                                                 uint8_t *const streams[4], size_t blocks,
@@ -1549,13 +1554,15 @@ if (squeeze) {
     RS_VSTORE(states[23], Aso);
     RS_VSTORE(states[24], Asu);
 }
+
 /*
  * The block loop on rounds 12 .. 23, the states kept in registers from one block to the
  * next: each of `blocks` blocks of `lanes` lanes (1..25) is xored in from the 4 streams
  * before the permutation, or (squeeze) stored to them after it. A group of 4 lanes of a
- * block is 4 unaligned loads or stores (one per stream) and a 4 x 4 transpose
- * between them and the lane vectors; the last, partial group moves only its lanes. One copy
- * serves both directions, called rather than inlined: the round body is the largest code here.
+ * block is 4 unaligned loads or stores (one per stream) and one 4 x 4
+ * transpose between them and the lane vectors; the last, partial group moves only its lanes.
+ * One copy serves both directions, called rather than inlined: the round body is the largest
+ * code here.
  */
 RS_BLOCKS void rs_keccak_x4_blocks_from12(uint64_t (*states)[4],
                                                 uint8_t *const streams[4], size_t blocks,
