@@ -311,7 +311,8 @@ START_TEST(test_multi_page_end)
 END_TEST
 #endif
 
-/* Rates out of range do nothing and say so; zero blocks read nothing (NULL streams). */
+/* Rates out of range do nothing and say so; zero blocks touch nothing (NULL streams, NULL
+ * arrays). */
 START_TEST(test_multi_block_edges)
 {
     const struct multi *v = multis[_i];
@@ -337,6 +338,8 @@ START_TEST(test_multi_block_edges)
     for (k = 0; k < 4; k++) {
         ck_assert_uint_eq(v->absorb(states, in, 0, 21, block_rounds[k]), 0);
         ck_assert_uint_eq(v->squeeze(states, out, 0, 21, block_rounds[k]), 0);
+        ck_assert_uint_eq(v->absorb(states, NULL, 0, 17, block_rounds[k]), 0);
+        ck_assert_uint_eq(v->squeeze(states, NULL, 0, 17, block_rounds[k]), 0);
     }
     ck_assert_msg(memcmp(states, before, 25 * v->n * sizeof(uint64_t)) == 0,
                   "%s: an empty or refused block loop changed the states", v->name);

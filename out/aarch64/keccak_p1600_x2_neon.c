@@ -1744,7 +1744,7 @@ size_t rs_neon_keccak_p1600_x2_absorb(uint64_t states[25][2],
     size_t b;
     unsigned j, k;
 
-    if (rate_lanes == 0 || rate_lanes > 25)
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
         return 0;
     if (rounds == 24) {
         uint8_t *streams[2];
@@ -1776,7 +1776,7 @@ size_t rs_neon_keccak_p1600_x2_squeeze(uint64_t states[25][2],
     size_t b;
     unsigned j, k;
 
-    if (rate_lanes == 0 || rate_lanes > 25)
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
         return 0;
     if (rounds == 24) {
         rs_keccak_x2_blocks_from0(states, out, blocks, rate_lanes, 1);

@@ -47,7 +47,7 @@ void rs_neon_keccak_p1600_x2(uint64_t states[25][2], unsigned rounds);
  * rate_lanes - 1, then Keccak-p[1600, rounds] runs on every instance (rounds as
  * keccak_p1600_x2 takes them: 0, or above 24, xors the block in and permutes nothing). Each
  * in[j] is its own stream (no alignment needed) and advances by 8 * rate_lanes bytes per
- * block; with blocks = 0 nothing is read (the pointers may be NULL). rate_lanes is 1..25
+ * block; with blocks = 0 nothing is read or written (in, and each in[j], may be NULL). rate_lanes is 1..25
  * (SHA-3 and SHAKE use 18, 17, 13, 9 and 21, TurboSHAKE and KangarooTwelve 21 and 17). For 24
  * and 12 rounds the states stay in registers from one block to the next. Returns the blocks
  * absorbed: `blocks`, or 0 when rate_lanes is out of range (nothing is done).

@@ -4822,7 +4822,7 @@ RS_TARGET size_t keccak_p1600_x8_absorb(uint64_t states[25][8],
     size_t b;
     unsigned j, k;
 
-    if (rate_lanes == 0 || rate_lanes > 25)
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
         return 0;
     if (rounds == 24) {
         uint8_t *streams[8];
@@ -4854,7 +4854,7 @@ RS_TARGET size_t keccak_p1600_x8_squeeze(uint64_t states[25][8],
     size_t b;
     unsigned j, k;
 
-    if (rate_lanes == 0 || rate_lanes > 25)
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
         return 0;
     if (rounds == 24) {
         rs_keccak_x8_blocks_from0(states, out, blocks, rate_lanes, 1);
