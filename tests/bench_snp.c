@@ -113,8 +113,8 @@ int main(int argc, char **argv)
         fa = rs_figures(a, SAMPLES, REPS);
         fb = rs_figures(b, SAMPLES, REPS);
         if (tsv)
-            printf("%s\t%s\t%d\tcycles/call\t%.1f\t%.1f\t%.1f\t%.4f\n", RS_COMPILER, fns[f].name, RATE,
-                   fb.median, fb.best, fa.median, fb.median / fa.median);
+            printf("%s\t%s\t%d\tcycles/call\t%.1f\t%.1f\t%.1f\t%.4f\n", RS_COMPILER,
+                   fns[f].name, RATE, fb.median, fb.best, fa.median, fb.median / fa.median);
         else
             printf("%-22s %7.1f cycles (best %6.1f)   Permute_24rounds %6.1f   ratio 1/%.1f\n",
                    fns[f].name, fb.median, fb.best, fa.median, fa.median / fb.median);
@@ -130,8 +130,8 @@ int main(int argc, char **argv)
     fa = rs_figures(a, SAMPLES, OD_BYTES);
     fb = rs_figures(b, SAMPLES, OD_BYTES);
     if (tsv)
-        printf("%s\tODDuplexingFastInOut\t%d\tcycles/byte\t%.3f\t%.3f\t%.3f\t%.4f\n", RS_COMPILER, OD_BYTES,
-               fb.median, fb.best, fa.median, fb.median / fa.median);
+        printf("%s\tODDuplexingFastInOut\t%d\tcycles/byte\t%.3f\t%.3f\t%.3f\t%.4f\n",
+               RS_COMPILER, OD_BYTES, fb.median, fb.best, fa.median, fb.median / fa.median);
     else
         printf("ODDuplexingFastInOut, %d lanes, 16 KiB: %.2f cycles/byte, XKCP's fallback loop "
                "on the byte functions %.2f: %.2fx\n",

@@ -18,7 +18,8 @@
 #ifdef RS_OUT_F
 /* Checking the vendorable out/ folder itself, under the symbol names a user links. */
 #include "keccak_p1600.h"
-#define RS_KECCAK_VARIANTS(X) X(RS_OUT_F, RS_OUT_P, RS_OUT_A, RS_OUT_S, "out/ " RS_OUT_NAME, RS_OUT_CPU)
+#define RS_KECCAK_VARIANTS(X) \
+    X(RS_OUT_F, RS_OUT_P, RS_OUT_A, RS_OUT_S, "out/ " RS_OUT_NAME, RS_OUT_CPU)
 #else
 #include "keccak_variants.h"
 /* The plain reference joins the table: the fuzz targets take it as the truth, so it must

@@ -482,16 +482,22 @@ START_TEST(test_snp_od_duplexing)
         memset(got, 0xA5, sizeof got);
         memset(want, 0xA5, sizeof want);
         if (fn == 0) {
-            n = rounds == 24 ? KeccakP1600_ODDuplexingFastInOut(&a, lanes, in + 1, lens[t], got + 1, add + 2, trail)
-                             : KeccakP1600_12rounds_ODDuplexingFastInOut(&a, lanes, in + 1, lens[t], got + 1, add + 2, trail);
+            n = rounds == 24
+                    ? KeccakP1600_ODDuplexingFastInOut(&a, lanes, in + 1, lens[t], got + 1,
+                                                       add + 2, trail)
+                    : KeccakP1600_12rounds_ODDuplexingFastInOut(&a, lanes, in + 1, lens[t],
+                                                                got + 1, add + 2, trail);
             m = od_fallback(&b, lanes, rounds, in + 1, want + 1, add + 2, lens[t], trailenc, 0);
         } else if (fn == 1) {
-            n = rounds == 24 ? KeccakP1600_ODDuplexingFastOut(&a, lanes, got + 1, lens[t], add + 2, trail)
-                             : KeccakP1600_12rounds_ODDuplexingFastOut(&a, lanes, got + 1, lens[t], add + 2, trail);
+            n = rounds == 24
+                    ? KeccakP1600_ODDuplexingFastOut(&a, lanes, got + 1, lens[t], add + 2, trail)
+                    : KeccakP1600_12rounds_ODDuplexingFastOut(&a, lanes, got + 1, lens[t],
+                                                              add + 2, trail);
             m = od_fallback(&b, lanes, rounds, NULL, want + 1, add + 2, lens[t], trailenc, 0);
         } else {
-            n = rounds == 24 ? KeccakP1600_ODDuplexingFastIn(&a, lanes, in + 1, lens[t], trail)
-                             : KeccakP1600_12rounds_ODDuplexingFastIn(&a, lanes, in + 1, lens[t], trail);
+            n = rounds == 24
+                    ? KeccakP1600_ODDuplexingFastIn(&a, lanes, in + 1, lens[t], trail)
+                    : KeccakP1600_12rounds_ODDuplexingFastIn(&a, lanes, in + 1, lens[t], trail);
             m = od_fallback(&b, lanes, rounds, in + 1, NULL, NULL, lens[t], trailenc, 1);
         }
         ck_assert_uint_eq(n, m);
@@ -503,7 +509,8 @@ START_TEST(test_snp_od_duplexing)
                       rounds, lens[t]);
     }
     /* Rates the interface cannot take are refused, so XKCP falls back. */
-    ck_assert_uint_eq(KeccakP1600_ODDuplexingFastInOut(&a, 0, in, sizeof in, got, add, trail), 0);
+    ck_assert_uint_eq(KeccakP1600_ODDuplexingFastInOut(&a, 0, in, sizeof in, got, add, trail),
+                      0);
     ck_assert_uint_eq(KeccakP1600_ODDuplexingFastOut(&a, 25, got, sizeof got, add, trail), 0);
     ck_assert_uint_eq(KeccakP1600_12rounds_ODDuplexingFastIn(&a, 25, in, sizeof in, trail), 0);
 }
