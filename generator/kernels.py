@@ -191,11 +191,26 @@ def keccak_simd(env, variant, prefix, command, target, built=""):
     c = render.render(env, "keccak_p1600_xN.c.j2", **common, n=n, s=s,
                       header=render.provenance(params, command, f"{base}.c: {variant.name}."),
                       xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
+                      **block_loop_context(n, isa.name),
                       rotations=simd.rotations_used(s), fused=simd.theta_fused(isa),
                       ops_per_round=simd.multi_ops_per_round(isa, s),
                       parity_after=simd.parity_steps(s.fused_parity),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
     return {f"{base}.h": h, f"{base}.c": c}
+
+
+def block_loop_context(n, isa_name):
+    """What the x-N block loops (_block_loops.j2) print: the transpose network, the groups of
+    a block, the round counts that keep the states in registers, how a partial group is
+    loaded, and the 128-bit chunk shuffles' immediates."""
+    ctx = dict(net=simd.transpose(n), groups=simd.block_groups(n),
+               absorb_starts=[keccak.MAX_ROUNDS - r for r in keccak.ABSORB_ROUNDS],
+               partial=simd.partial_access(isa_name, n))
+    if n > 2:
+        ctx["chunk_imms"] = {k: simd.chunk_imm(k, n) for k in ("even128", "odd128")}
+    else:
+        ctx["chunk_imms"] = {}
+    return ctx
 
 
 def keccak_any(env, variant, prefix, command, target):
@@ -232,5 +247,6 @@ def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built="")
                           header=render.provenance(params, command, f"{base}.h: the x2 API."))
     c = render.render(env, "keccak_p1600_arm.c.j2", **common, s=s, isa=isa,
                       header=render.provenance(params, command, f"{base}.c: {name}."),
-                      columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE)
+                      columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE,
+                      **block_loop_context(2, isa))
     return {f"{base}.h": h, f"{base}.c": c}

@@ -22,9 +22,11 @@ ROOT = os.path.dirname(HERE)
 SHAPING = {
     "keccak_scalar": ("generator/keccak.py", "generator/x86asm.py",
                       "templates/keccak_p1600_scalar.c.j2", "templates/keccak_p1600_x86asm.c.j2",
-                      "templates/_rotate64.j2", "templates/_portability.j2"),
+                      "templates/_rotate64.j2", "templates/_portability.j2",
+                      "templates/_lanes.j2", "templates/_block_loops.j2",
+                      "templates/_absorb_plain.j2"),
     "keccak_simd": ("generator/keccak.py", "generator/simd.py", "templates/keccak_p1600_xN.c.j2",
-                    "templates/_vec64.j2"),
+                    "templates/_vec64.j2", "templates/_lanes.j2", "templates/_block_loops.j2"),
     "chacha": ("generator/chacha.py", "templates/chacha.c.j2", "templates/_chacha_simd.j2",
                "templates/_portability.j2"),
 }

@@ -226,3 +226,169 @@ def parity_steps(fused):
         return {}
     return {2: [(x, tuple(keccak.index(x, y) for y in (0, 1, 2))) for x in range(5)],
             4: [(x, (None,) + tuple(keccak.index(x, y) for y in (3, 4))) for x in range(5)]}
+
+
+# --- Lane-major states and byte streams: the transposes of the x-N block loops ------------
+# N instances each read (or write) their own byte stream; a vector register holds one lane of
+# every instance. A group of N consecutive lanes of the N streams is an N x N matrix of 64-bit
+# words: N unaligned loads give its rows (stream j, lanes k .. k + N - 1), a transpose gives
+# its columns (lane k + i of every instance), which are xored into the state. Squeezing runs
+# the same network the other way: a transpose is its own inverse.
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """dst = one two-source shuffle of a and b, as the model defines it (see shuffle()):
+    'lo64' / 'hi64' take the low / high 64-bit element of each 128-bit chunk of a and b
+    (unpacklo/unpackhi_epi64, NEON ZIP1/ZIP2); 'even128' / 'odd128' take the even / odd 128-bit
+    chunks of a, then those of b (vperm2i128, vshufi64x2)."""
+    dst: str
+    kind: str
+    a: str
+    b: str
+
+
+def shuffle(kind, a, b):
+    """The result of one Shuffle on vectors given as lists of 64-bit elements."""
+    n = len(a)
+    if kind in ("lo64", "hi64"):
+        e = 0 if kind == "lo64" else 1
+        return [(a if k % 2 == 0 else b)[k - k % 2 + e] for k in range(n)]
+    chunks = [(v[2 * c], v[2 * c + 1]) for v in (a, b) for c in range(n // 2)]
+    first = 0 if kind == "even128" else 1
+    picked = [chunks[c] for c in range(first, n, 2)]   # a's chunks are 0 .. n/2 - 1
+    return [w for chunk in picked for w in chunk]
+
+
+def chunk_select(kind, n):
+    """(source, chunk) per output 128-bit chunk of an even128 / odd128 shuffle of n-element
+    vectors: the source of the immediates below."""
+    first = 0 if kind == "even128" else 1
+    return [(src, c) for src in ("a", "b") for c in range(first, n // 2, 2)]
+
+
+def chunk_imm(kind, n):
+    """The immediate that makes the ISA's 128-bit-chunk shuffle do `kind` on n-element vectors:
+    vperm2i128 (n = 4) codes each output chunk as 0/1 (a's) or 2/3 (b's) in bits 0-1 and 4-5;
+    vshufi64x2 (n = 8) takes output chunks 0-1 from a and 2-3 from b, two bits each."""
+    sel = chunk_select(kind, n)
+    if n == 4:
+        code = [(0 if src == "a" else 2) + c for src, c in sel]
+        return code[0] | code[1] << 4
+    if n == 8:
+        return sum(c << (2 * k) for k, (_, c) in enumerate(sel))
+    raise ValueError(f"no 128-bit chunk shuffle for {n} elements")
+
+
+@dataclass(frozen=True)
+class Transpose:
+    """The network: inputs T0 .. T{n-1}, the ops in order, outputs[k] the name holding row k of
+    the transposed matrix. Every name is assigned once."""
+    n: int
+    ops: tuple
+    outputs: tuple
+
+    @property
+    def temporaries(self):
+        return tuple(op.dst for op in self.ops)
+
+    def ops_for(self, count):
+        """The ops outputs 0 .. count - 1 depend on, in order: what a group of `count` < n
+        lanes needs (the other outputs would only be xored in as zeros)."""
+        producer = {op.dst: op for op in self.ops}
+        needed, todo = set(), list(self.outputs[:count])
+        while todo:
+            name = todo.pop()
+            if name in producer and name not in needed:
+                needed.add(name)
+                todo += [producer[name].a, producer[name].b]
+        return tuple(op for op in self.ops if op.dst in needed)
+
+
+def transpose(n):
+    """An n x n transpose of 64-bit words (n a power of two, 2..8) in log2(n) levels of n
+    shuffles: 64-bit elements within 128-bit chunks first (lo64/hi64), then 128-bit chunks by
+    even/odd halving. Checked by simulation before it is returned."""
+    if n < 2 or n & (n - 1) or n > 8:
+        raise ValueError(f"no transpose for {n} instances")
+    ops = []
+    rows = [f"T{j}" for j in range(n)]
+    # Level 1: row 2p + e of the result holds, in chunk c, element 2c + e of rows 2p, 2p + 1.
+    level = []
+    for p in range(n // 2):
+        for e, kind in enumerate(("lo64", "hi64")):
+            name = f"U1_{2 * p + e}"
+            ops.append(Shuffle(name, kind, rows[2 * p], rows[2 * p + 1]))
+            level.append(name)
+    # Chunk levels: for each e the vectors level[2q + e] form an (n/2) x (n/2) matrix of
+    # chunks; halving into even and odd chunks log2(n/2) times transposes it.
+    groups = {e: [level[2 * q + e] for q in range(n // 2)] for e in (0, 1)}
+    for depth in range(2, 2 + (n // 2).bit_length() - 1):
+        for e in (0, 1):
+            m = len(groups[e])
+            nxt = [None] * m
+            for i in range(m // 2):
+                for half, kind in enumerate(("even128", "odd128")):
+                    name = f"U{depth}_{e}_{half * (m // 2) + i}"
+                    ops.append(Shuffle(name, kind, groups[e][2 * i], groups[e][2 * i + 1]))
+                    nxt[half * (m // 2) + i] = name
+            groups[e] = nxt
+    # Output k = 2c + e: chunk c of the transposed chunk matrix of e.
+    outputs = tuple(groups[k % 2][k // 2] for k in range(n))
+    net = Transpose(n, tuple(ops), outputs)
+    check_transpose(net)
+    return net
+
+
+def run_transpose(net, rows):
+    """The network applied to n rows (lists of n values): the n output vectors."""
+    values = {f"T{j}": list(rows[j]) for j in range(net.n)}
+    for op in net.ops:
+        values[op.dst] = shuffle(op.kind, values[op.a], values[op.b])
+    return [values[name] for name in net.outputs]
+
+
+def check_transpose(net):
+    rows = [[(j, k) for k in range(net.n)] for j in range(net.n)]
+    got = run_transpose(net, rows)
+    want = [[(j, k) for j in range(net.n)] for k in range(net.n)]
+    if got != want:
+        raise AssertionError(f"transpose network for {net.n} is wrong: {got}")
+
+
+@dataclass(frozen=True)
+class Group:
+    """N consecutive lanes of a block: lanes first .. first + N - 1 (those below 25 exist).
+    `full`: all N exist; `tails`: the lane counts t < N a rate can leave in this group (the
+    rate first + t exists), loaded or stored partially."""
+    index: int
+    first: int
+    lanes: tuple
+    full: bool
+    tails: tuple
+
+
+def block_groups(n, lanes=keccak.LANES):
+    """The groups a block of up to 25 lanes splits into on an x-N kernel. A rate of r lanes
+    uses the r // n full groups and, when n does not divide r, group r // n with its first
+    r % n lanes (the others read as zero, so xoring them in would change nothing)."""
+    out = []
+    for g in range((lanes + n - 1) // n):
+        first = g * n
+        have = tuple(range(first, min(first + n, lanes)))
+        out.append(Group(g, first, have, len(have) == n,
+                         tuple(t for t in range(1, n) if first + t <= lanes)))
+    return tuple(out)
+
+
+def partial_access(isa_name, lanes):
+    """How an x-N kernel loads or stores the first t < N lanes of a stream: 'low' (N = 2: the
+    one lane is the low 64 bits, movq / LD1 of 8 bytes), 'mask' (AVX-512 opmask), 'maskvec'
+    (AVX2 vpmaskmovq with a lane mask vector)."""
+    if lanes == 2:
+        return "low"
+    if isa_name in ("avx512", "avx512vl"):
+        return "mask"
+    if isa_name == "avx2":
+        return "maskvec"
+    raise ValueError(f"no partial access for {isa_name} x{lanes}")

@@ -82,7 +82,7 @@ RS_XKCP_CONFIGS(RS_XKCP_WRAP)
 #define RS_XKCP_ROW(tag, lc) {"xkcp-opt64-" #tag, "", xkcp_##tag##_p, xkcp_##tag##_v},
 #endif
 
-#define RS_SCALAR_ROW(f1600, p1600, absorb, name, cpu) {name, cpu, p1600, 0},
+#define RS_SCALAR_ROW(f1600, p1600, absorb, squeeze, name, cpu) {name, cpu, p1600, 0},
 #define RS_SINGLE_ROW(prefix, name, cpu) {name, cpu, prefix##_keccak_p1600, 0},
 static const struct kernel kernels[] = {
     RS_KECCAK_VARIANTS(RS_SCALAR_ROW)

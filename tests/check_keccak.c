@@ -19,7 +19,8 @@
 #ifdef RS_OUT_F
 /* Checking the vendorable out/ folder itself, under the symbol names a user links. */
 #include "keccak_p1600.h"
-#define RS_KECCAK_VARIANTS(X) X(RS_OUT_F, RS_OUT_P, RS_OUT_A, "out/ " RS_OUT_NAME, RS_OUT_CPU)
+#define RS_KECCAK_VARIANTS(X) \
+    X(RS_OUT_F, RS_OUT_P, RS_OUT_A, RS_OUT_S, "out/ " RS_OUT_NAME, RS_OUT_CPU)
 #else
 #include "keccak_variants.h"
 /* The plain reference joins the table: the fuzz targets take it as the truth, so it must
@@ -44,8 +45,24 @@ static size_t rs_ref_absorb(uint64_t state[25], unsigned rounds, unsigned lanes,
     }
     return done;
 }
+static size_t rs_ref_squeeze(uint64_t state[25], unsigned rounds, unsigned lanes, uint8_t *out,
+                             size_t len)
+{
+    size_t done = 0;
+    unsigned k, b;
+    if (lanes == 0 || lanes > 25)
+        return 0;
+    for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
+        keccak_ref_p1600(state, rounds);
+        for (k = 0; k < lanes; k++)
+            for (b = 0; b < 8; b++)
+                out[done + 8 * k + b] = (uint8_t)(state[k] >> (8 * b));
+    }
+    return done;
+}
 #define RS_ALL_VARIANTS(X) \
-    X(rs_ref_f1600, keccak_ref_p1600, rs_ref_absorb, "reference (tests/ref/keccak_ref.c)", "") \
+    X(rs_ref_f1600, keccak_ref_p1600, rs_ref_absorb, rs_ref_squeeze, \
+      "reference (tests/ref/keccak_ref.c)", "") \
     RS_KECCAK_VARIANTS(X)
 #endif
 
@@ -184,6 +201,43 @@ START_TEST(test_absorb_loop)
 }
 END_TEST
 
+/* The squeezing loop equals permuting and storing each block, for the same rates and round
+ * counts, into misaligned output with a partial tail left untouched. */
+START_TEST(test_squeeze_loop)
+{
+    const struct variant *v = runnable[_i / ABSORB_CASES];
+    unsigned lanes = absorb_lanes[(_i % ABSORB_CASES) / 3];
+    unsigned rounds = absorb_rounds[_i % 3];
+    uint8_t buffer[1 + 5 * 200 + 7], want[5 * 200];
+    uint8_t *out = buffer + 1; /* deliberately misaligned */
+    size_t len = 5 * 8 * lanes + 7, done, k, j;
+    uint64_t got[25], state[25];
+
+    memset(buffer, 0xA5, sizeof buffer);
+    memcpy(got, rs_keccak_cases[3].in, sizeof got);
+    memcpy(state, rs_keccak_cases[3].in, sizeof state);
+    done = v->squeeze(got, rounds, lanes, out, len);
+    ck_assert_uint_eq(done, 5 * 8 * lanes);
+    for (k = 0; k < 5; k++) {
+        v->p1600(state, rounds);
+        for (j = 0; j < 8 * lanes; j++)
+            want[k * 8 * lanes + j] = (uint8_t)(state[j / 8] >> (8 * (j % 8)));
+    }
+    ck_assert_msg(memcmp(out, want, done) == 0, "%s: squeeze of %u lanes, %u rounds", v->name,
+                  lanes, rounds);
+    ck_assert_msg(memcmp(got, state, sizeof got) == 0,
+                  "%s: squeeze of %u lanes, %u rounds: the state after", v->name, lanes, rounds);
+    ck_assert_msg(buffer[0] == 0xA5, "%s: squeeze wrote before its output", v->name);
+    for (k = done; k < len; k++)
+        ck_assert_msg(out[k] == 0xA5, "%s: squeeze wrote past its whole blocks", v->name);
+    ck_assert_uint_eq(v->squeeze(got, rounds, lanes, out, 8 * lanes - 1), 0);
+    ck_assert_uint_eq(v->squeeze(got, rounds, 0, out, len), 0);
+    ck_assert_uint_eq(v->squeeze(got, rounds, 26, out, len), 0);
+    ck_assert_msg(memcmp(got, state, sizeof got) == 0, "%s: a refused squeeze changed the state",
+                  v->name);
+}
+END_TEST
+
 static Suite *keccak_suite(void)
 {
     Suite *s = suite_create("keccak-p1600 scalar (" RS_COMPILER ")");
@@ -195,6 +249,10 @@ static Suite *keccak_suite(void)
 
     tc = tcase_create("absorb loop");
     tcase_add_loop_test(tc, test_absorb_loop, 0, (int)(nrunnable * ABSORB_CASES));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("squeeze loop");
+    tcase_add_loop_test(tc, test_squeeze_loop, 0, (int)(nrunnable * ABSORB_CASES));
     suite_add_tcase(s, tc);
 
     tc = tcase_create("rounds out of range");

@@ -345,6 +345,178 @@ START_TEST(test_snp_bytes)
 }
 END_TEST
 
+/* The byte model of a state: byte i is bits 8(i mod 8) .. of lane i / 8 (FIPS 202 order). */
+static void state_bytes(const KeccakP1600_state *state, uint8_t out[200])
+{
+    unsigned i;
+    for (i = 0; i < 200; i++)
+        out[i] = (uint8_t)(state->A[i / 8] >> (8 * (i % 8)));
+}
+
+static void random_state(KeccakP1600_state *state, uint64_t seed)
+{
+    unsigned i;
+    for (i = 0; i < 25; i++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        state->A[i] = seed ^ (seed >> 29);
+    }
+}
+
+/* Every SnP byte function at offset _i (0..200) and every length that fits, data and output at
+ * every alignment, against the byte model: the bytes in range as the function says, every
+ * other state byte unchanged, nothing written outside the output. */
+START_TEST(test_snp_bytes_every_range)
+{
+    KeccakP1600_state state;
+    uint8_t before[200], model[200], got[200], data[216], out[216], want[216];
+    unsigned offset = (unsigned)_i, length, k, shift;
+
+    for (k = 0; k < sizeof data; k++)
+        data[k] = (uint8_t)(k * 151u + offset * 7u + 1u);
+    for (length = 0; offset + length <= 200; length++) {
+        const uint8_t *in = data + (length + offset) % 8;
+        shift = (length * 3u + offset) % 8;
+
+        random_state(&state, 0x9E3779B97F4A7C15ULL * (offset * 201u + length + 1u));
+        state_bytes(&state, before);
+        KeccakP1600_AddBytes(&state, in, offset, length);
+        memcpy(model, before, 200);
+        for (k = 0; k < length; k++)
+            model[offset + k] ^= in[k];
+        state_bytes(&state, got);
+        ck_assert_msg(memcmp(got, model, 200) == 0, "AddBytes at %u, %u bytes", offset, length);
+
+        random_state(&state, 0xC2B2AE3D27D4EB4FULL * (offset * 201u + length + 1u));
+        state_bytes(&state, before);
+        KeccakP1600_OverwriteBytes(&state, in, offset, length);
+        memcpy(model, before, 200);
+        memcpy(model + offset, in, length);
+        state_bytes(&state, got);
+        ck_assert_msg(memcmp(got, model, 200) == 0, "OverwriteBytes at %u, %u bytes", offset,
+                      length);
+
+        memset(out, 0xA5, sizeof out);
+        KeccakP1600_ExtractBytes(&state, out + shift, offset, length);
+        memset(want, 0xA5, sizeof want);
+        memcpy(want + shift, model + offset, length);
+        ck_assert_msg(memcmp(out, want, sizeof out) == 0, "ExtractBytes at %u, %u bytes", offset,
+                      length);
+
+        memset(out, 0xA5, sizeof out);
+        KeccakP1600_ExtractAndAddBytes(&state, in, out + shift, offset, length);
+        memset(want, 0xA5, sizeof want);
+        for (k = 0; k < length; k++)
+            want[shift + k] = (uint8_t)(model[offset + k] ^ in[k]);
+        ck_assert_msg(memcmp(out, want, sizeof out) == 0, "ExtractAndAddBytes at %u, %u bytes",
+                      offset, length);
+
+        /* In place, as XKCP's duplex code calls it. */
+        memcpy(out, in, length);
+        KeccakP1600_ExtractAndAddBytes(&state, out, out, offset, length);
+        ck_assert_msg(memcmp(out, want + shift, length) == 0,
+                      "ExtractAndAddBytes in place at %u, %u bytes", offset, length);
+        state_bytes(&state, got);
+        ck_assert_msg(memcmp(got, model, 200) == 0, "an extraction at %u changed the state",
+                      offset);
+    }
+    /* OverwriteWithZeroes(byteCount = offset). */
+    random_state(&state, 0x165667B19E3779F9ULL * (offset + 1u));
+    state_bytes(&state, model);
+    memset(model, 0, offset);
+    KeccakP1600_OverwriteWithZeroes(&state, offset);
+    state_bytes(&state, got);
+    ck_assert_msg(memcmp(got, model, 200) == 0, "OverwriteWithZeroes(%u)", offset);
+}
+END_TEST
+
+/* XKCP's duplexing loops as KeccakOD.inc falls back to them (SnP byte functions and the
+ * permutation), the truth for the ODDuplexingFast* functions. */
+static size_t od_fallback(KeccakP1600_state *state, unsigned lanes, unsigned rounds,
+                          const uint8_t *in, uint8_t *out, const uint8_t *add, size_t len,
+                          const uint8_t trailenc[8], int strict)
+{
+    unsigned r = 8 * lanes;
+    size_t done = 0;
+    while (strict ? len - done > r : len - done >= r) {
+        if (in) {
+            KeccakP1600_OverwriteBytes(state, in + done, 0, r);
+        } else {
+            KeccakP1600_OverwriteWithZeroes(state, r);
+            KeccakP1600_AddByte(state, 1, 0);
+        }
+        KeccakP1600_AddBytes(state, trailenc, r, 8);
+        KeccakP1600_Permute_Nrounds(state, rounds);
+        if (out)
+            KeccakP1600_ExtractAndAddBytes(state, add + done, out + done, 0, r);
+        done += r;
+    }
+    return done;
+}
+
+static const unsigned od_lanes[] = {1, 9, 16, 17, 20, 21, 24};
+#define OD_CASES (sizeof od_lanes / sizeof od_lanes[0] * 2 * 3)
+
+/* One loop index per (rate, rounds, function); lengths with a partial block left over, and
+ * exactly one block (FastIn then does nothing). */
+START_TEST(test_snp_od_duplexing)
+{
+    unsigned lanes = od_lanes[_i / 6], rounds = (_i / 3) % 2 ? 12 : 24, fn = (unsigned)_i % 3;
+    uint8_t in[4 * 200 + 3], add[4 * 200 + 3], got[4 * 200 + 3], want[4 * 200 + 3];
+    /* As XKCP builds it: the domain byte, zeros, 0x80 + a separator. */
+    const uint8_t trailenc[8] = {0x4A, 0, 0, 0, 0, 0, 0, 0x9F};
+    KeccakP1600_state a, b;
+    size_t lens[3], k, n, m;
+    uint64_t trail;
+    unsigned t;
+
+    lens[0] = 3 * 8 * (size_t)lanes + 5;
+    lens[1] = 8 * (size_t)lanes;
+    lens[2] = 2;
+    memcpy(&trail, trailenc, 8);
+    for (k = 0; k < sizeof in; k++) {
+        in[k] = (uint8_t)(k * 29u + lanes);
+        add[k] = (uint8_t)(k * 71u + 3u);
+    }
+    for (t = 0; t < 3; t++) {
+        random_state(&a, 77u * lanes + rounds + t);
+        b = a;
+        memset(got, 0xA5, sizeof got);
+        memset(want, 0xA5, sizeof want);
+        if (fn == 0) {
+            n = rounds == 24
+                    ? KeccakP1600_ODDuplexingFastInOut(&a, lanes, in + 1, lens[t], got + 1,
+                                                       add + 2, trail)
+                    : KeccakP1600_12rounds_ODDuplexingFastInOut(&a, lanes, in + 1, lens[t],
+                                                                got + 1, add + 2, trail);
+            m = od_fallback(&b, lanes, rounds, in + 1, want + 1, add + 2, lens[t], trailenc, 0);
+        } else if (fn == 1) {
+            n = rounds == 24
+                    ? KeccakP1600_ODDuplexingFastOut(&a, lanes, got + 1, lens[t], add + 2, trail)
+                    : KeccakP1600_12rounds_ODDuplexingFastOut(&a, lanes, got + 1, lens[t],
+                                                              add + 2, trail);
+            m = od_fallback(&b, lanes, rounds, NULL, want + 1, add + 2, lens[t], trailenc, 0);
+        } else {
+            n = rounds == 24
+                    ? KeccakP1600_ODDuplexingFastIn(&a, lanes, in + 1, lens[t], trail)
+                    : KeccakP1600_12rounds_ODDuplexingFastIn(&a, lanes, in + 1, lens[t], trail);
+            m = od_fallback(&b, lanes, rounds, in + 1, NULL, NULL, lens[t], trailenc, 1);
+        }
+        ck_assert_uint_eq(n, m);
+        ck_assert_msg(memcmp(a.A, b.A, sizeof a.A) == 0,
+                      "ODDuplexingFast (%u) %u lanes, %u rounds, %zu bytes: state", fn, lanes,
+                      rounds, lens[t]);
+        ck_assert_msg(memcmp(got, want, sizeof got) == 0,
+                      "ODDuplexingFast (%u) %u lanes, %u rounds, %zu bytes: output", fn, lanes,
+                      rounds, lens[t]);
+    }
+    /* Rates the interface cannot take are refused, so XKCP falls back. */
+    ck_assert_uint_eq(KeccakP1600_ODDuplexingFastInOut(&a, 0, in, sizeof in, got, add, trail),
+                      0);
+    ck_assert_uint_eq(KeccakP1600_ODDuplexingFastOut(&a, 25, got, sizeof got, add, trail), 0);
+    ck_assert_uint_eq(KeccakP1600_12rounds_ODDuplexingFastIn(&a, 25, in, sizeof in, trail), 0);
+}
+END_TEST
+
 static Suite *sponge_suite(void)
 {
     Suite *s = suite_create("sponge (" RS_COMPILER ")");
@@ -364,6 +536,8 @@ static Suite *sponge_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_snp, 0, (int)RS_SPONGE_NCASES);
     tcase_add_loop_test(tc, test_snp_bytes, 0, 200);
+    tcase_add_loop_test(tc, test_snp_bytes_every_range, 0, 201);
+    tcase_add_loop_test(tc, test_snp_od_duplexing, 0, (int)OD_CASES);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("API edges");

@@ -7,6 +7,7 @@
 #ifndef RS_TEST_KECCAK_SIMD_TABLE_H
 #define RS_TEST_KECCAK_SIMD_TABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cpu_features.h"
@@ -28,13 +29,17 @@ struct multi {
     void (*p)(uint64_t *states, unsigned rounds);
     void (*interleave)(uint64_t *states, const uint64_t *separate);
     void (*deinterleave)(uint64_t *separate, const uint64_t *states);
+    size_t (*absorb)(uint64_t *states, const uint8_t *const *in, size_t blocks, unsigned rate,
+                     unsigned rounds);
+    size_t (*squeeze)(uint64_t *states, uint8_t *const *out, size_t blocks, unsigned rate,
+                      unsigned rounds);
 };
 
 #define RS_SINGLE(prefix, name, cpu) {name, cpu, prefix##_keccak_f1600, prefix##_keccak_p1600},
 #define RS_MULTI(prefix, name, cpu, n) \
-    {name, cpu, n, prefix##_f, prefix##_p, prefix##_il, prefix##_dil},
+    {name, cpu, n, prefix##_f, prefix##_p, prefix##_il, prefix##_dil, prefix##_ab, prefix##_sq},
 static const struct single all_singles[] = {RS_KECCAK_SINGLE_VARIANTS(RS_SINGLE) {0, 0, 0, 0}};
-static const struct multi all_multis[] = {RS_KECCAK_MULTI_VARIANTS(RS_MULTI) {0, 0, 0, 0, 0, 0, 0}};
+static const struct multi all_multis[] = {RS_KECCAK_MULTI_VARIANTS(RS_MULTI) {0, 0, 0, 0, 0, 0, 0, 0, 0}};
 #define NSINGLES (sizeof all_singles / sizeof all_singles[0] - 1)
 #define NMULTIS (sizeof all_multis / sizeof all_multis[0] - 1)
 

@@ -18,12 +18,14 @@ struct variant {
     void (*p1600)(uint64_t state[25], unsigned rounds);
     size_t (*absorb)(uint64_t state[25], unsigned rounds, unsigned lanes, const uint8_t *data,
                      size_t len);
+    size_t (*squeeze)(uint64_t state[25], unsigned rounds, unsigned lanes, uint8_t *out,
+                      size_t len);
 };
 
 #ifndef RS_ALL_VARIANTS
 #define RS_ALL_VARIANTS RS_KECCAK_VARIANTS
 #endif
-#define RS_ENTRY(f1600, p1600, absorb, name, cpu) {name, cpu, f1600, p1600, absorb},
+#define RS_ENTRY(f1600, p1600, absorb, squeeze, name, cpu) {name, cpu, f1600, p1600, absorb, squeeze},
 static const struct variant all_variants[] = {RS_ALL_VARIANTS(RS_ENTRY)};
 #define NVARIANTS (sizeof all_variants / sizeof all_variants[0])
 

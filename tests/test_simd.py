@@ -104,6 +104,91 @@ class SingleStateTest(unittest.TestCase):
         self.assertEqual([v for r in rows for v in r[:5]], reference.keccak_p1600(state))
 
 
+def unpack(a, b, hi):
+    """punpck{l,h}qdq / ZIP1, ZIP2 per 128-bit chunk, as the manuals define them."""
+    out = []
+    for c in range(len(a) // 2):
+        out += [a[2 * c + hi], b[2 * c + hi]]
+    return out
+
+
+def vperm2i128(a, b, imm):
+    """vperm2i128: each output 128-bit chunk picks a.lo, a.hi, b.lo, b.hi by two bits (no
+    zeroing bits are used here)."""
+    chunks = [a[0:2], a[2:4], b[0:2], b[2:4]]
+    return chunks[imm & 3] + chunks[(imm >> 4) & 3]
+
+
+def vshufi64x2(a, b, imm):
+    """vshufi64x2: output chunks 0, 1 from a and 2, 3 from b, two immediate bits each."""
+    pick = lambda v, k: v[2 * k:2 * k + 2]
+    return (pick(a, imm & 3) + pick(a, (imm >> 2) & 3) + pick(b, (imm >> 4) & 3)
+            + pick(b, (imm >> 6) & 3))
+
+
+def instruction(op, a, b):
+    """One transpose op as the instruction the templates print for its width."""
+    if op.kind in ("lo64", "hi64"):
+        return unpack(a, b, op.kind == "hi64")
+    imm = simd.chunk_imm(op.kind, len(a))
+    return vperm2i128(a, b, imm) if len(a) == 4 else vshufi64x2(a, b, imm)
+
+
+class TransposeTest(unittest.TestCase):
+    """The x-N block loops' transposes, run as the printed instructions."""
+
+    def run_net(self, net, rows, ops=None):
+        regs = {f"T{j}": rows[j] for j in range(net.n)}
+        for op in net.ops if ops is None else ops:
+            regs[op.dst] = instruction(op, regs[op.a], regs[op.b])
+        return regs
+
+    def test_transposes(self):
+        rng = random.Random(7)
+        for n in (2, 4, 8):
+            net = simd.transpose(n)
+            self.assertEqual(len(net.ops), n * (n.bit_length() - 1))
+            rows = [[rng.getrandbits(64) for _ in range(n)] for _ in range(n)]
+            regs = self.run_net(net, rows)
+            cols = [regs[name] for name in net.outputs]
+            self.assertEqual(cols, [[rows[j][k] for j in range(n)] for k in range(n)], n)
+            # A transpose is its own inverse: the squeeze runs the same network.
+            back = self.run_net(net, cols)
+            self.assertEqual([back[name] for name in net.outputs], rows, n)
+
+    def test_partial_groups_need_only_their_outputs(self):
+        rng = random.Random(8)
+        for n in (4, 8):
+            net = simd.transpose(n)
+            for t in range(1, n):
+                rows = [[rng.getrandbits(64) if k < t else 0 for k in range(n)]
+                        for _ in range(n)]
+                regs = self.run_net(net, rows, net.ops_for(t))
+                for k in range(t):
+                    self.assertEqual(regs[net.outputs[k]], [rows[j][k] for j in range(n)])
+                self.assertLess(len(net.ops_for(t)), len(net.ops))
+
+    def test_groups_cover_every_rate(self):
+        for n in (2, 4, 8):
+            groups = simd.block_groups(n)
+            for rate in range(1, 26):
+                lanes = [lane for g in groups if g.full and g.index < rate // n
+                         for lane in g.lanes]
+                tail = rate % n
+                if tail:
+                    g = groups[rate // n]
+                    self.assertIn(tail, g.tails, (n, rate))
+                    lanes += list(range(g.first, g.first + tail))
+                self.assertEqual(lanes, list(range(rate)), (n, rate))
+
+    def test_partial_access(self):
+        self.assertEqual(simd.partial_access("sse2", 2), "low")
+        self.assertEqual(simd.partial_access("avx2", 4), "maskvec")
+        self.assertEqual(simd.partial_access("avx512", 8), "mask")
+        with self.assertRaises(ValueError):
+            simd.transpose(3)
+
+
 class VariantTest(unittest.TestCase):
     def test_names(self):
         v = variants.SimdKeccakVariant(instances=8, unroll=24, isa="avx512")

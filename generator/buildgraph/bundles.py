@@ -83,7 +83,7 @@ def forced_paths(w, ctx, cc, compiled):
         "check_sponge": ("tests/check_sponge.c", "sponge_vectors.h", "", []),
         "check_keccak": ("tests/check_keccak.c", "keccak_vectors.h",
                          "-DRS_OUT_F=keccak_f1600 -DRS_OUT_P=keccak_p1600 "
-                         "-DRS_OUT_A=keccak_p1600_absorb -DRS_OUT_NAME='\"bundle\"' "
+                         "-DRS_OUT_A=keccak_p1600_absorb -DRS_OUT_S=keccak_p1600_squeeze -DRS_OUT_NAME='\"bundle\"' "
                          "-DRS_OUT_CPU='\"\"'", []),
         "check_chacha": ("tests/check_chacha.c", "chacha_vectors.h",
                          "-DRS_OUT_NAME='\"bundle\"' -DRS_OUT_CPU='\"\"'", [chacha_ref]),

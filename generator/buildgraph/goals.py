@@ -37,9 +37,10 @@ def summaries(w, ctx):
     progs = []
     if ctx.test_ccs:
         first = ctx.test_ccs[0]["cc"]
-        progs = sorted(ctx.benches["all"].get(first, {}).values()) + (
-            [ctx.benches["out"][first]] if first in ctx.benches["out"] else []) + sorted(
-            goals["bench-bundle"])
+        progs = sorted(dict.fromkeys(
+            list(ctx.benches["all"].get(first, {}).values())
+            + [p for p in goals["bench-sponge"] if p.startswith(os.path.join("build", first, ""))]
+            + goals["bench-bundle"]))
     if progs:
         w.build([bench_log], "e2e_module", implicit=progs + ["tests/e2e_bench_cli.py"],
                 variables=[("module", "tests.e2e_bench_cli"),

@@ -31,7 +31,7 @@ def vendored(w, ctx):
                        ("cflags", f"-O1 {out.api_flags} -I{gen} -Itests {ctx.check_cflags} "
                                   f"-DRS_COMPILER='\"{cc['cc']} (out/)\"' "
                                   f"-DRS_OUT_F={pfx}keccak_f1600 -DRS_OUT_P={pfx}keccak_p1600 "
-                                  f"-DRS_OUT_A={pfx}keccak_p1600_absorb "
+                                  f"-DRS_OUT_A={pfx}keccak_p1600_absorb -DRS_OUT_S={pfx}keccak_p1600_squeeze "
                                   f"-DRS_OUT_NAME='\"{k.name}\"' "
                                   f"-DRS_OUT_CPU='\"{' '.join(k.cpu_needs())}\"'")])
     exe = os.path.join(obj, "check_out")

@@ -28,6 +28,11 @@ def per_compiler(w, ctx, suite):
                               order_only=out.headers)
         ctx.benches["out"][cc["cc"]] = bench
         ctx.add(bench, "bench-sponge")
+        # The SnP byte functions against a permutation, timed in the same race.
+        snp = suite.program("tests/bench_snp.c", objs,
+                            f"-O2 {out.api_flags} -Itests -DRS_COMPILER='\"{cc['cc']}\"'", "",
+                            order_only=out.headers)
+        ctx.add(snp, "bench-sponge")
     w.blank()
 
 

@@ -14,7 +14,9 @@
  *     prefix    = rs_neon_
  */
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "keccak_p1600_x2_neon.h"
 #include "rs_dispatch.h"
@@ -24,6 +26,9 @@
 
 #if !defined(__aarch64__)
 #error "keccakp1600-x2-u2-neon needs AArch64; use the scalar kernel"
+#endif
+#if defined(__AARCH64EB__)
+#error "keccakp1600-x2-u2-neon: its block loops read streams as little-endian lanes; use the scalar kernel on big-endian AArch64"
 #endif
 #include <arm_neon.h>
 /* The round body must be inlined into each entry point so constant round counts fold. */
@@ -35,7 +40,16 @@
 #define RS_INLINE static inline
 #endif
 
+#if defined(_MSC_VER)
+#define RS_BLOCKS static __declspec(noinline)
+#elif defined(__GNUC__)
+#define RS_BLOCKS static __attribute__((noinline))
+#else
+#define RS_BLOCKS static
+#endif
+
 #define RS_V uint64x2_t
+#define RS_TARGET
 /* One 128-bit register holds one lane of both instances. Base NEON has no vector rotate: a
  * shift left, then SRI inserts the bits shifted out (two instructions); chi's ~b & c is one
  * BIC. */
@@ -44,6 +58,71 @@
 #define RS_THETA_D(c1, c2) veorq_u64((c1), RS_ROL((c2), 1))
 #define RS_THETA_RHO(a, d, n) RS_ROL(veorq_u64((a), (d)), (n))
 #define RS_CHI(a, b, c) veorq_u64((a), vbicq_u64((c), (b)))
+/* The block loops' loads, stores and transposes (see _block_loops.j2): a stream's lanes as
+ * bytes (no alignment needed), ZIP1/ZIP2 to transpose two lanes of two streams. */
+#define RS_VLOAD(p) vreinterpretq_u64_u8(vld1q_u8((const uint8_t *)(p)))
+#define RS_VSTORE(p, v) vst1q_u8((uint8_t *)(p), vreinterpretq_u8_u64(v))
+#define RS_VLOADP(p, t) vcombine_u64(vreinterpret_u64_u8(vld1_u8((const uint8_t *)(p))), vdup_n_u64(0))
+#define RS_VSTOREP(p, v, t) vst1_u8((uint8_t *)(p), vreinterpret_u8_u64(vget_low_u64(v)))
+#define RS_VXOR(a, b) veorq_u64((a), (b))
+#define RS_VZERO vdupq_n_u64(0)
+#define RS_VLO64(a, b) vzip1q_u64((a), (b))
+#define RS_VHI64(a, b) vzip2q_u64((a), (b))
+/*
+ * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
+ * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
+ */
+#if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+    defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM)
+#define RS_LANES_LE 1
+#endif
+#if defined(_MSC_VER)
+#define RS_LANE_FN static __forceinline
+#elif defined(__GNUC__)
+#define RS_LANE_FN static inline __attribute__((always_inline))
+#else
+#define RS_LANE_FN static inline
+#endif
+
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
+RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
+{
+#if defined(RS_LANES_LE)
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+#endif
+}
+
+RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
+{
+#if defined(RS_LANES_LE)
+    memcpy(p, &v, 8);
+#else
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 40);
+    p[6] = (uint8_t)(v >> 48);
+    p[7] = (uint8_t)(v >> 56);
+#endif
+}
+#endif
 
 static const uint64_t rs_keccak_rc[24] = {
     0x0000000000000001ULL,
@@ -321,6 +400,1400 @@ void rs_neon_keccak_p1600_x2(uint64_t states[25][2], unsigned rounds)
         rs_keccak_p1600_x2_from(states, 12);
     else if (rounds != 0 && rounds < 24)
         rs_keccak_p1600_x2_from(states, 24 - rounds);
+}
+
+
+
+/*
+ * The block loop on rounds 0 .. 23, the states kept in registers from one block to the
+ * next: each of `blocks` blocks of `lanes` lanes (1..25) is xored in from the 2 streams
+ * before the permutation, or (squeeze) stored to them after it. A group of 2 lanes of a
+ * block is 2 unaligned loads or stores (one per stream) and one 2 x 2
+ * transpose between them and the lane vectors; the last, partial group moves only its lanes.
+ * One copy serves both directions, called rather than inlined: the round body is the largest
+ * code here.
+ */
+RS_BLOCKS void rs_keccak_x2_blocks_from0(uint64_t (*states)[2],
+                                                uint8_t *const streams[2], size_t blocks,
+                                                unsigned lanes, int squeeze)
+{
+    RS_V Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
+    RS_V Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
+    RS_V Ba, Be, Bi, Bo, Bu;
+    RS_V Ca, Ce, Ci, Co, Cu, Da, De, Di, Do, Du;
+
+    RS_V T0, T1, U1_0, U1_1;
+    uint8_t *p0 = streams[0];
+    uint8_t *p1 = streams[1];
+    const size_t step = 8 * (size_t)lanes;
+    unsigned i;
+
+        Aba = vld1q_u64(states[0]);
+        Abe = vld1q_u64(states[1]);
+        Abi = vld1q_u64(states[2]);
+        Abo = vld1q_u64(states[3]);
+        Abu = vld1q_u64(states[4]);
+        Aga = vld1q_u64(states[5]);
+        Age = vld1q_u64(states[6]);
+        Agi = vld1q_u64(states[7]);
+        Ago = vld1q_u64(states[8]);
+        Agu = vld1q_u64(states[9]);
+        Aka = vld1q_u64(states[10]);
+        Ake = vld1q_u64(states[11]);
+        Aki = vld1q_u64(states[12]);
+        Ako = vld1q_u64(states[13]);
+        Aku = vld1q_u64(states[14]);
+        Ama = vld1q_u64(states[15]);
+        Ame = vld1q_u64(states[16]);
+        Ami = vld1q_u64(states[17]);
+        Amo = vld1q_u64(states[18]);
+        Amu = vld1q_u64(states[19]);
+        Asa = vld1q_u64(states[20]);
+        Ase = vld1q_u64(states[21]);
+        Asi = vld1q_u64(states[22]);
+        Aso = vld1q_u64(states[23]);
+        Asu = vld1q_u64(states[24]);
+
+    for (; blocks; blocks--) {
+        if (!squeeze) {
+            switch (lanes / 2) {
+            case 12:
+                T0 = RS_VLOAD(p0 + 176);
+                T1 = RS_VLOAD(p1 + 176);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Asi = RS_VXOR(Asi, U1_0);
+                Aso = RS_VXOR(Aso, U1_1);
+                /* fall through */
+            case 11:
+                T0 = RS_VLOAD(p0 + 160);
+                T1 = RS_VLOAD(p1 + 160);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Asa = RS_VXOR(Asa, U1_0);
+                Ase = RS_VXOR(Ase, U1_1);
+                /* fall through */
+            case 10:
+                T0 = RS_VLOAD(p0 + 144);
+                T1 = RS_VLOAD(p1 + 144);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Amo = RS_VXOR(Amo, U1_0);
+                Amu = RS_VXOR(Amu, U1_1);
+                /* fall through */
+            case 9:
+                T0 = RS_VLOAD(p0 + 128);
+                T1 = RS_VLOAD(p1 + 128);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Ame = RS_VXOR(Ame, U1_0);
+                Ami = RS_VXOR(Ami, U1_1);
+                /* fall through */
+            case 8:
+                T0 = RS_VLOAD(p0 + 112);
+                T1 = RS_VLOAD(p1 + 112);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Aku = RS_VXOR(Aku, U1_0);
+                Ama = RS_VXOR(Ama, U1_1);
+                /* fall through */
+            case 7:
+                T0 = RS_VLOAD(p0 + 96);
+                T1 = RS_VLOAD(p1 + 96);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Aki = RS_VXOR(Aki, U1_0);
+                Ako = RS_VXOR(Ako, U1_1);
+                /* fall through */
+            case 6:
+                T0 = RS_VLOAD(p0 + 80);
+                T1 = RS_VLOAD(p1 + 80);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Aka = RS_VXOR(Aka, U1_0);
+                Ake = RS_VXOR(Ake, U1_1);
+                /* fall through */
+            case 5:
+                T0 = RS_VLOAD(p0 + 64);
+                T1 = RS_VLOAD(p1 + 64);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Ago = RS_VXOR(Ago, U1_0);
+                Agu = RS_VXOR(Agu, U1_1);
+                /* fall through */
+            case 4:
+                T0 = RS_VLOAD(p0 + 48);
+                T1 = RS_VLOAD(p1 + 48);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Age = RS_VXOR(Age, U1_0);
+                Agi = RS_VXOR(Agi, U1_1);
+                /* fall through */
+            case 3:
+                T0 = RS_VLOAD(p0 + 32);
+                T1 = RS_VLOAD(p1 + 32);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Abu = RS_VXOR(Abu, U1_0);
+                Aga = RS_VXOR(Aga, U1_1);
+                /* fall through */
+            case 2:
+                T0 = RS_VLOAD(p0 + 16);
+                T1 = RS_VLOAD(p1 + 16);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Abi = RS_VXOR(Abi, U1_0);
+                Abo = RS_VXOR(Abo, U1_1);
+                /* fall through */
+            case 1:
+                T0 = RS_VLOAD(p0 + 0);
+                T1 = RS_VLOAD(p1 + 0);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Aba = RS_VXOR(Aba, U1_0);
+                Abe = RS_VXOR(Abe, U1_1);
+                /* fall through */
+            default:
+                break;
+            }
+            switch (lanes) {
+            case 1:
+                T0 = RS_VLOADP(p0 + 0, 1);
+                T1 = RS_VLOADP(p1 + 0, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Aba = RS_VXOR(Aba, U1_0);
+                break;
+            case 3:
+                T0 = RS_VLOADP(p0 + 16, 1);
+                T1 = RS_VLOADP(p1 + 16, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Abi = RS_VXOR(Abi, U1_0);
+                break;
+            case 5:
+                T0 = RS_VLOADP(p0 + 32, 1);
+                T1 = RS_VLOADP(p1 + 32, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Abu = RS_VXOR(Abu, U1_0);
+                break;
+            case 7:
+                T0 = RS_VLOADP(p0 + 48, 1);
+                T1 = RS_VLOADP(p1 + 48, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Age = RS_VXOR(Age, U1_0);
+                break;
+            case 9:
+                T0 = RS_VLOADP(p0 + 64, 1);
+                T1 = RS_VLOADP(p1 + 64, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Ago = RS_VXOR(Ago, U1_0);
+                break;
+            case 11:
+                T0 = RS_VLOADP(p0 + 80, 1);
+                T1 = RS_VLOADP(p1 + 80, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Aka = RS_VXOR(Aka, U1_0);
+                break;
+            case 13:
+                T0 = RS_VLOADP(p0 + 96, 1);
+                T1 = RS_VLOADP(p1 + 96, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Aki = RS_VXOR(Aki, U1_0);
+                break;
+            case 15:
+                T0 = RS_VLOADP(p0 + 112, 1);
+                T1 = RS_VLOADP(p1 + 112, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Aku = RS_VXOR(Aku, U1_0);
+                break;
+            case 17:
+                T0 = RS_VLOADP(p0 + 128, 1);
+                T1 = RS_VLOADP(p1 + 128, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Ame = RS_VXOR(Ame, U1_0);
+                break;
+            case 19:
+                T0 = RS_VLOADP(p0 + 144, 1);
+                T1 = RS_VLOADP(p1 + 144, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Amo = RS_VXOR(Amo, U1_0);
+                break;
+            case 21:
+                T0 = RS_VLOADP(p0 + 160, 1);
+                T1 = RS_VLOADP(p1 + 160, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Asa = RS_VXOR(Asa, U1_0);
+                break;
+            case 23:
+                T0 = RS_VLOADP(p0 + 176, 1);
+                T1 = RS_VLOADP(p1 + 176, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Asi = RS_VXOR(Asi, U1_0);
+                break;
+            case 25:
+                T0 = RS_VLOADP(p0 + 192, 1);
+                T1 = RS_VLOADP(p1 + 192, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Asu = RS_VXOR(Asu, U1_0);
+                break;
+            default:
+                break;
+            }
+        }
+        i = 0;
+        goto round0;
+    for (;;) {
+    round0:
+        Ca = RS_XOR5(Aba, Aga, Aka, Ama, Asa);
+        Ce = RS_XOR5(Abe, Age, Ake, Ame, Ase);
+        Ci = RS_XOR5(Abi, Agi, Aki, Ami, Asi);
+        Co = RS_XOR5(Abo, Ago, Ako, Amo, Aso);
+        Cu = RS_XOR5(Abu, Agu, Aku, Amu, Asu);
+        Da = RS_THETA_D(Cu, Ce);
+        De = RS_THETA_D(Ca, Ci);
+        Di = RS_THETA_D(Ce, Co);
+        Do = RS_THETA_D(Ci, Cu);
+        Du = RS_THETA_D(Co, Ca);
+
+        Ba = veorq_u64(Aba, Da);
+        Be = RS_THETA_RHO(Age, De, 44);
+        Bi = RS_THETA_RHO(Aki, Di, 43);
+        Bo = RS_THETA_RHO(Amo, Do, 21);
+        Bu = RS_THETA_RHO(Asu, Du, 14);
+        Eba = RS_CHI(Ba, Be, Bi);
+        Eba = veorq_u64(Eba, vdupq_n_u64(rs_keccak_rc[i + 0]));
+        Ebe = RS_CHI(Be, Bi, Bo);
+        Ebi = RS_CHI(Bi, Bo, Bu);
+        Ebo = RS_CHI(Bo, Bu, Ba);
+        Ebu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Abo, Do, 28);
+        Be = RS_THETA_RHO(Agu, Du, 20);
+        Bi = RS_THETA_RHO(Aka, Da, 3);
+        Bo = RS_THETA_RHO(Ame, De, 45);
+        Bu = RS_THETA_RHO(Asi, Di, 61);
+        Ega = RS_CHI(Ba, Be, Bi);
+        Ege = RS_CHI(Be, Bi, Bo);
+        Egi = RS_CHI(Bi, Bo, Bu);
+        Ego = RS_CHI(Bo, Bu, Ba);
+        Egu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Abe, De, 1);
+        Be = RS_THETA_RHO(Agi, Di, 6);
+        Bi = RS_THETA_RHO(Ako, Do, 25);
+        Bo = RS_THETA_RHO(Amu, Du, 8);
+        Bu = RS_THETA_RHO(Asa, Da, 18);
+        Eka = RS_CHI(Ba, Be, Bi);
+        Eke = RS_CHI(Be, Bi, Bo);
+        Eki = RS_CHI(Bi, Bo, Bu);
+        Eko = RS_CHI(Bo, Bu, Ba);
+        Eku = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Abu, Du, 27);
+        Be = RS_THETA_RHO(Aga, Da, 36);
+        Bi = RS_THETA_RHO(Ake, De, 10);
+        Bo = RS_THETA_RHO(Ami, Di, 15);
+        Bu = RS_THETA_RHO(Aso, Do, 56);
+        Ema = RS_CHI(Ba, Be, Bi);
+        Eme = RS_CHI(Be, Bi, Bo);
+        Emi = RS_CHI(Bi, Bo, Bu);
+        Emo = RS_CHI(Bo, Bu, Ba);
+        Emu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Abi, Di, 62);
+        Be = RS_THETA_RHO(Ago, Do, 55);
+        Bi = RS_THETA_RHO(Aku, Du, 39);
+        Bo = RS_THETA_RHO(Ama, Da, 41);
+        Bu = RS_THETA_RHO(Ase, De, 2);
+        Esa = RS_CHI(Ba, Be, Bi);
+        Ese = RS_CHI(Be, Bi, Bo);
+        Esi = RS_CHI(Bi, Bo, Bu);
+        Eso = RS_CHI(Bo, Bu, Ba);
+        Esu = RS_CHI(Bu, Ba, Be);
+
+        Ca = RS_XOR5(Eba, Ega, Eka, Ema, Esa);
+        Ce = RS_XOR5(Ebe, Ege, Eke, Eme, Ese);
+        Ci = RS_XOR5(Ebi, Egi, Eki, Emi, Esi);
+        Co = RS_XOR5(Ebo, Ego, Eko, Emo, Eso);
+        Cu = RS_XOR5(Ebu, Egu, Eku, Emu, Esu);
+        Da = RS_THETA_D(Cu, Ce);
+        De = RS_THETA_D(Ca, Ci);
+        Di = RS_THETA_D(Ce, Co);
+        Do = RS_THETA_D(Ci, Cu);
+        Du = RS_THETA_D(Co, Ca);
+
+        Ba = veorq_u64(Eba, Da);
+        Be = RS_THETA_RHO(Ege, De, 44);
+        Bi = RS_THETA_RHO(Eki, Di, 43);
+        Bo = RS_THETA_RHO(Emo, Do, 21);
+        Bu = RS_THETA_RHO(Esu, Du, 14);
+        Aba = RS_CHI(Ba, Be, Bi);
+        Aba = veorq_u64(Aba, vdupq_n_u64(rs_keccak_rc[i + 1]));
+        Abe = RS_CHI(Be, Bi, Bo);
+        Abi = RS_CHI(Bi, Bo, Bu);
+        Abo = RS_CHI(Bo, Bu, Ba);
+        Abu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Ebo, Do, 28);
+        Be = RS_THETA_RHO(Egu, Du, 20);
+        Bi = RS_THETA_RHO(Eka, Da, 3);
+        Bo = RS_THETA_RHO(Eme, De, 45);
+        Bu = RS_THETA_RHO(Esi, Di, 61);
+        Aga = RS_CHI(Ba, Be, Bi);
+        Age = RS_CHI(Be, Bi, Bo);
+        Agi = RS_CHI(Bi, Bo, Bu);
+        Ago = RS_CHI(Bo, Bu, Ba);
+        Agu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Ebe, De, 1);
+        Be = RS_THETA_RHO(Egi, Di, 6);
+        Bi = RS_THETA_RHO(Eko, Do, 25);
+        Bo = RS_THETA_RHO(Emu, Du, 8);
+        Bu = RS_THETA_RHO(Esa, Da, 18);
+        Aka = RS_CHI(Ba, Be, Bi);
+        Ake = RS_CHI(Be, Bi, Bo);
+        Aki = RS_CHI(Bi, Bo, Bu);
+        Ako = RS_CHI(Bo, Bu, Ba);
+        Aku = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Ebu, Du, 27);
+        Be = RS_THETA_RHO(Ega, Da, 36);
+        Bi = RS_THETA_RHO(Eke, De, 10);
+        Bo = RS_THETA_RHO(Emi, Di, 15);
+        Bu = RS_THETA_RHO(Eso, Do, 56);
+        Ama = RS_CHI(Ba, Be, Bi);
+        Ame = RS_CHI(Be, Bi, Bo);
+        Ami = RS_CHI(Bi, Bo, Bu);
+        Amo = RS_CHI(Bo, Bu, Ba);
+        Amu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Ebi, Di, 62);
+        Be = RS_THETA_RHO(Ego, Do, 55);
+        Bi = RS_THETA_RHO(Eku, Du, 39);
+        Bo = RS_THETA_RHO(Ema, Da, 41);
+        Bu = RS_THETA_RHO(Ese, De, 2);
+        Asa = RS_CHI(Ba, Be, Bi);
+        Ase = RS_CHI(Be, Bi, Bo);
+        Asi = RS_CHI(Bi, Bo, Bu);
+        Aso = RS_CHI(Bo, Bu, Ba);
+        Asu = RS_CHI(Bu, Ba, Be);
+
+        i += 2;
+        if (i == 24)
+            break;
+    }
+if (squeeze) {
+            switch (lanes / 2) {
+            case 12:
+                T0 = Asi;
+                T1 = Aso;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 176, U1_0);
+                RS_VSTORE(p1 + 176, U1_1);
+                /* fall through */
+            case 11:
+                T0 = Asa;
+                T1 = Ase;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 160, U1_0);
+                RS_VSTORE(p1 + 160, U1_1);
+                /* fall through */
+            case 10:
+                T0 = Amo;
+                T1 = Amu;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 144, U1_0);
+                RS_VSTORE(p1 + 144, U1_1);
+                /* fall through */
+            case 9:
+                T0 = Ame;
+                T1 = Ami;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 128, U1_0);
+                RS_VSTORE(p1 + 128, U1_1);
+                /* fall through */
+            case 8:
+                T0 = Aku;
+                T1 = Ama;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 112, U1_0);
+                RS_VSTORE(p1 + 112, U1_1);
+                /* fall through */
+            case 7:
+                T0 = Aki;
+                T1 = Ako;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 96, U1_0);
+                RS_VSTORE(p1 + 96, U1_1);
+                /* fall through */
+            case 6:
+                T0 = Aka;
+                T1 = Ake;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 80, U1_0);
+                RS_VSTORE(p1 + 80, U1_1);
+                /* fall through */
+            case 5:
+                T0 = Ago;
+                T1 = Agu;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 64, U1_0);
+                RS_VSTORE(p1 + 64, U1_1);
+                /* fall through */
+            case 4:
+                T0 = Age;
+                T1 = Agi;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 48, U1_0);
+                RS_VSTORE(p1 + 48, U1_1);
+                /* fall through */
+            case 3:
+                T0 = Abu;
+                T1 = Aga;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 32, U1_0);
+                RS_VSTORE(p1 + 32, U1_1);
+                /* fall through */
+            case 2:
+                T0 = Abi;
+                T1 = Abo;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 16, U1_0);
+                RS_VSTORE(p1 + 16, U1_1);
+                /* fall through */
+            case 1:
+                T0 = Aba;
+                T1 = Abe;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 0, U1_0);
+                RS_VSTORE(p1 + 0, U1_1);
+                /* fall through */
+            default:
+                break;
+            }
+            switch (lanes) {
+            case 1:
+                T0 = Aba;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 0, U1_0, 1);
+                RS_VSTOREP(p1 + 0, U1_1, 1);
+                break;
+            case 3:
+                T0 = Abi;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 16, U1_0, 1);
+                RS_VSTOREP(p1 + 16, U1_1, 1);
+                break;
+            case 5:
+                T0 = Abu;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 32, U1_0, 1);
+                RS_VSTOREP(p1 + 32, U1_1, 1);
+                break;
+            case 7:
+                T0 = Age;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 48, U1_0, 1);
+                RS_VSTOREP(p1 + 48, U1_1, 1);
+                break;
+            case 9:
+                T0 = Ago;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 64, U1_0, 1);
+                RS_VSTOREP(p1 + 64, U1_1, 1);
+                break;
+            case 11:
+                T0 = Aka;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 80, U1_0, 1);
+                RS_VSTOREP(p1 + 80, U1_1, 1);
+                break;
+            case 13:
+                T0 = Aki;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 96, U1_0, 1);
+                RS_VSTOREP(p1 + 96, U1_1, 1);
+                break;
+            case 15:
+                T0 = Aku;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 112, U1_0, 1);
+                RS_VSTOREP(p1 + 112, U1_1, 1);
+                break;
+            case 17:
+                T0 = Ame;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 128, U1_0, 1);
+                RS_VSTOREP(p1 + 128, U1_1, 1);
+                break;
+            case 19:
+                T0 = Amo;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 144, U1_0, 1);
+                RS_VSTOREP(p1 + 144, U1_1, 1);
+                break;
+            case 21:
+                T0 = Asa;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 160, U1_0, 1);
+                RS_VSTOREP(p1 + 160, U1_1, 1);
+                break;
+            case 23:
+                T0 = Asi;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 176, U1_0, 1);
+                RS_VSTOREP(p1 + 176, U1_1, 1);
+                break;
+            case 25:
+                T0 = Asu;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 192, U1_0, 1);
+                RS_VSTOREP(p1 + 192, U1_1, 1);
+                break;
+            default:
+                break;
+            }
+        }
+        p0 += step;
+        p1 += step;
+    }
+    vst1q_u64(states[0], Aba);
+    vst1q_u64(states[1], Abe);
+    vst1q_u64(states[2], Abi);
+    vst1q_u64(states[3], Abo);
+    vst1q_u64(states[4], Abu);
+    vst1q_u64(states[5], Aga);
+    vst1q_u64(states[6], Age);
+    vst1q_u64(states[7], Agi);
+    vst1q_u64(states[8], Ago);
+    vst1q_u64(states[9], Agu);
+    vst1q_u64(states[10], Aka);
+    vst1q_u64(states[11], Ake);
+    vst1q_u64(states[12], Aki);
+    vst1q_u64(states[13], Ako);
+    vst1q_u64(states[14], Aku);
+    vst1q_u64(states[15], Ama);
+    vst1q_u64(states[16], Ame);
+    vst1q_u64(states[17], Ami);
+    vst1q_u64(states[18], Amo);
+    vst1q_u64(states[19], Amu);
+    vst1q_u64(states[20], Asa);
+    vst1q_u64(states[21], Ase);
+    vst1q_u64(states[22], Asi);
+    vst1q_u64(states[23], Aso);
+    vst1q_u64(states[24], Asu);
+}
+
+/*
+ * The block loop on rounds 12 .. 23, the states kept in registers from one block to the
+ * next: each of `blocks` blocks of `lanes` lanes (1..25) is xored in from the 2 streams
+ * before the permutation, or (squeeze) stored to them after it. A group of 2 lanes of a
+ * block is 2 unaligned loads or stores (one per stream) and one 2 x 2
+ * transpose between them and the lane vectors; the last, partial group moves only its lanes.
+ * One copy serves both directions, called rather than inlined: the round body is the largest
+ * code here.
+ */
+RS_BLOCKS void rs_keccak_x2_blocks_from12(uint64_t (*states)[2],
+                                                uint8_t *const streams[2], size_t blocks,
+                                                unsigned lanes, int squeeze)
+{
+    RS_V Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
+    RS_V Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
+    RS_V Ba, Be, Bi, Bo, Bu;
+    RS_V Ca, Ce, Ci, Co, Cu, Da, De, Di, Do, Du;
+
+    RS_V T0, T1, U1_0, U1_1;
+    uint8_t *p0 = streams[0];
+    uint8_t *p1 = streams[1];
+    const size_t step = 8 * (size_t)lanes;
+    unsigned i;
+
+        Aba = vld1q_u64(states[0]);
+        Abe = vld1q_u64(states[1]);
+        Abi = vld1q_u64(states[2]);
+        Abo = vld1q_u64(states[3]);
+        Abu = vld1q_u64(states[4]);
+        Aga = vld1q_u64(states[5]);
+        Age = vld1q_u64(states[6]);
+        Agi = vld1q_u64(states[7]);
+        Ago = vld1q_u64(states[8]);
+        Agu = vld1q_u64(states[9]);
+        Aka = vld1q_u64(states[10]);
+        Ake = vld1q_u64(states[11]);
+        Aki = vld1q_u64(states[12]);
+        Ako = vld1q_u64(states[13]);
+        Aku = vld1q_u64(states[14]);
+        Ama = vld1q_u64(states[15]);
+        Ame = vld1q_u64(states[16]);
+        Ami = vld1q_u64(states[17]);
+        Amo = vld1q_u64(states[18]);
+        Amu = vld1q_u64(states[19]);
+        Asa = vld1q_u64(states[20]);
+        Ase = vld1q_u64(states[21]);
+        Asi = vld1q_u64(states[22]);
+        Aso = vld1q_u64(states[23]);
+        Asu = vld1q_u64(states[24]);
+
+    for (; blocks; blocks--) {
+        if (!squeeze) {
+            switch (lanes / 2) {
+            case 12:
+                T0 = RS_VLOAD(p0 + 176);
+                T1 = RS_VLOAD(p1 + 176);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Asi = RS_VXOR(Asi, U1_0);
+                Aso = RS_VXOR(Aso, U1_1);
+                /* fall through */
+            case 11:
+                T0 = RS_VLOAD(p0 + 160);
+                T1 = RS_VLOAD(p1 + 160);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Asa = RS_VXOR(Asa, U1_0);
+                Ase = RS_VXOR(Ase, U1_1);
+                /* fall through */
+            case 10:
+                T0 = RS_VLOAD(p0 + 144);
+                T1 = RS_VLOAD(p1 + 144);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Amo = RS_VXOR(Amo, U1_0);
+                Amu = RS_VXOR(Amu, U1_1);
+                /* fall through */
+            case 9:
+                T0 = RS_VLOAD(p0 + 128);
+                T1 = RS_VLOAD(p1 + 128);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Ame = RS_VXOR(Ame, U1_0);
+                Ami = RS_VXOR(Ami, U1_1);
+                /* fall through */
+            case 8:
+                T0 = RS_VLOAD(p0 + 112);
+                T1 = RS_VLOAD(p1 + 112);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Aku = RS_VXOR(Aku, U1_0);
+                Ama = RS_VXOR(Ama, U1_1);
+                /* fall through */
+            case 7:
+                T0 = RS_VLOAD(p0 + 96);
+                T1 = RS_VLOAD(p1 + 96);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Aki = RS_VXOR(Aki, U1_0);
+                Ako = RS_VXOR(Ako, U1_1);
+                /* fall through */
+            case 6:
+                T0 = RS_VLOAD(p0 + 80);
+                T1 = RS_VLOAD(p1 + 80);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Aka = RS_VXOR(Aka, U1_0);
+                Ake = RS_VXOR(Ake, U1_1);
+                /* fall through */
+            case 5:
+                T0 = RS_VLOAD(p0 + 64);
+                T1 = RS_VLOAD(p1 + 64);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Ago = RS_VXOR(Ago, U1_0);
+                Agu = RS_VXOR(Agu, U1_1);
+                /* fall through */
+            case 4:
+                T0 = RS_VLOAD(p0 + 48);
+                T1 = RS_VLOAD(p1 + 48);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Age = RS_VXOR(Age, U1_0);
+                Agi = RS_VXOR(Agi, U1_1);
+                /* fall through */
+            case 3:
+                T0 = RS_VLOAD(p0 + 32);
+                T1 = RS_VLOAD(p1 + 32);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Abu = RS_VXOR(Abu, U1_0);
+                Aga = RS_VXOR(Aga, U1_1);
+                /* fall through */
+            case 2:
+                T0 = RS_VLOAD(p0 + 16);
+                T1 = RS_VLOAD(p1 + 16);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Abi = RS_VXOR(Abi, U1_0);
+                Abo = RS_VXOR(Abo, U1_1);
+                /* fall through */
+            case 1:
+                T0 = RS_VLOAD(p0 + 0);
+                T1 = RS_VLOAD(p1 + 0);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                Aba = RS_VXOR(Aba, U1_0);
+                Abe = RS_VXOR(Abe, U1_1);
+                /* fall through */
+            default:
+                break;
+            }
+            switch (lanes) {
+            case 1:
+                T0 = RS_VLOADP(p0 + 0, 1);
+                T1 = RS_VLOADP(p1 + 0, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Aba = RS_VXOR(Aba, U1_0);
+                break;
+            case 3:
+                T0 = RS_VLOADP(p0 + 16, 1);
+                T1 = RS_VLOADP(p1 + 16, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Abi = RS_VXOR(Abi, U1_0);
+                break;
+            case 5:
+                T0 = RS_VLOADP(p0 + 32, 1);
+                T1 = RS_VLOADP(p1 + 32, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Abu = RS_VXOR(Abu, U1_0);
+                break;
+            case 7:
+                T0 = RS_VLOADP(p0 + 48, 1);
+                T1 = RS_VLOADP(p1 + 48, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Age = RS_VXOR(Age, U1_0);
+                break;
+            case 9:
+                T0 = RS_VLOADP(p0 + 64, 1);
+                T1 = RS_VLOADP(p1 + 64, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Ago = RS_VXOR(Ago, U1_0);
+                break;
+            case 11:
+                T0 = RS_VLOADP(p0 + 80, 1);
+                T1 = RS_VLOADP(p1 + 80, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Aka = RS_VXOR(Aka, U1_0);
+                break;
+            case 13:
+                T0 = RS_VLOADP(p0 + 96, 1);
+                T1 = RS_VLOADP(p1 + 96, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Aki = RS_VXOR(Aki, U1_0);
+                break;
+            case 15:
+                T0 = RS_VLOADP(p0 + 112, 1);
+                T1 = RS_VLOADP(p1 + 112, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Aku = RS_VXOR(Aku, U1_0);
+                break;
+            case 17:
+                T0 = RS_VLOADP(p0 + 128, 1);
+                T1 = RS_VLOADP(p1 + 128, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Ame = RS_VXOR(Ame, U1_0);
+                break;
+            case 19:
+                T0 = RS_VLOADP(p0 + 144, 1);
+                T1 = RS_VLOADP(p1 + 144, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Amo = RS_VXOR(Amo, U1_0);
+                break;
+            case 21:
+                T0 = RS_VLOADP(p0 + 160, 1);
+                T1 = RS_VLOADP(p1 + 160, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Asa = RS_VXOR(Asa, U1_0);
+                break;
+            case 23:
+                T0 = RS_VLOADP(p0 + 176, 1);
+                T1 = RS_VLOADP(p1 + 176, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Asi = RS_VXOR(Asi, U1_0);
+                break;
+            case 25:
+                T0 = RS_VLOADP(p0 + 192, 1);
+                T1 = RS_VLOADP(p1 + 192, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+                Asu = RS_VXOR(Asu, U1_0);
+                break;
+            default:
+                break;
+            }
+        }
+        i = 12;
+        goto round0;
+    for (;;) {
+    round0:
+        Ca = RS_XOR5(Aba, Aga, Aka, Ama, Asa);
+        Ce = RS_XOR5(Abe, Age, Ake, Ame, Ase);
+        Ci = RS_XOR5(Abi, Agi, Aki, Ami, Asi);
+        Co = RS_XOR5(Abo, Ago, Ako, Amo, Aso);
+        Cu = RS_XOR5(Abu, Agu, Aku, Amu, Asu);
+        Da = RS_THETA_D(Cu, Ce);
+        De = RS_THETA_D(Ca, Ci);
+        Di = RS_THETA_D(Ce, Co);
+        Do = RS_THETA_D(Ci, Cu);
+        Du = RS_THETA_D(Co, Ca);
+
+        Ba = veorq_u64(Aba, Da);
+        Be = RS_THETA_RHO(Age, De, 44);
+        Bi = RS_THETA_RHO(Aki, Di, 43);
+        Bo = RS_THETA_RHO(Amo, Do, 21);
+        Bu = RS_THETA_RHO(Asu, Du, 14);
+        Eba = RS_CHI(Ba, Be, Bi);
+        Eba = veorq_u64(Eba, vdupq_n_u64(rs_keccak_rc[i + 0]));
+        Ebe = RS_CHI(Be, Bi, Bo);
+        Ebi = RS_CHI(Bi, Bo, Bu);
+        Ebo = RS_CHI(Bo, Bu, Ba);
+        Ebu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Abo, Do, 28);
+        Be = RS_THETA_RHO(Agu, Du, 20);
+        Bi = RS_THETA_RHO(Aka, Da, 3);
+        Bo = RS_THETA_RHO(Ame, De, 45);
+        Bu = RS_THETA_RHO(Asi, Di, 61);
+        Ega = RS_CHI(Ba, Be, Bi);
+        Ege = RS_CHI(Be, Bi, Bo);
+        Egi = RS_CHI(Bi, Bo, Bu);
+        Ego = RS_CHI(Bo, Bu, Ba);
+        Egu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Abe, De, 1);
+        Be = RS_THETA_RHO(Agi, Di, 6);
+        Bi = RS_THETA_RHO(Ako, Do, 25);
+        Bo = RS_THETA_RHO(Amu, Du, 8);
+        Bu = RS_THETA_RHO(Asa, Da, 18);
+        Eka = RS_CHI(Ba, Be, Bi);
+        Eke = RS_CHI(Be, Bi, Bo);
+        Eki = RS_CHI(Bi, Bo, Bu);
+        Eko = RS_CHI(Bo, Bu, Ba);
+        Eku = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Abu, Du, 27);
+        Be = RS_THETA_RHO(Aga, Da, 36);
+        Bi = RS_THETA_RHO(Ake, De, 10);
+        Bo = RS_THETA_RHO(Ami, Di, 15);
+        Bu = RS_THETA_RHO(Aso, Do, 56);
+        Ema = RS_CHI(Ba, Be, Bi);
+        Eme = RS_CHI(Be, Bi, Bo);
+        Emi = RS_CHI(Bi, Bo, Bu);
+        Emo = RS_CHI(Bo, Bu, Ba);
+        Emu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Abi, Di, 62);
+        Be = RS_THETA_RHO(Ago, Do, 55);
+        Bi = RS_THETA_RHO(Aku, Du, 39);
+        Bo = RS_THETA_RHO(Ama, Da, 41);
+        Bu = RS_THETA_RHO(Ase, De, 2);
+        Esa = RS_CHI(Ba, Be, Bi);
+        Ese = RS_CHI(Be, Bi, Bo);
+        Esi = RS_CHI(Bi, Bo, Bu);
+        Eso = RS_CHI(Bo, Bu, Ba);
+        Esu = RS_CHI(Bu, Ba, Be);
+
+        Ca = RS_XOR5(Eba, Ega, Eka, Ema, Esa);
+        Ce = RS_XOR5(Ebe, Ege, Eke, Eme, Ese);
+        Ci = RS_XOR5(Ebi, Egi, Eki, Emi, Esi);
+        Co = RS_XOR5(Ebo, Ego, Eko, Emo, Eso);
+        Cu = RS_XOR5(Ebu, Egu, Eku, Emu, Esu);
+        Da = RS_THETA_D(Cu, Ce);
+        De = RS_THETA_D(Ca, Ci);
+        Di = RS_THETA_D(Ce, Co);
+        Do = RS_THETA_D(Ci, Cu);
+        Du = RS_THETA_D(Co, Ca);
+
+        Ba = veorq_u64(Eba, Da);
+        Be = RS_THETA_RHO(Ege, De, 44);
+        Bi = RS_THETA_RHO(Eki, Di, 43);
+        Bo = RS_THETA_RHO(Emo, Do, 21);
+        Bu = RS_THETA_RHO(Esu, Du, 14);
+        Aba = RS_CHI(Ba, Be, Bi);
+        Aba = veorq_u64(Aba, vdupq_n_u64(rs_keccak_rc[i + 1]));
+        Abe = RS_CHI(Be, Bi, Bo);
+        Abi = RS_CHI(Bi, Bo, Bu);
+        Abo = RS_CHI(Bo, Bu, Ba);
+        Abu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Ebo, Do, 28);
+        Be = RS_THETA_RHO(Egu, Du, 20);
+        Bi = RS_THETA_RHO(Eka, Da, 3);
+        Bo = RS_THETA_RHO(Eme, De, 45);
+        Bu = RS_THETA_RHO(Esi, Di, 61);
+        Aga = RS_CHI(Ba, Be, Bi);
+        Age = RS_CHI(Be, Bi, Bo);
+        Agi = RS_CHI(Bi, Bo, Bu);
+        Ago = RS_CHI(Bo, Bu, Ba);
+        Agu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Ebe, De, 1);
+        Be = RS_THETA_RHO(Egi, Di, 6);
+        Bi = RS_THETA_RHO(Eko, Do, 25);
+        Bo = RS_THETA_RHO(Emu, Du, 8);
+        Bu = RS_THETA_RHO(Esa, Da, 18);
+        Aka = RS_CHI(Ba, Be, Bi);
+        Ake = RS_CHI(Be, Bi, Bo);
+        Aki = RS_CHI(Bi, Bo, Bu);
+        Ako = RS_CHI(Bo, Bu, Ba);
+        Aku = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Ebu, Du, 27);
+        Be = RS_THETA_RHO(Ega, Da, 36);
+        Bi = RS_THETA_RHO(Eke, De, 10);
+        Bo = RS_THETA_RHO(Emi, Di, 15);
+        Bu = RS_THETA_RHO(Eso, Do, 56);
+        Ama = RS_CHI(Ba, Be, Bi);
+        Ame = RS_CHI(Be, Bi, Bo);
+        Ami = RS_CHI(Bi, Bo, Bu);
+        Amo = RS_CHI(Bo, Bu, Ba);
+        Amu = RS_CHI(Bu, Ba, Be);
+
+        Ba = RS_THETA_RHO(Ebi, Di, 62);
+        Be = RS_THETA_RHO(Ego, Do, 55);
+        Bi = RS_THETA_RHO(Eku, Du, 39);
+        Bo = RS_THETA_RHO(Ema, Da, 41);
+        Bu = RS_THETA_RHO(Ese, De, 2);
+        Asa = RS_CHI(Ba, Be, Bi);
+        Ase = RS_CHI(Be, Bi, Bo);
+        Asi = RS_CHI(Bi, Bo, Bu);
+        Aso = RS_CHI(Bo, Bu, Ba);
+        Asu = RS_CHI(Bu, Ba, Be);
+
+        i += 2;
+        if (i == 24)
+            break;
+    }
+if (squeeze) {
+            switch (lanes / 2) {
+            case 12:
+                T0 = Asi;
+                T1 = Aso;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 176, U1_0);
+                RS_VSTORE(p1 + 176, U1_1);
+                /* fall through */
+            case 11:
+                T0 = Asa;
+                T1 = Ase;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 160, U1_0);
+                RS_VSTORE(p1 + 160, U1_1);
+                /* fall through */
+            case 10:
+                T0 = Amo;
+                T1 = Amu;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 144, U1_0);
+                RS_VSTORE(p1 + 144, U1_1);
+                /* fall through */
+            case 9:
+                T0 = Ame;
+                T1 = Ami;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 128, U1_0);
+                RS_VSTORE(p1 + 128, U1_1);
+                /* fall through */
+            case 8:
+                T0 = Aku;
+                T1 = Ama;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 112, U1_0);
+                RS_VSTORE(p1 + 112, U1_1);
+                /* fall through */
+            case 7:
+                T0 = Aki;
+                T1 = Ako;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 96, U1_0);
+                RS_VSTORE(p1 + 96, U1_1);
+                /* fall through */
+            case 6:
+                T0 = Aka;
+                T1 = Ake;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 80, U1_0);
+                RS_VSTORE(p1 + 80, U1_1);
+                /* fall through */
+            case 5:
+                T0 = Ago;
+                T1 = Agu;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 64, U1_0);
+                RS_VSTORE(p1 + 64, U1_1);
+                /* fall through */
+            case 4:
+                T0 = Age;
+                T1 = Agi;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 48, U1_0);
+                RS_VSTORE(p1 + 48, U1_1);
+                /* fall through */
+            case 3:
+                T0 = Abu;
+                T1 = Aga;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 32, U1_0);
+                RS_VSTORE(p1 + 32, U1_1);
+                /* fall through */
+            case 2:
+                T0 = Abi;
+                T1 = Abo;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 16, U1_0);
+                RS_VSTORE(p1 + 16, U1_1);
+                /* fall through */
+            case 1:
+                T0 = Aba;
+                T1 = Abe;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTORE(p0 + 0, U1_0);
+                RS_VSTORE(p1 + 0, U1_1);
+                /* fall through */
+            default:
+                break;
+            }
+            switch (lanes) {
+            case 1:
+                T0 = Aba;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 0, U1_0, 1);
+                RS_VSTOREP(p1 + 0, U1_1, 1);
+                break;
+            case 3:
+                T0 = Abi;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 16, U1_0, 1);
+                RS_VSTOREP(p1 + 16, U1_1, 1);
+                break;
+            case 5:
+                T0 = Abu;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 32, U1_0, 1);
+                RS_VSTOREP(p1 + 32, U1_1, 1);
+                break;
+            case 7:
+                T0 = Age;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 48, U1_0, 1);
+                RS_VSTOREP(p1 + 48, U1_1, 1);
+                break;
+            case 9:
+                T0 = Ago;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 64, U1_0, 1);
+                RS_VSTOREP(p1 + 64, U1_1, 1);
+                break;
+            case 11:
+                T0 = Aka;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 80, U1_0, 1);
+                RS_VSTOREP(p1 + 80, U1_1, 1);
+                break;
+            case 13:
+                T0 = Aki;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 96, U1_0, 1);
+                RS_VSTOREP(p1 + 96, U1_1, 1);
+                break;
+            case 15:
+                T0 = Aku;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 112, U1_0, 1);
+                RS_VSTOREP(p1 + 112, U1_1, 1);
+                break;
+            case 17:
+                T0 = Ame;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 128, U1_0, 1);
+                RS_VSTOREP(p1 + 128, U1_1, 1);
+                break;
+            case 19:
+                T0 = Amo;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 144, U1_0, 1);
+                RS_VSTOREP(p1 + 144, U1_1, 1);
+                break;
+            case 21:
+                T0 = Asa;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 160, U1_0, 1);
+                RS_VSTOREP(p1 + 160, U1_1, 1);
+                break;
+            case 23:
+                T0 = Asi;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 176, U1_0, 1);
+                RS_VSTOREP(p1 + 176, U1_1, 1);
+                break;
+            case 25:
+                T0 = Asu;
+                T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+                RS_VSTOREP(p0 + 192, U1_0, 1);
+                RS_VSTOREP(p1 + 192, U1_1, 1);
+                break;
+            default:
+                break;
+            }
+        }
+        p0 += step;
+        p1 += step;
+    }
+    vst1q_u64(states[0], Aba);
+    vst1q_u64(states[1], Abe);
+    vst1q_u64(states[2], Abi);
+    vst1q_u64(states[3], Abo);
+    vst1q_u64(states[4], Abu);
+    vst1q_u64(states[5], Aga);
+    vst1q_u64(states[6], Age);
+    vst1q_u64(states[7], Agi);
+    vst1q_u64(states[8], Ago);
+    vst1q_u64(states[9], Agu);
+    vst1q_u64(states[10], Aka);
+    vst1q_u64(states[11], Ake);
+    vst1q_u64(states[12], Aki);
+    vst1q_u64(states[13], Ako);
+    vst1q_u64(states[14], Aku);
+    vst1q_u64(states[15], Ama);
+    vst1q_u64(states[16], Ame);
+    vst1q_u64(states[17], Ami);
+    vst1q_u64(states[18], Amo);
+    vst1q_u64(states[19], Amu);
+    vst1q_u64(states[20], Asa);
+    vst1q_u64(states[21], Ase);
+    vst1q_u64(states[22], Asi);
+    vst1q_u64(states[23], Aso);
+    vst1q_u64(states[24], Asu);
+}
+
+size_t rs_neon_keccak_p1600_x2_absorb(uint64_t states[25][2],
+                                      const uint8_t *const in[2], size_t blocks,
+                                      unsigned rate_lanes, unsigned rounds)
+{
+    size_t b;
+    unsigned j, k;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
+        return 0;
+    if (rounds == 24) {
+        uint8_t *streams[2];
+        for (j = 0; j < 2; j++)
+            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
+        rs_keccak_x2_blocks_from0(states, streams, blocks, rate_lanes, 0);
+        return blocks;
+    }
+    if (rounds == 12) {
+        uint8_t *streams[2];
+        for (j = 0; j < 2; j++)
+            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
+        rs_keccak_x2_blocks_from12(states, streams, blocks, rate_lanes, 0);
+        return blocks;
+    }
+    for (b = 0; b < blocks; b++) {
+        for (j = 0; j < 2; j++)
+            for (k = 0; k < rate_lanes; k++)
+                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
+        rs_neon_keccak_p1600_x2(states, rounds);
+    }
+    return blocks;
+}
+
+size_t rs_neon_keccak_p1600_x2_squeeze(uint64_t states[25][2],
+                                       uint8_t *const out[2], size_t blocks,
+                                       unsigned rate_lanes, unsigned rounds)
+{
+    size_t b;
+    unsigned j, k;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
+        return 0;
+    if (rounds == 24) {
+        rs_keccak_x2_blocks_from0(states, out, blocks, rate_lanes, 1);
+        return blocks;
+    }
+    if (rounds == 12) {
+        rs_keccak_x2_blocks_from12(states, out, blocks, rate_lanes, 1);
+        return blocks;
+    }
+    for (b = 0; b < blocks; b++) {
+        rs_neon_keccak_p1600_x2(states, rounds);
+        for (j = 0; j < 2; j++)
+            for (k = 0; k < rate_lanes; k++)
+                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+    }
+    return blocks;
 }
 
 void rs_neon_keccak_x2_interleave(uint64_t states[25][2], const uint64_t separate[2][25])

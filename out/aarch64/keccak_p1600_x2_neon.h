@@ -17,6 +17,7 @@
 #ifndef RS_RS_NEON_KECCAK_P1600_X2_H
 #define RS_RS_NEON_KECCAK_P1600_X2_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -40,6 +41,33 @@ void rs_neon_keccak_f1600_x2(uint64_t states[25][2]);
  * 0 <= rounds <= 24. rounds = 0, or above 24, leaves the states unchanged.
  */
 void rs_neon_keccak_p1600_x2(uint64_t states[25][2], unsigned rounds);
+
+/*
+ * The sponge's block loop on every instance: for each of `blocks` blocks, instance j xors the
+ * next 8 * rate_lanes bytes of in[j], read as little-endian lanes, into its lanes 0 ..
+ * rate_lanes - 1, then Keccak-p[1600, rounds] runs on every instance (rounds as
+ * keccak_p1600_x2 takes them: 0, or above 24, xors the block in and permutes nothing). Each
+ * in[j] is its own stream (no alignment needed) and advances by 8 * rate_lanes bytes per
+ * block; with blocks = 0 nothing is read or written (in, and each in[j], may be NULL). rate_lanes is 1..25
+ * (SHA-3 and SHAKE use 18, 17, 13, 9 and 21, TurboSHAKE and KangarooTwelve 21 and 17). For 24
+ * and 12 rounds the states stay in registers from one block to the next. Returns the blocks
+ * absorbed: `blocks`, or 0 when rate_lanes is out of range (nothing is done).
+ */
+size_t rs_neon_keccak_p1600_x2_absorb(uint64_t states[25][2],
+                                      const uint8_t *const in[2], size_t blocks,
+                                      unsigned rate_lanes, unsigned rounds);
+
+/*
+ * Whole output blocks from every instance: for each of `blocks` blocks, Keccak-p[1600, rounds]
+ * runs on every instance (0, or above 24: no permutation), then instance j stores its lanes
+ * 0 .. rate_lanes - 1 little-endian at out[j], which advances by 8 * rate_lanes bytes. So after
+ * the last absorbed block (padding included) and no permutation, this squeezes a sponge's
+ * output block by block. Same rules as _absorb for the pointers, rate_lanes, registers and
+ * the return value.
+ */
+size_t rs_neon_keccak_p1600_x2_squeeze(uint64_t states[25][2],
+                                       uint8_t *const out[2], size_t blocks,
+                                       unsigned rate_lanes, unsigned rounds);
 
 /* Copy 2 separate states (separate[j] is instance j) into the interleaved layout. */
 void rs_neon_keccak_x2_interleave(uint64_t states[25][2],

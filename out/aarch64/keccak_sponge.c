@@ -36,50 +36,93 @@
 
 typedef keccak_sponge rs_sponge;
 
-/* Bytes go in and out through shifts on the lanes, so the state stays canonical lanes and
- * the code is right on either byte order. */
+/*
+ * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
+ * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
+ */
+#if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+    defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM)
+#define RS_LANES_LE 1
+#endif
+#if defined(_MSC_VER)
+#define RS_LANE_FN static __forceinline
+#elif defined(__GNUC__)
+#define RS_LANE_FN static inline __attribute__((always_inline))
+#else
+#define RS_LANE_FN static inline
+#endif
+
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
+RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
+{
+#if defined(RS_LANES_LE)
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+#endif
+}
+
+RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
+{
+#if defined(RS_LANES_LE)
+    memcpy(p, &v, 8);
+#else
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 40);
+    p[6] = (uint8_t)(v >> 48);
+    p[7] = (uint8_t)(v >> 56);
+#endif
+}
+#endif
+
+/* Bytes pos .. pos + len - 1 of the state ^= in. */
 static void rs_xor_bytes(uint64_t *state, size_t pos, const uint8_t *in, size_t len)
 {
-    size_t k;
     for (; len && (pos & 7); len--, pos++, in++)
         state[pos >> 3] ^= (uint64_t)*in << (8 * (pos & 7));
-    for (; len >= 8; len -= 8, pos += 8, in += 8) {
-        uint64_t lane = 0;
-        for (k = 0; k < 8; k++)
-            lane |= (uint64_t)in[k] << (8 * k);
-        state[pos >> 3] ^= lane;
-    }
+    for (; len >= 8; len -= 8, pos += 8, in += 8)
+        state[pos >> 3] ^= rs_load64le(in);
     for (; len; len--, pos++, in++)
         state[pos >> 3] ^= (uint64_t)*in << (8 * (pos & 7));
 }
 
-static void rs_extract(const uint64_t *state, size_t pos, uint8_t *out, size_t len)
+/* out = bytes pos .. pos + len - 1 of the state, xored with add unless add is NULL. */
+static void rs_extract_bytes(const uint64_t *state, size_t pos, const uint8_t *add, uint8_t *out,
+                             size_t len)
 {
-    size_t k;
+    if (add) {
+        for (; len && (pos & 7); len--, pos++, add++, out++)
+            *out = (uint8_t)(*add ^ (uint8_t)(state[pos >> 3] >> (8 * (pos & 7))));
+        for (; len >= 8; len -= 8, pos += 8, add += 8, out += 8)
+            rs_store64le(out, state[pos >> 3] ^ rs_load64le(add));
+        for (; len; len--, pos++, add++, out++)
+            *out = (uint8_t)(*add ^ (uint8_t)(state[pos >> 3] >> (8 * (pos & 7))));
+        return;
+    }
     for (; len && (pos & 7); len--, pos++, out++)
         *out = (uint8_t)(state[pos >> 3] >> (8 * (pos & 7)));
     for (; len >= 8; len -= 8, pos += 8, out += 8)
-        for (k = 0; k < 8; k++)
-            out[k] = (uint8_t)(state[pos >> 3] >> (8 * k));
+        rs_store64le(out, state[pos >> 3]);
     for (; len; len--, pos++, out++)
         *out = (uint8_t)(state[pos >> 3] >> (8 * (pos & 7)));
 }
-
-#ifdef RS_KT_MULTI
-static uint64_t rs_load64le(const uint8_t *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-           (uint64_t)p[7] << 56;
-}
-
-static void rs_store64le(uint8_t *p, uint64_t v)
-{
-    unsigned k;
-    for (k = 0; k < 8; k++)
-        p[k] = (uint8_t)(v >> (8 * k));
-}
-#endif
 
 static void rs_sponge_init(rs_sponge *ctx, unsigned rate, unsigned rounds, uint8_t domain)
 {
@@ -127,22 +170,30 @@ static void rs_sponge_squeeze(rs_sponge *ctx, uint8_t *out, size_t len)
     size_t take;
 
     if (!ctx->squeezing) {
-        /* pad10*1 after the domain bits; both may land in the same byte. */
+        /* pad10*1 after the domain bits; both may land in the same byte. The permutation is
+         * left to the first block squeezed. */
         ctx->state[ctx->pos >> 3] ^= (uint64_t)ctx->domain << (8 * (ctx->pos & 7));
         ctx->state[(ctx->rate - 1) >> 3] ^= (uint64_t)0x80 << (8 * ((ctx->rate - 1) & 7));
-        keccak_p1600(ctx->state, ctx->rounds);
-        ctx->pos = 0;
+        ctx->pos = ctx->rate;
         ctx->squeezing = 1;
     }
     while (len) {
         if (ctx->pos == ctx->rate) {
+            if (len >= ctx->rate) {
+                /* Whole blocks go straight from the state to the output, the state kept in
+                 * registers across them. */
+                take = keccak_p1600_squeeze(ctx->state, ctx->rounds, ctx->rate / 8, out, len);
+                out += take;
+                len -= take;
+                continue;
+            }
             keccak_p1600(ctx->state, ctx->rounds);
             ctx->pos = 0;
         }
         take = ctx->rate - ctx->pos;
         if (take > len)
             take = len;
-        rs_extract(ctx->state, ctx->pos, out, take);
+        rs_extract_bytes(ctx->state, ctx->pos, NULL, out, take);
         ctx->pos += (uint32_t)take;
         out += take;
         len -= take;
@@ -375,55 +426,53 @@ static size_t rs_length_encode(uint8_t out[9], uint64_t x)
 }
 
 #if defined(RS_BUILD_NEON)
-/* 2 leaves at once: lane i of leaf j is s[i][j]; the absorb is unrolled by hand
- * because every leaf has the same length. */
-static void rs_kt_leaves_x2_neon(uint8_t *cv, const uint8_t *in)
+/* `count` (1..2) leaves at once, each its own stream into the kernel's block loop (the
+ * states stay in its registers across a leaf's blocks); a short batch repeats its last leaf in
+ * the spare instances, which still beats the narrower paths. The last block's padding is xored
+ * in first: the loop then xors the tail's lanes and permutes. */
+static void rs_kt_leaves_x2_neon(uint8_t *cv, const uint8_t *in, size_t count)
 {
     uint64_t s[25][2];
-    size_t b, j, k;
+    const uint8_t *chunk[2];
+    size_t j, k;
 
     memset(s, 0, sizeof s);
-    for (b = 0; b < 48; b++) {
-        for (j = 0; j < 2; j++)
-            for (k = 0; k < 21; k++)
-                s[k][j] ^= rs_load64le(in + j * 8192 + b * 168 + 8 * k);
-        rs_neon_keccak_p1600_x2(s, 12);
-    }
+    for (j = 0; j < 2; j++)
+        chunk[j] = in + (j < count ? j : count - 1) * 8192;
+    rs_neon_keccak_p1600_x2_absorb(s, chunk, 48, 21, 12);
     for (j = 0; j < 2; j++) {
-        for (k = 0; k < 16; k++)
-            s[k][j] ^= rs_load64le(in + j * 8192 + 8064 + 8 * k);
+        chunk[j] += 8064;
         s[16][j] ^= 0x0B;
         s[20][j] ^= (uint64_t)0x80 << 56;
     }
-    rs_neon_keccak_p1600_x2(s, 12);
-    for (j = 0; j < 2; j++)
+    rs_neon_keccak_p1600_x2_absorb(s, chunk, 1, 16, 12);
+    for (j = 0; j < count; j++)
         for (k = 0; k < 4; k++)
             rs_store64le(cv + 32 * j + 8 * k, s[k][j]);
 }
 #endif
 #if defined(RS_BUILD_SHA3)
-/* 2 leaves at once: lane i of leaf j is s[i][j]; the absorb is unrolled by hand
- * because every leaf has the same length. */
-static void rs_kt_leaves_x2_sha3(uint8_t *cv, const uint8_t *in)
+/* `count` (1..2) leaves at once, each its own stream into the kernel's block loop (the
+ * states stay in its registers across a leaf's blocks); a short batch repeats its last leaf in
+ * the spare instances, which still beats the narrower paths. The last block's padding is xored
+ * in first: the loop then xors the tail's lanes and permutes. */
+static void rs_kt_leaves_x2_sha3(uint8_t *cv, const uint8_t *in, size_t count)
 {
     uint64_t s[25][2];
-    size_t b, j, k;
+    const uint8_t *chunk[2];
+    size_t j, k;
 
     memset(s, 0, sizeof s);
-    for (b = 0; b < 48; b++) {
-        for (j = 0; j < 2; j++)
-            for (k = 0; k < 21; k++)
-                s[k][j] ^= rs_load64le(in + j * 8192 + b * 168 + 8 * k);
-        rs_sha3_keccak_p1600_x2(s, 12);
-    }
+    for (j = 0; j < 2; j++)
+        chunk[j] = in + (j < count ? j : count - 1) * 8192;
+    rs_sha3_keccak_p1600_x2_absorb(s, chunk, 48, 21, 12);
     for (j = 0; j < 2; j++) {
-        for (k = 0; k < 16; k++)
-            s[k][j] ^= rs_load64le(in + j * 8192 + 8064 + 8 * k);
+        chunk[j] += 8064;
         s[16][j] ^= 0x0B;
         s[20][j] ^= (uint64_t)0x80 << 56;
     }
-    rs_sha3_keccak_p1600_x2(s, 12);
-    for (j = 0; j < 2; j++)
+    rs_sha3_keccak_p1600_x2_absorb(s, chunk, 1, 16, 12);
+    for (j = 0; j < count; j++)
         for (k = 0; k < 4; k++)
             rs_store64le(cv + 32 * j + 8 * k, s[k][j]);
 }
@@ -434,19 +483,23 @@ static void rs_kt_leaves(uint8_t *cv, const uint8_t *in, size_t count)
 {
     rs_sponge leaf;
 #ifdef RS_KT_MULTI
+    size_t take;
     int path = rs_path();
+    /* Every leaf goes through the widest kernel the CPU runs, a short last batch included. */
 #if defined(RS_BUILD_NEON)
-    for (; count >= 2 && (path == RS_PATH_NEON); count -= 2) {
-        rs_kt_leaves_x2_neon(cv, in);
-        in += 2 * 8192;
-        cv += 2 * 32;
+    for (; count && (path == RS_PATH_NEON); count -= take) {
+        take = count < 2 ? count : 2;
+        rs_kt_leaves_x2_neon(cv, in, take);
+        in += take * 8192;
+        cv += take * 32;
     }
 #endif
 #if defined(RS_BUILD_SHA3)
-    for (; count >= 2 && (path == RS_PATH_SHA3); count -= 2) {
-        rs_kt_leaves_x2_sha3(cv, in);
-        in += 2 * 8192;
-        cv += 2 * 32;
+    for (; count && (path == RS_PATH_SHA3); count -= take) {
+        take = count < 2 ? count : 2;
+        rs_kt_leaves_x2_sha3(cv, in, take);
+        in += take * 8192;
+        cv += take * 32;
     }
 #endif
 #endif

@@ -28,8 +28,9 @@ extern "C" {
  * the CPU lacks, or one compiled out, falls back to the chosen one with a single message on
  * stderr. Defining RS_NO_NEON, RS_NO_SHA3 when compiling the bundle removes a path.
  */
-/* The vector paths need AArch64 Linux (getauxval) and gcc or clang. */
-#if defined(__aarch64__) && defined(__linux__) && defined(__GNUC__)
+/* The vector paths need little-endian AArch64 Linux (getauxval; the x2 block loops read
+ * streams as little-endian lanes) and gcc or clang. */
+#if defined(__aarch64__) && !defined(__AARCH64EB__) && defined(__linux__) && defined(__GNUC__)
 #define RS_DISPATCH_ARCH 1
 #endif
 #if defined(RS_DISPATCH_ARCH) && !defined(RS_NO_NEON)

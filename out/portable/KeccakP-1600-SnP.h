@@ -38,6 +38,7 @@ extern "C" {
 #define KeccakP1600_stateAlignment 8
 #define KeccakF1600_FastLoop_supported
 #define KeccakP1600_12rounds_FastLoop_supported
+#define KeccakF1600_ODFastLoop_supported
 
 typedef struct {
     uint64_t A[25];
@@ -65,6 +66,38 @@ size_t KeccakF1600_FastLoop_Absorb(void *state, unsigned int laneCount,
                                    const unsigned char *data, size_t dataByteLen);
 size_t KeccakP1600_12rounds_FastLoop_Absorb(void *state, unsigned int laneCount,
                                             const unsigned char *data, size_t dataByteLen);
+/*
+ * XKCP's OD duplexing loops, for rates of 1..24 lanes (0 returned for others). Per block:
+ * lanes 0 .. laneCount - 1 overwritten with idata (FastOut: with the byte 0x01 then zeros), the
+ * 8 bytes of trailencAsLane (as they lie in memory) xored into lane laneCount, the
+ * permutation, then those lanes xored with odataAdd into odata (FastIn: no output). InOut and
+ * Out run while at least a block remains, In while more than a block remains. Return the
+ * bytes processed.
+ */
+size_t KeccakP1600_ODDuplexingFastInOut(void *state, unsigned int laneCount,
+                                    const unsigned char *idata, size_t len,
+                                    unsigned char *odata,
+                                    const unsigned char *odataAdd,
+                                    uint64_t trailencAsLane);
+size_t KeccakP1600_ODDuplexingFastOut(void *state, unsigned int laneCount,
+                                  unsigned char *odata, size_t len,
+                                  const unsigned char *odataAdd,
+                                  uint64_t trailencAsLane);
+size_t KeccakP1600_ODDuplexingFastIn(void *state, unsigned int laneCount,
+                                 const uint8_t *idata, size_t len,
+                                 uint64_t trailencAsLane);
+size_t KeccakP1600_12rounds_ODDuplexingFastInOut(void *state, unsigned int laneCount,
+                                             const unsigned char *idata, size_t len,
+                                             unsigned char *odata,
+                                             const unsigned char *odataAdd,
+                                             uint64_t trailencAsLane);
+size_t KeccakP1600_12rounds_ODDuplexingFastOut(void *state, unsigned int laneCount,
+                                           unsigned char *odata, size_t len,
+                                           const unsigned char *odataAdd,
+                                           uint64_t trailencAsLane);
+size_t KeccakP1600_12rounds_ODDuplexingFastIn(void *state, unsigned int laneCount,
+                                          const uint8_t *idata, size_t len,
+                                          uint64_t trailencAsLane);
 
 #ifdef __cplusplus
 }

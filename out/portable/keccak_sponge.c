@@ -25,31 +25,90 @@
 
 typedef keccak_sponge rs_sponge;
 
-/* Bytes go in and out through shifts on the lanes, so the state stays canonical lanes and
- * the code is right on either byte order. */
+/*
+ * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
+ * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
+ */
+#if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+    defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM)
+#define RS_LANES_LE 1
+#endif
+#if defined(_MSC_VER)
+#define RS_LANE_FN static __forceinline
+#elif defined(__GNUC__)
+#define RS_LANE_FN static inline __attribute__((always_inline))
+#else
+#define RS_LANE_FN static inline
+#endif
+
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
+RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
+{
+#if defined(RS_LANES_LE)
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+#endif
+}
+
+RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
+{
+#if defined(RS_LANES_LE)
+    memcpy(p, &v, 8);
+#else
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 40);
+    p[6] = (uint8_t)(v >> 48);
+    p[7] = (uint8_t)(v >> 56);
+#endif
+}
+#endif
+
+/* Bytes pos .. pos + len - 1 of the state ^= in. */
 static void rs_xor_bytes(uint64_t *state, size_t pos, const uint8_t *in, size_t len)
 {
-    size_t k;
     for (; len && (pos & 7); len--, pos++, in++)
         state[pos >> 3] ^= (uint64_t)*in << (8 * (pos & 7));
-    for (; len >= 8; len -= 8, pos += 8, in += 8) {
-        uint64_t lane = 0;
-        for (k = 0; k < 8; k++)
-            lane |= (uint64_t)in[k] << (8 * k);
-        state[pos >> 3] ^= lane;
-    }
+    for (; len >= 8; len -= 8, pos += 8, in += 8)
+        state[pos >> 3] ^= rs_load64le(in);
     for (; len; len--, pos++, in++)
         state[pos >> 3] ^= (uint64_t)*in << (8 * (pos & 7));
 }
 
-static void rs_extract(const uint64_t *state, size_t pos, uint8_t *out, size_t len)
+/* out = bytes pos .. pos + len - 1 of the state, xored with add unless add is NULL. */
+static void rs_extract_bytes(const uint64_t *state, size_t pos, const uint8_t *add, uint8_t *out,
+                             size_t len)
 {
-    size_t k;
+    if (add) {
+        for (; len && (pos & 7); len--, pos++, add++, out++)
+            *out = (uint8_t)(*add ^ (uint8_t)(state[pos >> 3] >> (8 * (pos & 7))));
+        for (; len >= 8; len -= 8, pos += 8, add += 8, out += 8)
+            rs_store64le(out, state[pos >> 3] ^ rs_load64le(add));
+        for (; len; len--, pos++, add++, out++)
+            *out = (uint8_t)(*add ^ (uint8_t)(state[pos >> 3] >> (8 * (pos & 7))));
+        return;
+    }
     for (; len && (pos & 7); len--, pos++, out++)
         *out = (uint8_t)(state[pos >> 3] >> (8 * (pos & 7)));
     for (; len >= 8; len -= 8, pos += 8, out += 8)
-        for (k = 0; k < 8; k++)
-            out[k] = (uint8_t)(state[pos >> 3] >> (8 * k));
+        rs_store64le(out, state[pos >> 3]);
     for (; len; len--, pos++, out++)
         *out = (uint8_t)(state[pos >> 3] >> (8 * (pos & 7)));
 }
@@ -100,22 +159,30 @@ static void rs_sponge_squeeze(rs_sponge *ctx, uint8_t *out, size_t len)
     size_t take;
 
     if (!ctx->squeezing) {
-        /* pad10*1 after the domain bits; both may land in the same byte. */
+        /* pad10*1 after the domain bits; both may land in the same byte. The permutation is
+         * left to the first block squeezed. */
         ctx->state[ctx->pos >> 3] ^= (uint64_t)ctx->domain << (8 * (ctx->pos & 7));
         ctx->state[(ctx->rate - 1) >> 3] ^= (uint64_t)0x80 << (8 * ((ctx->rate - 1) & 7));
-        keccak_p1600(ctx->state, ctx->rounds);
-        ctx->pos = 0;
+        ctx->pos = ctx->rate;
         ctx->squeezing = 1;
     }
     while (len) {
         if (ctx->pos == ctx->rate) {
+            if (len >= ctx->rate) {
+                /* Whole blocks go straight from the state to the output, the state kept in
+                 * registers across them. */
+                take = keccak_p1600_squeeze(ctx->state, ctx->rounds, ctx->rate / 8, out, len);
+                out += take;
+                len -= take;
+                continue;
+            }
             keccak_p1600(ctx->state, ctx->rounds);
             ctx->pos = 0;
         }
         take = ctx->rate - ctx->pos;
         if (take > len)
             take = len;
-        rs_extract(ctx->state, ctx->pos, out, take);
+        rs_extract_bytes(ctx->state, ctx->pos, NULL, out, take);
         ctx->pos += (uint32_t)take;
         out += take;
         len -= take;

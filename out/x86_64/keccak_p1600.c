@@ -63,3 +63,15 @@ size_t keccak_p1600_absorb(uint64_t state[25], unsigned rounds, unsigned lanes,
 #endif
     return rs_scalar_keccak_p1600_absorb(state, rounds, lanes, data, len);
 }
+
+size_t keccak_p1600_squeeze(uint64_t state[25], unsigned rounds, unsigned lanes,
+                            uint8_t *out, size_t len)
+{
+    int path = rs_path();
+    (void)path;
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+    if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
+        return rs_bmi2_keccak_p1600_squeeze(state, rounds, lanes, out, len);
+#endif
+    return rs_scalar_keccak_p1600_squeeze(state, rounds, lanes, out, len);
+}

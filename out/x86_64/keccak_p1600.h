@@ -55,6 +55,16 @@ void keccak_p1600(uint64_t state[25], unsigned rounds);
 size_t keccak_p1600_absorb(uint64_t state[25], unsigned rounds, unsigned lanes,
                                   const uint8_t *data, size_t len);
 
+/*
+ * Its squeezing counterpart: while at least 8 * lanes bytes of room remain, apply
+ * Keccak-p[1600, rounds] and store the first `lanes` lanes little-endian at out, which
+ * advances by 8 * lanes bytes. Returns the bytes written (a multiple of 8 * lanes; 0 for lanes
+ * outside 1..25); `out` needs no alignment. For 24 and 12 rounds the state stays in registers
+ * from one block to the next.
+ */
+size_t keccak_p1600_squeeze(uint64_t state[25], unsigned rounds, unsigned lanes,
+                                   uint8_t *out, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -647,22 +647,90 @@ RS_HOT void rs_scalar_keccak_p1600(uint64_t state[25], unsigned rounds)
         rs_keccak_rounds(state, rounds);
 }
 
+/*
+ * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
+ * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
+ */
+#if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+    defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM)
+#define RS_LANES_LE 1
+#endif
+#if defined(_MSC_VER)
+#define RS_LANE_FN static __forceinline
+#elif defined(__GNUC__)
+#define RS_LANE_FN static inline __attribute__((always_inline))
+#else
+#define RS_LANE_FN static inline
+#endif
+
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
+RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
+{
+#if defined(RS_LANES_LE)
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+#endif
+}
+
+RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
+{
+#if defined(RS_LANES_LE)
+    memcpy(p, &v, 8);
+#else
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 40);
+    p[6] = (uint8_t)(v >> 48);
+    p[7] = (uint8_t)(v >> 56);
+#endif
+}
+#endif
+
 RS_HOT size_t rs_scalar_keccak_p1600_absorb(uint64_t state[25], unsigned rounds, unsigned lanes,
                                   const uint8_t *data, size_t len)
 {
     size_t done = 0;
-    unsigned k, b;
+    unsigned k;
 
     if (lanes == 0 || lanes > 25)
         return 0;
     for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
-        for (k = 0; k < lanes; k++) {
-            uint64_t lane = 0;
-            for (b = 0; b < 8; b++)
-                lane |= (uint64_t)data[done + 8 * k + b] << (8 * b);
-            state[k] ^= lane;
-        }
+        for (k = 0; k < lanes; k++)
+            state[k] ^= rs_load64le(data + done + 8 * k);
         rs_scalar_keccak_p1600(state, rounds);
+    }
+    return done;
+}
+
+RS_HOT size_t rs_scalar_keccak_p1600_squeeze(uint64_t state[25], unsigned rounds, unsigned lanes,
+                                   uint8_t *out, size_t len)
+{
+    size_t done = 0;
+    unsigned k;
+
+    if (lanes == 0 || lanes > 25)
+        return 0;
+    for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
+        rs_scalar_keccak_p1600(state, rounds);
+        for (k = 0; k < lanes; k++)
+            rs_store64le(out + done + 8 * k, state[k]);
     }
     return done;
 }
@@ -687,6 +755,7 @@ RS_HOT size_t rs_scalar_keccak_p1600_absorb(uint64_t state[25], unsigned rounds,
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "keccak_p1600_scalar.h"
 
@@ -703,6 +772,14 @@ RS_HOT size_t rs_scalar_keccak_p1600_absorb(uint64_t state[25], unsigned rounds,
 #define RS_INLINE static inline __attribute__((always_inline))
 #else
 #define RS_INLINE static inline
+#endif
+
+#if defined(_MSC_VER)
+#define RS_BLOCKS static __declspec(noinline)
+#elif defined(__GNUC__)
+#define RS_BLOCKS static __attribute__((noinline))
+#else
+#define RS_BLOCKS static
 #endif
 
 /* Entry points start on a 64-byte line: with the default alignment the same objects ran the
@@ -726,14 +803,61 @@ RS_HOT size_t rs_scalar_keccak_p1600_absorb(uint64_t state[25], unsigned rounds,
 #define RS_ROL64(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 #endif
 
-/* Byte by byte, so it is right on any byte order and alignment; compilers fuse it into one
- * load on little-endian machines. */
-RS_INLINE uint64_t rs_load64le(const uint8_t *p)
+/*
+ * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
+ * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
+ */
+#if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+    defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM)
+#define RS_LANES_LE 1
+#endif
+#if defined(_MSC_VER)
+#define RS_LANE_FN static __forceinline
+#elif defined(__GNUC__)
+#define RS_LANE_FN static inline __attribute__((always_inline))
+#else
+#define RS_LANE_FN static inline
+#endif
+
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
+RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
 {
+#if defined(RS_LANES_LE)
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
     return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
            (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
            (uint64_t)p[7] << 56;
+#endif
 }
+
+RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
+{
+#if defined(RS_LANES_LE)
+    memcpy(p, &v, 8);
+#else
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 40);
+    p[6] = (uint8_t)(v >> 48);
+    p[7] = (uint8_t)(v >> 56);
+#endif
+}
+#endif
 
 static const uint64_t rs_keccak_rc[24] = {
     0x0000000000000001ULL,
@@ -1176,11 +1300,14 @@ RS_INLINE void rs_keccak_p1600_from(uint64_t *state, unsigned start)
 }
 
 /*
- * Whole blocks of `lanes` lanes of `data` absorbed, each followed by rounds 0 .. 23,
- * with the state kept in variables from one block to the next. Returns the bytes absorbed.
+ * The sponge's block loop on rounds 0 .. 23, the state kept in variables from one block
+ * to the next: each whole block of `lanes` lanes is xored in from `in` before the permutation
+ * (when `in` is not NULL: absorbing) or stored to `out` after it (squeezing). One copy serves
+ * both, called rather than inlined: its round body is the largest code in the file. Returns
+ * the bytes done.
  */
-RS_INLINE size_t rs_keccak_absorb_from0(uint64_t *state, unsigned lanes,
-                                             const uint8_t *data, size_t len)
+RS_BLOCKS size_t rs_keccak_blocks_from0(uint64_t *state, unsigned lanes,
+                                            const uint8_t *in, uint8_t *out, size_t len)
 {
     uint64_t Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
     uint64_t Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
@@ -1215,89 +1342,90 @@ RS_INLINE size_t rs_keccak_absorb_from0(uint64_t *state, unsigned lanes,
     Asi = state[22];
     Aso = state[23];
     Asu = state[24];
-    while (len - done >= 8 * (size_t)lanes) {
-        const uint8_t *p = data + done;
-        /* Lanes are xored in from the last one down, falling through to lane 0. */
-        switch (lanes) {
-        case 25:
-            Asu ^= rs_load64le(p + 192);
-            /* fall through */
-        case 24:
-            Aso ^= rs_load64le(p + 184);
-            /* fall through */
-        case 23:
-            Asi ^= rs_load64le(p + 176);
-            /* fall through */
-        case 22:
-            Ase ^= rs_load64le(p + 168);
-            /* fall through */
-        case 21:
-            Asa ^= rs_load64le(p + 160);
-            /* fall through */
-        case 20:
-            Amu ^= rs_load64le(p + 152);
-            /* fall through */
-        case 19:
-            Amo ^= rs_load64le(p + 144);
-            /* fall through */
-        case 18:
-            Ami ^= rs_load64le(p + 136);
-            /* fall through */
-        case 17:
-            Ame ^= rs_load64le(p + 128);
-            /* fall through */
-        case 16:
-            Ama ^= rs_load64le(p + 120);
-            /* fall through */
-        case 15:
-            Aku ^= rs_load64le(p + 112);
-            /* fall through */
-        case 14:
-            Ako ^= rs_load64le(p + 104);
-            /* fall through */
-        case 13:
-            Aki ^= rs_load64le(p + 96);
-            /* fall through */
-        case 12:
-            Ake ^= rs_load64le(p + 88);
-            /* fall through */
-        case 11:
-            Aka ^= rs_load64le(p + 80);
-            /* fall through */
-        case 10:
-            Agu ^= rs_load64le(p + 72);
-            /* fall through */
-        case 9:
-            Ago ^= rs_load64le(p + 64);
-            /* fall through */
-        case 8:
-            Agi ^= rs_load64le(p + 56);
-            /* fall through */
-        case 7:
-            Age ^= rs_load64le(p + 48);
-            /* fall through */
-        case 6:
-            Aga ^= rs_load64le(p + 40);
-            /* fall through */
-        case 5:
-            Abu ^= rs_load64le(p + 32);
-            /* fall through */
-        case 4:
-            Abo ^= rs_load64le(p + 24);
-            /* fall through */
-        case 3:
-            Abi ^= rs_load64le(p + 16);
-            /* fall through */
-        case 2:
-            Abe ^= rs_load64le(p + 8);
-            /* fall through */
-        case 1:
-            Aba ^= rs_load64le(p + 0);
-            /* fall through */
-        default:
-            break;
+    for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
+        if (in) {
+            const uint8_t *p = in + done;
+            /* Lanes are xored in from the last one down, falling through to lane 0. */
+            switch (lanes) {
+            case 25:
+                Asu ^= rs_load64le(p + 192);
+                /* fall through */
+            case 24:
+                Aso ^= rs_load64le(p + 184);
+                /* fall through */
+            case 23:
+                Asi ^= rs_load64le(p + 176);
+                /* fall through */
+            case 22:
+                Ase ^= rs_load64le(p + 168);
+                /* fall through */
+            case 21:
+                Asa ^= rs_load64le(p + 160);
+                /* fall through */
+            case 20:
+                Amu ^= rs_load64le(p + 152);
+                /* fall through */
+            case 19:
+                Amo ^= rs_load64le(p + 144);
+                /* fall through */
+            case 18:
+                Ami ^= rs_load64le(p + 136);
+                /* fall through */
+            case 17:
+                Ame ^= rs_load64le(p + 128);
+                /* fall through */
+            case 16:
+                Ama ^= rs_load64le(p + 120);
+                /* fall through */
+            case 15:
+                Aku ^= rs_load64le(p + 112);
+                /* fall through */
+            case 14:
+                Ako ^= rs_load64le(p + 104);
+                /* fall through */
+            case 13:
+                Aki ^= rs_load64le(p + 96);
+                /* fall through */
+            case 12:
+                Ake ^= rs_load64le(p + 88);
+                /* fall through */
+            case 11:
+                Aka ^= rs_load64le(p + 80);
+                /* fall through */
+            case 10:
+                Agu ^= rs_load64le(p + 72);
+                /* fall through */
+            case 9:
+                Ago ^= rs_load64le(p + 64);
+                /* fall through */
+            case 8:
+                Agi ^= rs_load64le(p + 56);
+                /* fall through */
+            case 7:
+                Age ^= rs_load64le(p + 48);
+                /* fall through */
+            case 6:
+                Aga ^= rs_load64le(p + 40);
+                /* fall through */
+            case 5:
+                Abu ^= rs_load64le(p + 32);
+                /* fall through */
+            case 4:
+                Abo ^= rs_load64le(p + 24);
+                /* fall through */
+            case 3:
+                Abi ^= rs_load64le(p + 16);
+                /* fall through */
+            case 2:
+                Abe ^= rs_load64le(p + 8);
+                /* fall through */
+            case 1:
+                Aba ^= rs_load64le(p + 0);
+                /* fall through */
+            default:
+                break;
+            }
         }
-        done += 8 * (size_t)lanes;
         i = 0;
         Ca = Aba ^ Aga ^ Aka ^ Ama ^ Asa;
         Ce = Abe ^ Age ^ Ake ^ Ame ^ Ase;
@@ -1572,7 +1700,90 @@ RS_INLINE size_t rs_keccak_absorb_from0(uint64_t *state, unsigned lanes,
         if (i == 24)
             break;
     }
-}
+if (out) {
+            uint8_t *p = out + done;
+            /* Lanes are stored from the last one down, falling through to lane 0. */
+            switch (lanes) {
+            case 25:
+                rs_store64le(p + 192, Asu);
+                /* fall through */
+            case 24:
+                rs_store64le(p + 184, Aso);
+                /* fall through */
+            case 23:
+                rs_store64le(p + 176, Asi);
+                /* fall through */
+            case 22:
+                rs_store64le(p + 168, Ase);
+                /* fall through */
+            case 21:
+                rs_store64le(p + 160, Asa);
+                /* fall through */
+            case 20:
+                rs_store64le(p + 152, Amu);
+                /* fall through */
+            case 19:
+                rs_store64le(p + 144, Amo);
+                /* fall through */
+            case 18:
+                rs_store64le(p + 136, Ami);
+                /* fall through */
+            case 17:
+                rs_store64le(p + 128, Ame);
+                /* fall through */
+            case 16:
+                rs_store64le(p + 120, Ama);
+                /* fall through */
+            case 15:
+                rs_store64le(p + 112, Aku);
+                /* fall through */
+            case 14:
+                rs_store64le(p + 104, Ako);
+                /* fall through */
+            case 13:
+                rs_store64le(p + 96, Aki);
+                /* fall through */
+            case 12:
+                rs_store64le(p + 88, Ake);
+                /* fall through */
+            case 11:
+                rs_store64le(p + 80, Aka);
+                /* fall through */
+            case 10:
+                rs_store64le(p + 72, Agu);
+                /* fall through */
+            case 9:
+                rs_store64le(p + 64, Ago);
+                /* fall through */
+            case 8:
+                rs_store64le(p + 56, Agi);
+                /* fall through */
+            case 7:
+                rs_store64le(p + 48, Age);
+                /* fall through */
+            case 6:
+                rs_store64le(p + 40, Aga);
+                /* fall through */
+            case 5:
+                rs_store64le(p + 32, Abu);
+                /* fall through */
+            case 4:
+                rs_store64le(p + 24, Abo);
+                /* fall through */
+            case 3:
+                rs_store64le(p + 16, Abi);
+                /* fall through */
+            case 2:
+                rs_store64le(p + 8, Abe);
+                /* fall through */
+            case 1:
+                rs_store64le(p + 0, Aba);
+                /* fall through */
+            default:
+                break;
+            }
+        }
+    }
     state[0] = Aba;
     state[1] = Abe;
     state[2] = Abi;
@@ -1602,11 +1813,14 @@ RS_INLINE size_t rs_keccak_absorb_from0(uint64_t *state, unsigned lanes,
 }
 
 /*
- * Whole blocks of `lanes` lanes of `data` absorbed, each followed by rounds 12 .. 23,
- * with the state kept in variables from one block to the next. Returns the bytes absorbed.
+ * The sponge's block loop on rounds 12 .. 23, the state kept in variables from one block
+ * to the next: each whole block of `lanes` lanes is xored in from `in` before the permutation
+ * (when `in` is not NULL: absorbing) or stored to `out` after it (squeezing). One copy serves
+ * both, called rather than inlined: its round body is the largest code in the file. Returns
+ * the bytes done.
  */
-RS_INLINE size_t rs_keccak_absorb_from12(uint64_t *state, unsigned lanes,
-                                             const uint8_t *data, size_t len)
+RS_BLOCKS size_t rs_keccak_blocks_from12(uint64_t *state, unsigned lanes,
+                                            const uint8_t *in, uint8_t *out, size_t len)
 {
     uint64_t Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
     uint64_t Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
@@ -1641,89 +1855,90 @@ RS_INLINE size_t rs_keccak_absorb_from12(uint64_t *state, unsigned lanes,
     Asi = state[22];
     Aso = state[23];
     Asu = state[24];
-    while (len - done >= 8 * (size_t)lanes) {
-        const uint8_t *p = data + done;
-        /* Lanes are xored in from the last one down, falling through to lane 0. */
-        switch (lanes) {
-        case 25:
-            Asu ^= rs_load64le(p + 192);
-            /* fall through */
-        case 24:
-            Aso ^= rs_load64le(p + 184);
-            /* fall through */
-        case 23:
-            Asi ^= rs_load64le(p + 176);
-            /* fall through */
-        case 22:
-            Ase ^= rs_load64le(p + 168);
-            /* fall through */
-        case 21:
-            Asa ^= rs_load64le(p + 160);
-            /* fall through */
-        case 20:
-            Amu ^= rs_load64le(p + 152);
-            /* fall through */
-        case 19:
-            Amo ^= rs_load64le(p + 144);
-            /* fall through */
-        case 18:
-            Ami ^= rs_load64le(p + 136);
-            /* fall through */
-        case 17:
-            Ame ^= rs_load64le(p + 128);
-            /* fall through */
-        case 16:
-            Ama ^= rs_load64le(p + 120);
-            /* fall through */
-        case 15:
-            Aku ^= rs_load64le(p + 112);
-            /* fall through */
-        case 14:
-            Ako ^= rs_load64le(p + 104);
-            /* fall through */
-        case 13:
-            Aki ^= rs_load64le(p + 96);
-            /* fall through */
-        case 12:
-            Ake ^= rs_load64le(p + 88);
-            /* fall through */
-        case 11:
-            Aka ^= rs_load64le(p + 80);
-            /* fall through */
-        case 10:
-            Agu ^= rs_load64le(p + 72);
-            /* fall through */
-        case 9:
-            Ago ^= rs_load64le(p + 64);
-            /* fall through */
-        case 8:
-            Agi ^= rs_load64le(p + 56);
-            /* fall through */
-        case 7:
-            Age ^= rs_load64le(p + 48);
-            /* fall through */
-        case 6:
-            Aga ^= rs_load64le(p + 40);
-            /* fall through */
-        case 5:
-            Abu ^= rs_load64le(p + 32);
-            /* fall through */
-        case 4:
-            Abo ^= rs_load64le(p + 24);
-            /* fall through */
-        case 3:
-            Abi ^= rs_load64le(p + 16);
-            /* fall through */
-        case 2:
-            Abe ^= rs_load64le(p + 8);
-            /* fall through */
-        case 1:
-            Aba ^= rs_load64le(p + 0);
-            /* fall through */
-        default:
-            break;
+    for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
+        if (in) {
+            const uint8_t *p = in + done;
+            /* Lanes are xored in from the last one down, falling through to lane 0. */
+            switch (lanes) {
+            case 25:
+                Asu ^= rs_load64le(p + 192);
+                /* fall through */
+            case 24:
+                Aso ^= rs_load64le(p + 184);
+                /* fall through */
+            case 23:
+                Asi ^= rs_load64le(p + 176);
+                /* fall through */
+            case 22:
+                Ase ^= rs_load64le(p + 168);
+                /* fall through */
+            case 21:
+                Asa ^= rs_load64le(p + 160);
+                /* fall through */
+            case 20:
+                Amu ^= rs_load64le(p + 152);
+                /* fall through */
+            case 19:
+                Amo ^= rs_load64le(p + 144);
+                /* fall through */
+            case 18:
+                Ami ^= rs_load64le(p + 136);
+                /* fall through */
+            case 17:
+                Ame ^= rs_load64le(p + 128);
+                /* fall through */
+            case 16:
+                Ama ^= rs_load64le(p + 120);
+                /* fall through */
+            case 15:
+                Aku ^= rs_load64le(p + 112);
+                /* fall through */
+            case 14:
+                Ako ^= rs_load64le(p + 104);
+                /* fall through */
+            case 13:
+                Aki ^= rs_load64le(p + 96);
+                /* fall through */
+            case 12:
+                Ake ^= rs_load64le(p + 88);
+                /* fall through */
+            case 11:
+                Aka ^= rs_load64le(p + 80);
+                /* fall through */
+            case 10:
+                Agu ^= rs_load64le(p + 72);
+                /* fall through */
+            case 9:
+                Ago ^= rs_load64le(p + 64);
+                /* fall through */
+            case 8:
+                Agi ^= rs_load64le(p + 56);
+                /* fall through */
+            case 7:
+                Age ^= rs_load64le(p + 48);
+                /* fall through */
+            case 6:
+                Aga ^= rs_load64le(p + 40);
+                /* fall through */
+            case 5:
+                Abu ^= rs_load64le(p + 32);
+                /* fall through */
+            case 4:
+                Abo ^= rs_load64le(p + 24);
+                /* fall through */
+            case 3:
+                Abi ^= rs_load64le(p + 16);
+                /* fall through */
+            case 2:
+                Abe ^= rs_load64le(p + 8);
+                /* fall through */
+            case 1:
+                Aba ^= rs_load64le(p + 0);
+                /* fall through */
+            default:
+                break;
+            }
         }
-        done += 8 * (size_t)lanes;
         i = 12;
         Ca = Aba ^ Aga ^ Aka ^ Ama ^ Asa;
         Ce = Abe ^ Age ^ Ake ^ Ame ^ Ase;
@@ -1998,7 +2213,90 @@ RS_INLINE size_t rs_keccak_absorb_from12(uint64_t *state, unsigned lanes,
         if (i == 24)
             break;
     }
-}
+if (out) {
+            uint8_t *p = out + done;
+            /* Lanes are stored from the last one down, falling through to lane 0. */
+            switch (lanes) {
+            case 25:
+                rs_store64le(p + 192, Asu);
+                /* fall through */
+            case 24:
+                rs_store64le(p + 184, Aso);
+                /* fall through */
+            case 23:
+                rs_store64le(p + 176, Asi);
+                /* fall through */
+            case 22:
+                rs_store64le(p + 168, Ase);
+                /* fall through */
+            case 21:
+                rs_store64le(p + 160, Asa);
+                /* fall through */
+            case 20:
+                rs_store64le(p + 152, Amu);
+                /* fall through */
+            case 19:
+                rs_store64le(p + 144, Amo);
+                /* fall through */
+            case 18:
+                rs_store64le(p + 136, Ami);
+                /* fall through */
+            case 17:
+                rs_store64le(p + 128, Ame);
+                /* fall through */
+            case 16:
+                rs_store64le(p + 120, Ama);
+                /* fall through */
+            case 15:
+                rs_store64le(p + 112, Aku);
+                /* fall through */
+            case 14:
+                rs_store64le(p + 104, Ako);
+                /* fall through */
+            case 13:
+                rs_store64le(p + 96, Aki);
+                /* fall through */
+            case 12:
+                rs_store64le(p + 88, Ake);
+                /* fall through */
+            case 11:
+                rs_store64le(p + 80, Aka);
+                /* fall through */
+            case 10:
+                rs_store64le(p + 72, Agu);
+                /* fall through */
+            case 9:
+                rs_store64le(p + 64, Ago);
+                /* fall through */
+            case 8:
+                rs_store64le(p + 56, Agi);
+                /* fall through */
+            case 7:
+                rs_store64le(p + 48, Age);
+                /* fall through */
+            case 6:
+                rs_store64le(p + 40, Aga);
+                /* fall through */
+            case 5:
+                rs_store64le(p + 32, Abu);
+                /* fall through */
+            case 4:
+                rs_store64le(p + 24, Abo);
+                /* fall through */
+            case 3:
+                rs_store64le(p + 16, Abi);
+                /* fall through */
+            case 2:
+                rs_store64le(p + 8, Abe);
+                /* fall through */
+            case 1:
+                rs_store64le(p + 0, Aba);
+                /* fall through */
+            default:
+                break;
+            }
+        }
+    }
     state[0] = Aba;
     state[1] = Abe;
     state[2] = Abi;
@@ -2053,14 +2351,35 @@ RS_HOT size_t rs_scalar_keccak_p1600_absorb(uint64_t state[25], unsigned rounds,
     if (lanes == 0 || lanes > 25 || len < 8 * (size_t)lanes)
         return 0;
     if (rounds == 24)
-        return rs_keccak_absorb_from0(state, lanes, data, len);
+        return rs_keccak_blocks_from0(state, lanes, data, NULL, len);
     if (rounds == 12)
-        return rs_keccak_absorb_from12(state, lanes, data, len);
+        return rs_keccak_blocks_from12(state, lanes, data, NULL, len);
     /* Other round counts: correct, not tuned. */
     for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
         for (k = 0; k < lanes; k++)
             state[k] ^= rs_load64le(data + done + 8 * k);
         rs_scalar_keccak_p1600(state, rounds);
+    }
+    return done;
+}
+
+RS_HOT size_t rs_scalar_keccak_p1600_squeeze(uint64_t state[25], unsigned rounds,
+                                          unsigned lanes, uint8_t *out, size_t len)
+{
+    size_t done = 0;
+    unsigned k;
+
+    if (lanes == 0 || lanes > 25 || len < 8 * (size_t)lanes)
+        return 0;
+    if (rounds == 24)
+        return rs_keccak_blocks_from0(state, lanes, NULL, out, len);
+    if (rounds == 12)
+        return rs_keccak_blocks_from12(state, lanes, NULL, out, len);
+    /* Other round counts: correct, not tuned. */
+    for (; len - done >= 8 * (size_t)lanes; done += 8 * (size_t)lanes) {
+        rs_scalar_keccak_p1600(state, rounds);
+        for (k = 0; k < lanes; k++)
+            rs_store64le(out + done + 8 * k, state[k]);
     }
     return done;
 }

@@ -14,7 +14,9 @@
  *     prefix    = (none)
  */
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "keccak_p1600_x4.h"
 #include "rs_dispatch.h"
@@ -58,6 +60,81 @@
 #define RS_VROL_shift(x, n) _mm256_or_si256(_mm256_slli_epi64((x), (n)), _mm256_srli_epi64((x), 64 - (n)))
 #define RS_VROL_add(x, n) _mm256_or_si256(_mm256_add_epi64((x), (x)), _mm256_srli_epi64((x), 63))
 #define RS_VROL_shuffle(x, n) _mm256_shuffle_epi8((x), rs_rol##n)
+
+#define RS_VZERO _mm256_setzero_si256()
+#define RS_VLO64(a, b) _mm256_unpacklo_epi64((a), (b))
+#define RS_VHI64(a, b) _mm256_unpackhi_epi64((a), (b))
+#define RS_VEVEN128(a, b) _mm256_permute2x128_si256((a), (b), 0x20)
+#define RS_VODD128(a, b) _mm256_permute2x128_si256((a), (b), 0x31)
+/* The first t lanes under a lane mask (vpmaskmovq); masked-off lanes are neither read nor
+ * written. */
+#define RS_VMASK(t) _mm256_setr_epi64x(-(long long)((t) > 0), -(long long)((t) > 1), -(long long)((t) > 2), 0)
+#define RS_VLOADP(p, t) _mm256_maskload_epi64((const long long *)(const void *)(p), RS_VMASK(t))
+#define RS_VSTOREP(p, v, t) _mm256_maskstore_epi64((long long *)(void *)(p), RS_VMASK(t), (v))
+
+#if defined(_MSC_VER)
+#define RS_BLOCKS static __declspec(noinline)
+#elif defined(__GNUC__)
+#define RS_BLOCKS static __attribute__((noinline)) RS_TARGET
+#else
+#define RS_BLOCKS static
+#endif
+
+/*
+ * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
+ * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
+ */
+#if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+    defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM)
+#define RS_LANES_LE 1
+#endif
+#if defined(_MSC_VER)
+#define RS_LANE_FN static __forceinline
+#elif defined(__GNUC__)
+#define RS_LANE_FN static inline __attribute__((always_inline))
+#else
+#define RS_LANE_FN static inline
+#endif
+
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
+RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
+{
+#if defined(RS_LANES_LE)
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+#endif
+}
+
+RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
+{
+#if defined(RS_LANES_LE)
+    memcpy(p, &v, 8);
+#else
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 40);
+    p[6] = (uint8_t)(v >> 48);
+    p[7] = (uint8_t)(v >> 56);
+#endif
+}
+#endif
 
 static const uint64_t rs_keccak_rc[24] = {
     0x0000000000000001ULL,
@@ -353,6 +430,2271 @@ RS_INLINE void rs_keccak_p1600_x4_from(uint64_t (*states)[4], unsigned start)
     RS_VSTORE(states[24], Asu);
 }
 
+
+/*
+ * The block loop on rounds 0 .. 23, the states kept in registers from one block to the
+ * next: each of `blocks` blocks of `lanes` lanes (1..25) is xored in from the 4 streams
+ * before the permutation, or (squeeze) stored to them after it. A group of 4 lanes of a
+ * block is 4 unaligned loads or stores (one per stream) and one 4 x 4
+ * transpose between them and the lane vectors; the last, partial group moves only its lanes.
+ * One copy serves both directions, called rather than inlined: the round body is the largest
+ * code here.
+ */
+RS_BLOCKS void rs_keccak_x4_blocks_from0(uint64_t (*states)[4],
+                                                uint8_t *const streams[4], size_t blocks,
+                                                unsigned lanes, int squeeze)
+{
+    RS_V Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
+    RS_V Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
+    RS_V Ba, Be, Bi, Bo, Bu;
+    RS_V Ca, Ce, Ci, Co, Cu, Da, De, Di, Do, Du;
+    const RS_V rs_rol8 = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14);
+    const RS_V rs_rol56 = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8);
+
+
+    RS_V T0, T1, T2, T3, U1_0, U1_1, U1_2, U1_3, U2_0_0, U2_0_1, U2_1_0, U2_1_1;
+    uint8_t *p0 = streams[0];
+    uint8_t *p1 = streams[1];
+    uint8_t *p2 = streams[2];
+    uint8_t *p3 = streams[3];
+    const size_t step = 8 * (size_t)lanes;
+    unsigned i;
+
+        Aba = RS_VLOAD(states[0]);
+        Abe = RS_VLOAD(states[1]);
+        Abi = RS_VLOAD(states[2]);
+        Abo = RS_VLOAD(states[3]);
+        Abu = RS_VLOAD(states[4]);
+        Aga = RS_VLOAD(states[5]);
+        Age = RS_VLOAD(states[6]);
+        Agi = RS_VLOAD(states[7]);
+        Ago = RS_VLOAD(states[8]);
+        Agu = RS_VLOAD(states[9]);
+        Aka = RS_VLOAD(states[10]);
+        Ake = RS_VLOAD(states[11]);
+        Aki = RS_VLOAD(states[12]);
+        Ako = RS_VLOAD(states[13]);
+        Aku = RS_VLOAD(states[14]);
+        Ama = RS_VLOAD(states[15]);
+        Ame = RS_VLOAD(states[16]);
+        Ami = RS_VLOAD(states[17]);
+        Amo = RS_VLOAD(states[18]);
+        Amu = RS_VLOAD(states[19]);
+        Asa = RS_VLOAD(states[20]);
+        Ase = RS_VLOAD(states[21]);
+        Asi = RS_VLOAD(states[22]);
+        Aso = RS_VLOAD(states[23]);
+        Asu = RS_VLOAD(states[24]);
+        Ca = RS_VXOR5(Aba, Aga, Aka, Ama, Asa);
+        Ce = RS_VXOR5(Abe, Age, Ake, Ame, Ase);
+        Ci = RS_VXOR5(Abi, Agi, Aki, Ami, Asi);
+        Co = RS_VXOR5(Abo, Ago, Ako, Amo, Aso);
+        Cu = RS_VXOR5(Abu, Agu, Aku, Amu, Asu);
+
+    for (; blocks; blocks--) {
+        if (!squeeze) {
+            switch (lanes / 4) {
+            case 6:
+                T0 = RS_VLOAD(p0 + 160);
+                T1 = RS_VLOAD(p1 + 160);
+                T2 = RS_VLOAD(p2 + 160);
+                T3 = RS_VLOAD(p3 + 160);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Asa = RS_VXOR(Asa, U2_0_0);
+                Ase = RS_VXOR(Ase, U2_1_0);
+                Asi = RS_VXOR(Asi, U2_0_1);
+                Aso = RS_VXOR(Aso, U2_1_1);
+                /* fall through */
+            case 5:
+                T0 = RS_VLOAD(p0 + 128);
+                T1 = RS_VLOAD(p1 + 128);
+                T2 = RS_VLOAD(p2 + 128);
+                T3 = RS_VLOAD(p3 + 128);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Ame = RS_VXOR(Ame, U2_0_0);
+                Ami = RS_VXOR(Ami, U2_1_0);
+                Amo = RS_VXOR(Amo, U2_0_1);
+                Amu = RS_VXOR(Amu, U2_1_1);
+                /* fall through */
+            case 4:
+                T0 = RS_VLOAD(p0 + 96);
+                T1 = RS_VLOAD(p1 + 96);
+                T2 = RS_VLOAD(p2 + 96);
+                T3 = RS_VLOAD(p3 + 96);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Aki = RS_VXOR(Aki, U2_0_0);
+                Ako = RS_VXOR(Ako, U2_1_0);
+                Aku = RS_VXOR(Aku, U2_0_1);
+                Ama = RS_VXOR(Ama, U2_1_1);
+                /* fall through */
+            case 3:
+                T0 = RS_VLOAD(p0 + 64);
+                T1 = RS_VLOAD(p1 + 64);
+                T2 = RS_VLOAD(p2 + 64);
+                T3 = RS_VLOAD(p3 + 64);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Ago = RS_VXOR(Ago, U2_0_0);
+                Agu = RS_VXOR(Agu, U2_1_0);
+                Aka = RS_VXOR(Aka, U2_0_1);
+                Ake = RS_VXOR(Ake, U2_1_1);
+                /* fall through */
+            case 2:
+                T0 = RS_VLOAD(p0 + 32);
+                T1 = RS_VLOAD(p1 + 32);
+                T2 = RS_VLOAD(p2 + 32);
+                T3 = RS_VLOAD(p3 + 32);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Abu = RS_VXOR(Abu, U2_0_0);
+                Aga = RS_VXOR(Aga, U2_1_0);
+                Age = RS_VXOR(Age, U2_0_1);
+                Agi = RS_VXOR(Agi, U2_1_1);
+                /* fall through */
+            case 1:
+                T0 = RS_VLOAD(p0 + 0);
+                T1 = RS_VLOAD(p1 + 0);
+                T2 = RS_VLOAD(p2 + 0);
+                T3 = RS_VLOAD(p3 + 0);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Aba = RS_VXOR(Aba, U2_0_0);
+                Abe = RS_VXOR(Abe, U2_1_0);
+                Abi = RS_VXOR(Abi, U2_0_1);
+                Abo = RS_VXOR(Abo, U2_1_1);
+                /* fall through */
+            default:
+                break;
+            }
+            switch (lanes) {
+            case 1:
+                T0 = RS_VLOADP(p0 + 0, 1);
+                T1 = RS_VLOADP(p1 + 0, 1);
+                T2 = RS_VLOADP(p2 + 0, 1);
+                T3 = RS_VLOADP(p3 + 0, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Aba = RS_VXOR(Aba, U2_0_0);
+                break;
+            case 2:
+                T0 = RS_VLOADP(p0 + 0, 2);
+                T1 = RS_VLOADP(p1 + 0, 2);
+                T2 = RS_VLOADP(p2 + 0, 2);
+                T3 = RS_VLOADP(p3 + 0, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Aba = RS_VXOR(Aba, U2_0_0);
+                Abe = RS_VXOR(Abe, U2_1_0);
+                break;
+            case 3:
+                T0 = RS_VLOADP(p0 + 0, 3);
+                T1 = RS_VLOADP(p1 + 0, 3);
+                T2 = RS_VLOADP(p2 + 0, 3);
+                T3 = RS_VLOADP(p3 + 0, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Aba = RS_VXOR(Aba, U2_0_0);
+                Abe = RS_VXOR(Abe, U2_1_0);
+                Abi = RS_VXOR(Abi, U2_0_1);
+                break;
+            case 5:
+                T0 = RS_VLOADP(p0 + 32, 1);
+                T1 = RS_VLOADP(p1 + 32, 1);
+                T2 = RS_VLOADP(p2 + 32, 1);
+                T3 = RS_VLOADP(p3 + 32, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Abu = RS_VXOR(Abu, U2_0_0);
+                break;
+            case 6:
+                T0 = RS_VLOADP(p0 + 32, 2);
+                T1 = RS_VLOADP(p1 + 32, 2);
+                T2 = RS_VLOADP(p2 + 32, 2);
+                T3 = RS_VLOADP(p3 + 32, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Abu = RS_VXOR(Abu, U2_0_0);
+                Aga = RS_VXOR(Aga, U2_1_0);
+                break;
+            case 7:
+                T0 = RS_VLOADP(p0 + 32, 3);
+                T1 = RS_VLOADP(p1 + 32, 3);
+                T2 = RS_VLOADP(p2 + 32, 3);
+                T3 = RS_VLOADP(p3 + 32, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Abu = RS_VXOR(Abu, U2_0_0);
+                Aga = RS_VXOR(Aga, U2_1_0);
+                Age = RS_VXOR(Age, U2_0_1);
+                break;
+            case 9:
+                T0 = RS_VLOADP(p0 + 64, 1);
+                T1 = RS_VLOADP(p1 + 64, 1);
+                T2 = RS_VLOADP(p2 + 64, 1);
+                T3 = RS_VLOADP(p3 + 64, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Ago = RS_VXOR(Ago, U2_0_0);
+                break;
+            case 10:
+                T0 = RS_VLOADP(p0 + 64, 2);
+                T1 = RS_VLOADP(p1 + 64, 2);
+                T2 = RS_VLOADP(p2 + 64, 2);
+                T3 = RS_VLOADP(p3 + 64, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Ago = RS_VXOR(Ago, U2_0_0);
+                Agu = RS_VXOR(Agu, U2_1_0);
+                break;
+            case 11:
+                T0 = RS_VLOADP(p0 + 64, 3);
+                T1 = RS_VLOADP(p1 + 64, 3);
+                T2 = RS_VLOADP(p2 + 64, 3);
+                T3 = RS_VLOADP(p3 + 64, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Ago = RS_VXOR(Ago, U2_0_0);
+                Agu = RS_VXOR(Agu, U2_1_0);
+                Aka = RS_VXOR(Aka, U2_0_1);
+                break;
+            case 13:
+                T0 = RS_VLOADP(p0 + 96, 1);
+                T1 = RS_VLOADP(p1 + 96, 1);
+                T2 = RS_VLOADP(p2 + 96, 1);
+                T3 = RS_VLOADP(p3 + 96, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Aki = RS_VXOR(Aki, U2_0_0);
+                break;
+            case 14:
+                T0 = RS_VLOADP(p0 + 96, 2);
+                T1 = RS_VLOADP(p1 + 96, 2);
+                T2 = RS_VLOADP(p2 + 96, 2);
+                T3 = RS_VLOADP(p3 + 96, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Aki = RS_VXOR(Aki, U2_0_0);
+                Ako = RS_VXOR(Ako, U2_1_0);
+                break;
+            case 15:
+                T0 = RS_VLOADP(p0 + 96, 3);
+                T1 = RS_VLOADP(p1 + 96, 3);
+                T2 = RS_VLOADP(p2 + 96, 3);
+                T3 = RS_VLOADP(p3 + 96, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Aki = RS_VXOR(Aki, U2_0_0);
+                Ako = RS_VXOR(Ako, U2_1_0);
+                Aku = RS_VXOR(Aku, U2_0_1);
+                break;
+            case 17:
+                T0 = RS_VLOADP(p0 + 128, 1);
+                T1 = RS_VLOADP(p1 + 128, 1);
+                T2 = RS_VLOADP(p2 + 128, 1);
+                T3 = RS_VLOADP(p3 + 128, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Ame = RS_VXOR(Ame, U2_0_0);
+                break;
+            case 18:
+                T0 = RS_VLOADP(p0 + 128, 2);
+                T1 = RS_VLOADP(p1 + 128, 2);
+                T2 = RS_VLOADP(p2 + 128, 2);
+                T3 = RS_VLOADP(p3 + 128, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Ame = RS_VXOR(Ame, U2_0_0);
+                Ami = RS_VXOR(Ami, U2_1_0);
+                break;
+            case 19:
+                T0 = RS_VLOADP(p0 + 128, 3);
+                T1 = RS_VLOADP(p1 + 128, 3);
+                T2 = RS_VLOADP(p2 + 128, 3);
+                T3 = RS_VLOADP(p3 + 128, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Ame = RS_VXOR(Ame, U2_0_0);
+                Ami = RS_VXOR(Ami, U2_1_0);
+                Amo = RS_VXOR(Amo, U2_0_1);
+                break;
+            case 21:
+                T0 = RS_VLOADP(p0 + 160, 1);
+                T1 = RS_VLOADP(p1 + 160, 1);
+                T2 = RS_VLOADP(p2 + 160, 1);
+                T3 = RS_VLOADP(p3 + 160, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Asa = RS_VXOR(Asa, U2_0_0);
+                break;
+            case 22:
+                T0 = RS_VLOADP(p0 + 160, 2);
+                T1 = RS_VLOADP(p1 + 160, 2);
+                T2 = RS_VLOADP(p2 + 160, 2);
+                T3 = RS_VLOADP(p3 + 160, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Asa = RS_VXOR(Asa, U2_0_0);
+                Ase = RS_VXOR(Ase, U2_1_0);
+                break;
+            case 23:
+                T0 = RS_VLOADP(p0 + 160, 3);
+                T1 = RS_VLOADP(p1 + 160, 3);
+                T2 = RS_VLOADP(p2 + 160, 3);
+                T3 = RS_VLOADP(p3 + 160, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Asa = RS_VXOR(Asa, U2_0_0);
+                Ase = RS_VXOR(Ase, U2_1_0);
+                Asi = RS_VXOR(Asi, U2_0_1);
+                break;
+            case 25:
+                T0 = RS_VLOADP(p0 + 192, 1);
+                T1 = RS_VLOADP(p1 + 192, 1);
+                T2 = RS_VLOADP(p2 + 192, 1);
+                T3 = RS_VLOADP(p3 + 192, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Asu = RS_VXOR(Asu, U2_0_0);
+                break;
+            default:
+                break;
+            }
+        }
+        i = 0;
+        Ca = RS_VXOR5(Aba, Aga, Aka, Ama, Asa);
+        Ce = RS_VXOR5(Abe, Age, Ake, Ame, Ase);
+        Ci = RS_VXOR5(Abi, Agi, Aki, Ami, Asi);
+        Co = RS_VXOR5(Abo, Ago, Ako, Amo, Aso);
+        Cu = RS_VXOR5(Abu, Agu, Aku, Amu, Asu);
+        goto round0;
+    for (;;) {
+    round0:
+        Da = RS_VXOR(Cu, RS_VROL_add(Ce, 1));
+        De = RS_VXOR(Ca, RS_VROL_add(Ci, 1));
+        Di = RS_VXOR(Ce, RS_VROL_add(Co, 1));
+        Do = RS_VXOR(Ci, RS_VROL_add(Cu, 1));
+        Du = RS_VXOR(Co, RS_VROL_add(Ca, 1));
+
+        Ba = RS_VXOR(Aba, Da);
+        Be = RS_VROL_shift(RS_VXOR(Age, De), 44);
+        Bi = RS_VROL_shift(RS_VXOR(Aki, Di), 43);
+        Bo = RS_VROL_shift(RS_VXOR(Amo, Do), 21);
+        Bu = RS_VROL_shift(RS_VXOR(Asu, Du), 14);
+        Eba = RS_VCHI(Ba, Be, Bi);
+        Eba = RS_VXOR(Eba, RS_VSET1(rs_keccak_rc[i + 0]));
+        Ebe = RS_VCHI(Be, Bi, Bo);
+        Ebi = RS_VCHI(Bi, Bo, Bu);
+        Ebo = RS_VCHI(Bo, Bu, Ba);
+        Ebu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_shift(RS_VXOR(Abo, Do), 28);
+        Be = RS_VROL_shift(RS_VXOR(Agu, Du), 20);
+        Bi = RS_VROL_shift(RS_VXOR(Aka, Da), 3);
+        Bo = RS_VROL_shift(RS_VXOR(Ame, De), 45);
+        Bu = RS_VROL_shift(RS_VXOR(Asi, Di), 61);
+        Ega = RS_VCHI(Ba, Be, Bi);
+        Ege = RS_VCHI(Be, Bi, Bo);
+        Egi = RS_VCHI(Bi, Bo, Bu);
+        Ego = RS_VCHI(Bo, Bu, Ba);
+        Egu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_add(RS_VXOR(Abe, De), 1);
+        Be = RS_VROL_shift(RS_VXOR(Agi, Di), 6);
+        Bi = RS_VROL_shift(RS_VXOR(Ako, Do), 25);
+        Bo = RS_VROL_shuffle(RS_VXOR(Amu, Du), 8);
+        Bu = RS_VROL_shift(RS_VXOR(Asa, Da), 18);
+        Eka = RS_VCHI(Ba, Be, Bi);
+        Eke = RS_VCHI(Be, Bi, Bo);
+        Eki = RS_VCHI(Bi, Bo, Bu);
+        Eko = RS_VCHI(Bo, Bu, Ba);
+        Eku = RS_VCHI(Bu, Ba, Be);
+        /* Next round's column parity, while these rows are still in registers. */
+        Ca = RS_VXOR3(Eba, Ega, Eka);
+        Ce = RS_VXOR3(Ebe, Ege, Eke);
+        Ci = RS_VXOR3(Ebi, Egi, Eki);
+        Co = RS_VXOR3(Ebo, Ego, Eko);
+        Cu = RS_VXOR3(Ebu, Egu, Eku);
+
+        Ba = RS_VROL_shift(RS_VXOR(Abu, Du), 27);
+        Be = RS_VROL_shift(RS_VXOR(Aga, Da), 36);
+        Bi = RS_VROL_shift(RS_VXOR(Ake, De), 10);
+        Bo = RS_VROL_shift(RS_VXOR(Ami, Di), 15);
+        Bu = RS_VROL_shuffle(RS_VXOR(Aso, Do), 56);
+        Ema = RS_VCHI(Ba, Be, Bi);
+        Eme = RS_VCHI(Be, Bi, Bo);
+        Emi = RS_VCHI(Bi, Bo, Bu);
+        Emo = RS_VCHI(Bo, Bu, Ba);
+        Emu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_shift(RS_VXOR(Abi, Di), 62);
+        Be = RS_VROL_shift(RS_VXOR(Ago, Do), 55);
+        Bi = RS_VROL_shift(RS_VXOR(Aku, Du), 39);
+        Bo = RS_VROL_shift(RS_VXOR(Ama, Da), 41);
+        Bu = RS_VROL_shift(RS_VXOR(Ase, De), 2);
+        Esa = RS_VCHI(Ba, Be, Bi);
+        Ese = RS_VCHI(Be, Bi, Bo);
+        Esi = RS_VCHI(Bi, Bo, Bu);
+        Eso = RS_VCHI(Bo, Bu, Ba);
+        Esu = RS_VCHI(Bu, Ba, Be);
+        /* Next round's column parity, while these rows are still in registers. */
+        Ca = RS_VXOR3(Ca, Ema, Esa);
+        Ce = RS_VXOR3(Ce, Eme, Ese);
+        Ci = RS_VXOR3(Ci, Emi, Esi);
+        Co = RS_VXOR3(Co, Emo, Eso);
+        Cu = RS_VXOR3(Cu, Emu, Esu);
+
+        Da = RS_VXOR(Cu, RS_VROL_add(Ce, 1));
+        De = RS_VXOR(Ca, RS_VROL_add(Ci, 1));
+        Di = RS_VXOR(Ce, RS_VROL_add(Co, 1));
+        Do = RS_VXOR(Ci, RS_VROL_add(Cu, 1));
+        Du = RS_VXOR(Co, RS_VROL_add(Ca, 1));
+
+        Ba = RS_VXOR(Eba, Da);
+        Be = RS_VROL_shift(RS_VXOR(Ege, De), 44);
+        Bi = RS_VROL_shift(RS_VXOR(Eki, Di), 43);
+        Bo = RS_VROL_shift(RS_VXOR(Emo, Do), 21);
+        Bu = RS_VROL_shift(RS_VXOR(Esu, Du), 14);
+        Aba = RS_VCHI(Ba, Be, Bi);
+        Aba = RS_VXOR(Aba, RS_VSET1(rs_keccak_rc[i + 1]));
+        Abe = RS_VCHI(Be, Bi, Bo);
+        Abi = RS_VCHI(Bi, Bo, Bu);
+        Abo = RS_VCHI(Bo, Bu, Ba);
+        Abu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_shift(RS_VXOR(Ebo, Do), 28);
+        Be = RS_VROL_shift(RS_VXOR(Egu, Du), 20);
+        Bi = RS_VROL_shift(RS_VXOR(Eka, Da), 3);
+        Bo = RS_VROL_shift(RS_VXOR(Eme, De), 45);
+        Bu = RS_VROL_shift(RS_VXOR(Esi, Di), 61);
+        Aga = RS_VCHI(Ba, Be, Bi);
+        Age = RS_VCHI(Be, Bi, Bo);
+        Agi = RS_VCHI(Bi, Bo, Bu);
+        Ago = RS_VCHI(Bo, Bu, Ba);
+        Agu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_add(RS_VXOR(Ebe, De), 1);
+        Be = RS_VROL_shift(RS_VXOR(Egi, Di), 6);
+        Bi = RS_VROL_shift(RS_VXOR(Eko, Do), 25);
+        Bo = RS_VROL_shuffle(RS_VXOR(Emu, Du), 8);
+        Bu = RS_VROL_shift(RS_VXOR(Esa, Da), 18);
+        Aka = RS_VCHI(Ba, Be, Bi);
+        Ake = RS_VCHI(Be, Bi, Bo);
+        Aki = RS_VCHI(Bi, Bo, Bu);
+        Ako = RS_VCHI(Bo, Bu, Ba);
+        Aku = RS_VCHI(Bu, Ba, Be);
+        /* Next round's column parity, while these rows are still in registers. */
+        Ca = RS_VXOR3(Aba, Aga, Aka);
+        Ce = RS_VXOR3(Abe, Age, Ake);
+        Ci = RS_VXOR3(Abi, Agi, Aki);
+        Co = RS_VXOR3(Abo, Ago, Ako);
+        Cu = RS_VXOR3(Abu, Agu, Aku);
+
+        Ba = RS_VROL_shift(RS_VXOR(Ebu, Du), 27);
+        Be = RS_VROL_shift(RS_VXOR(Ega, Da), 36);
+        Bi = RS_VROL_shift(RS_VXOR(Eke, De), 10);
+        Bo = RS_VROL_shift(RS_VXOR(Emi, Di), 15);
+        Bu = RS_VROL_shuffle(RS_VXOR(Eso, Do), 56);
+        Ama = RS_VCHI(Ba, Be, Bi);
+        Ame = RS_VCHI(Be, Bi, Bo);
+        Ami = RS_VCHI(Bi, Bo, Bu);
+        Amo = RS_VCHI(Bo, Bu, Ba);
+        Amu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_shift(RS_VXOR(Ebi, Di), 62);
+        Be = RS_VROL_shift(RS_VXOR(Ego, Do), 55);
+        Bi = RS_VROL_shift(RS_VXOR(Eku, Du), 39);
+        Bo = RS_VROL_shift(RS_VXOR(Ema, Da), 41);
+        Bu = RS_VROL_shift(RS_VXOR(Ese, De), 2);
+        Asa = RS_VCHI(Ba, Be, Bi);
+        Ase = RS_VCHI(Be, Bi, Bo);
+        Asi = RS_VCHI(Bi, Bo, Bu);
+        Aso = RS_VCHI(Bo, Bu, Ba);
+        Asu = RS_VCHI(Bu, Ba, Be);
+        /* Next round's column parity, while these rows are still in registers. */
+        Ca = RS_VXOR3(Ca, Ama, Asa);
+        Ce = RS_VXOR3(Ce, Ame, Ase);
+        Ci = RS_VXOR3(Ci, Ami, Asi);
+        Co = RS_VXOR3(Co, Amo, Aso);
+        Cu = RS_VXOR3(Cu, Amu, Asu);
+
+        i += 2;
+        if (i == 24)
+            break;
+    }
+if (squeeze) {
+            switch (lanes / 4) {
+            case 6:
+                T0 = Asa;
+                T1 = Ase;
+                T2 = Asi;
+                T3 = Aso;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 160, U2_0_0);
+                RS_VSTORE(p1 + 160, U2_1_0);
+                RS_VSTORE(p2 + 160, U2_0_1);
+                RS_VSTORE(p3 + 160, U2_1_1);
+                /* fall through */
+            case 5:
+                T0 = Ame;
+                T1 = Ami;
+                T2 = Amo;
+                T3 = Amu;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 128, U2_0_0);
+                RS_VSTORE(p1 + 128, U2_1_0);
+                RS_VSTORE(p2 + 128, U2_0_1);
+                RS_VSTORE(p3 + 128, U2_1_1);
+                /* fall through */
+            case 4:
+                T0 = Aki;
+                T1 = Ako;
+                T2 = Aku;
+                T3 = Ama;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 96, U2_0_0);
+                RS_VSTORE(p1 + 96, U2_1_0);
+                RS_VSTORE(p2 + 96, U2_0_1);
+                RS_VSTORE(p3 + 96, U2_1_1);
+                /* fall through */
+            case 3:
+                T0 = Ago;
+                T1 = Agu;
+                T2 = Aka;
+                T3 = Ake;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 64, U2_0_0);
+                RS_VSTORE(p1 + 64, U2_1_0);
+                RS_VSTORE(p2 + 64, U2_0_1);
+                RS_VSTORE(p3 + 64, U2_1_1);
+                /* fall through */
+            case 2:
+                T0 = Abu;
+                T1 = Aga;
+                T2 = Age;
+                T3 = Agi;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 32, U2_0_0);
+                RS_VSTORE(p1 + 32, U2_1_0);
+                RS_VSTORE(p2 + 32, U2_0_1);
+                RS_VSTORE(p3 + 32, U2_1_1);
+                /* fall through */
+            case 1:
+                T0 = Aba;
+                T1 = Abe;
+                T2 = Abi;
+                T3 = Abo;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 0, U2_0_0);
+                RS_VSTORE(p1 + 0, U2_1_0);
+                RS_VSTORE(p2 + 0, U2_0_1);
+                RS_VSTORE(p3 + 0, U2_1_1);
+                /* fall through */
+            default:
+                break;
+            }
+            switch (lanes) {
+            case 1:
+                T0 = Aba;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 0, U2_0_0, 1);
+                RS_VSTOREP(p1 + 0, U2_1_0, 1);
+                RS_VSTOREP(p2 + 0, U2_0_1, 1);
+                RS_VSTOREP(p3 + 0, U2_1_1, 1);
+                break;
+            case 2:
+                T0 = Aba;
+                T1 = Abe;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 0, U2_0_0, 2);
+                RS_VSTOREP(p1 + 0, U2_1_0, 2);
+                RS_VSTOREP(p2 + 0, U2_0_1, 2);
+                RS_VSTOREP(p3 + 0, U2_1_1, 2);
+                break;
+            case 3:
+                T0 = Aba;
+                T1 = Abe;
+                T2 = Abi;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 0, U2_0_0, 3);
+                RS_VSTOREP(p1 + 0, U2_1_0, 3);
+                RS_VSTOREP(p2 + 0, U2_0_1, 3);
+                RS_VSTOREP(p3 + 0, U2_1_1, 3);
+                break;
+            case 5:
+                T0 = Abu;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 32, U2_0_0, 1);
+                RS_VSTOREP(p1 + 32, U2_1_0, 1);
+                RS_VSTOREP(p2 + 32, U2_0_1, 1);
+                RS_VSTOREP(p3 + 32, U2_1_1, 1);
+                break;
+            case 6:
+                T0 = Abu;
+                T1 = Aga;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 32, U2_0_0, 2);
+                RS_VSTOREP(p1 + 32, U2_1_0, 2);
+                RS_VSTOREP(p2 + 32, U2_0_1, 2);
+                RS_VSTOREP(p3 + 32, U2_1_1, 2);
+                break;
+            case 7:
+                T0 = Abu;
+                T1 = Aga;
+                T2 = Age;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 32, U2_0_0, 3);
+                RS_VSTOREP(p1 + 32, U2_1_0, 3);
+                RS_VSTOREP(p2 + 32, U2_0_1, 3);
+                RS_VSTOREP(p3 + 32, U2_1_1, 3);
+                break;
+            case 9:
+                T0 = Ago;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 64, U2_0_0, 1);
+                RS_VSTOREP(p1 + 64, U2_1_0, 1);
+                RS_VSTOREP(p2 + 64, U2_0_1, 1);
+                RS_VSTOREP(p3 + 64, U2_1_1, 1);
+                break;
+            case 10:
+                T0 = Ago;
+                T1 = Agu;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 64, U2_0_0, 2);
+                RS_VSTOREP(p1 + 64, U2_1_0, 2);
+                RS_VSTOREP(p2 + 64, U2_0_1, 2);
+                RS_VSTOREP(p3 + 64, U2_1_1, 2);
+                break;
+            case 11:
+                T0 = Ago;
+                T1 = Agu;
+                T2 = Aka;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 64, U2_0_0, 3);
+                RS_VSTOREP(p1 + 64, U2_1_0, 3);
+                RS_VSTOREP(p2 + 64, U2_0_1, 3);
+                RS_VSTOREP(p3 + 64, U2_1_1, 3);
+                break;
+            case 13:
+                T0 = Aki;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 96, U2_0_0, 1);
+                RS_VSTOREP(p1 + 96, U2_1_0, 1);
+                RS_VSTOREP(p2 + 96, U2_0_1, 1);
+                RS_VSTOREP(p3 + 96, U2_1_1, 1);
+                break;
+            case 14:
+                T0 = Aki;
+                T1 = Ako;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 96, U2_0_0, 2);
+                RS_VSTOREP(p1 + 96, U2_1_0, 2);
+                RS_VSTOREP(p2 + 96, U2_0_1, 2);
+                RS_VSTOREP(p3 + 96, U2_1_1, 2);
+                break;
+            case 15:
+                T0 = Aki;
+                T1 = Ako;
+                T2 = Aku;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 96, U2_0_0, 3);
+                RS_VSTOREP(p1 + 96, U2_1_0, 3);
+                RS_VSTOREP(p2 + 96, U2_0_1, 3);
+                RS_VSTOREP(p3 + 96, U2_1_1, 3);
+                break;
+            case 17:
+                T0 = Ame;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 128, U2_0_0, 1);
+                RS_VSTOREP(p1 + 128, U2_1_0, 1);
+                RS_VSTOREP(p2 + 128, U2_0_1, 1);
+                RS_VSTOREP(p3 + 128, U2_1_1, 1);
+                break;
+            case 18:
+                T0 = Ame;
+                T1 = Ami;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 128, U2_0_0, 2);
+                RS_VSTOREP(p1 + 128, U2_1_0, 2);
+                RS_VSTOREP(p2 + 128, U2_0_1, 2);
+                RS_VSTOREP(p3 + 128, U2_1_1, 2);
+                break;
+            case 19:
+                T0 = Ame;
+                T1 = Ami;
+                T2 = Amo;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 128, U2_0_0, 3);
+                RS_VSTOREP(p1 + 128, U2_1_0, 3);
+                RS_VSTOREP(p2 + 128, U2_0_1, 3);
+                RS_VSTOREP(p3 + 128, U2_1_1, 3);
+                break;
+            case 21:
+                T0 = Asa;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 160, U2_0_0, 1);
+                RS_VSTOREP(p1 + 160, U2_1_0, 1);
+                RS_VSTOREP(p2 + 160, U2_0_1, 1);
+                RS_VSTOREP(p3 + 160, U2_1_1, 1);
+                break;
+            case 22:
+                T0 = Asa;
+                T1 = Ase;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 160, U2_0_0, 2);
+                RS_VSTOREP(p1 + 160, U2_1_0, 2);
+                RS_VSTOREP(p2 + 160, U2_0_1, 2);
+                RS_VSTOREP(p3 + 160, U2_1_1, 2);
+                break;
+            case 23:
+                T0 = Asa;
+                T1 = Ase;
+                T2 = Asi;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 160, U2_0_0, 3);
+                RS_VSTOREP(p1 + 160, U2_1_0, 3);
+                RS_VSTOREP(p2 + 160, U2_0_1, 3);
+                RS_VSTOREP(p3 + 160, U2_1_1, 3);
+                break;
+            case 25:
+                T0 = Asu;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 192, U2_0_0, 1);
+                RS_VSTOREP(p1 + 192, U2_1_0, 1);
+                RS_VSTOREP(p2 + 192, U2_0_1, 1);
+                RS_VSTOREP(p3 + 192, U2_1_1, 1);
+                break;
+            default:
+                break;
+            }
+        }
+        p0 += step;
+        p1 += step;
+        p2 += step;
+        p3 += step;
+    }
+    RS_VSTORE(states[0], Aba);
+    RS_VSTORE(states[1], Abe);
+    RS_VSTORE(states[2], Abi);
+    RS_VSTORE(states[3], Abo);
+    RS_VSTORE(states[4], Abu);
+    RS_VSTORE(states[5], Aga);
+    RS_VSTORE(states[6], Age);
+    RS_VSTORE(states[7], Agi);
+    RS_VSTORE(states[8], Ago);
+    RS_VSTORE(states[9], Agu);
+    RS_VSTORE(states[10], Aka);
+    RS_VSTORE(states[11], Ake);
+    RS_VSTORE(states[12], Aki);
+    RS_VSTORE(states[13], Ako);
+    RS_VSTORE(states[14], Aku);
+    RS_VSTORE(states[15], Ama);
+    RS_VSTORE(states[16], Ame);
+    RS_VSTORE(states[17], Ami);
+    RS_VSTORE(states[18], Amo);
+    RS_VSTORE(states[19], Amu);
+    RS_VSTORE(states[20], Asa);
+    RS_VSTORE(states[21], Ase);
+    RS_VSTORE(states[22], Asi);
+    RS_VSTORE(states[23], Aso);
+    RS_VSTORE(states[24], Asu);
+}
+
+/*
+ * The block loop on rounds 12 .. 23, the states kept in registers from one block to the
+ * next: each of `blocks` blocks of `lanes` lanes (1..25) is xored in from the 4 streams
+ * before the permutation, or (squeeze) stored to them after it. A group of 4 lanes of a
+ * block is 4 unaligned loads or stores (one per stream) and one 4 x 4
+ * transpose between them and the lane vectors; the last, partial group moves only its lanes.
+ * One copy serves both directions, called rather than inlined: the round body is the largest
+ * code here.
+ */
+RS_BLOCKS void rs_keccak_x4_blocks_from12(uint64_t (*states)[4],
+                                                uint8_t *const streams[4], size_t blocks,
+                                                unsigned lanes, int squeeze)
+{
+    RS_V Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
+    RS_V Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
+    RS_V Ba, Be, Bi, Bo, Bu;
+    RS_V Ca, Ce, Ci, Co, Cu, Da, De, Di, Do, Du;
+    const RS_V rs_rol8 = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14);
+    const RS_V rs_rol56 = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8);
+
+
+    RS_V T0, T1, T2, T3, U1_0, U1_1, U1_2, U1_3, U2_0_0, U2_0_1, U2_1_0, U2_1_1;
+    uint8_t *p0 = streams[0];
+    uint8_t *p1 = streams[1];
+    uint8_t *p2 = streams[2];
+    uint8_t *p3 = streams[3];
+    const size_t step = 8 * (size_t)lanes;
+    unsigned i;
+
+        Aba = RS_VLOAD(states[0]);
+        Abe = RS_VLOAD(states[1]);
+        Abi = RS_VLOAD(states[2]);
+        Abo = RS_VLOAD(states[3]);
+        Abu = RS_VLOAD(states[4]);
+        Aga = RS_VLOAD(states[5]);
+        Age = RS_VLOAD(states[6]);
+        Agi = RS_VLOAD(states[7]);
+        Ago = RS_VLOAD(states[8]);
+        Agu = RS_VLOAD(states[9]);
+        Aka = RS_VLOAD(states[10]);
+        Ake = RS_VLOAD(states[11]);
+        Aki = RS_VLOAD(states[12]);
+        Ako = RS_VLOAD(states[13]);
+        Aku = RS_VLOAD(states[14]);
+        Ama = RS_VLOAD(states[15]);
+        Ame = RS_VLOAD(states[16]);
+        Ami = RS_VLOAD(states[17]);
+        Amo = RS_VLOAD(states[18]);
+        Amu = RS_VLOAD(states[19]);
+        Asa = RS_VLOAD(states[20]);
+        Ase = RS_VLOAD(states[21]);
+        Asi = RS_VLOAD(states[22]);
+        Aso = RS_VLOAD(states[23]);
+        Asu = RS_VLOAD(states[24]);
+        Ca = RS_VXOR5(Aba, Aga, Aka, Ama, Asa);
+        Ce = RS_VXOR5(Abe, Age, Ake, Ame, Ase);
+        Ci = RS_VXOR5(Abi, Agi, Aki, Ami, Asi);
+        Co = RS_VXOR5(Abo, Ago, Ako, Amo, Aso);
+        Cu = RS_VXOR5(Abu, Agu, Aku, Amu, Asu);
+
+    for (; blocks; blocks--) {
+        if (!squeeze) {
+            switch (lanes / 4) {
+            case 6:
+                T0 = RS_VLOAD(p0 + 160);
+                T1 = RS_VLOAD(p1 + 160);
+                T2 = RS_VLOAD(p2 + 160);
+                T3 = RS_VLOAD(p3 + 160);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Asa = RS_VXOR(Asa, U2_0_0);
+                Ase = RS_VXOR(Ase, U2_1_0);
+                Asi = RS_VXOR(Asi, U2_0_1);
+                Aso = RS_VXOR(Aso, U2_1_1);
+                /* fall through */
+            case 5:
+                T0 = RS_VLOAD(p0 + 128);
+                T1 = RS_VLOAD(p1 + 128);
+                T2 = RS_VLOAD(p2 + 128);
+                T3 = RS_VLOAD(p3 + 128);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Ame = RS_VXOR(Ame, U2_0_0);
+                Ami = RS_VXOR(Ami, U2_1_0);
+                Amo = RS_VXOR(Amo, U2_0_1);
+                Amu = RS_VXOR(Amu, U2_1_1);
+                /* fall through */
+            case 4:
+                T0 = RS_VLOAD(p0 + 96);
+                T1 = RS_VLOAD(p1 + 96);
+                T2 = RS_VLOAD(p2 + 96);
+                T3 = RS_VLOAD(p3 + 96);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Aki = RS_VXOR(Aki, U2_0_0);
+                Ako = RS_VXOR(Ako, U2_1_0);
+                Aku = RS_VXOR(Aku, U2_0_1);
+                Ama = RS_VXOR(Ama, U2_1_1);
+                /* fall through */
+            case 3:
+                T0 = RS_VLOAD(p0 + 64);
+                T1 = RS_VLOAD(p1 + 64);
+                T2 = RS_VLOAD(p2 + 64);
+                T3 = RS_VLOAD(p3 + 64);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Ago = RS_VXOR(Ago, U2_0_0);
+                Agu = RS_VXOR(Agu, U2_1_0);
+                Aka = RS_VXOR(Aka, U2_0_1);
+                Ake = RS_VXOR(Ake, U2_1_1);
+                /* fall through */
+            case 2:
+                T0 = RS_VLOAD(p0 + 32);
+                T1 = RS_VLOAD(p1 + 32);
+                T2 = RS_VLOAD(p2 + 32);
+                T3 = RS_VLOAD(p3 + 32);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Abu = RS_VXOR(Abu, U2_0_0);
+                Aga = RS_VXOR(Aga, U2_1_0);
+                Age = RS_VXOR(Age, U2_0_1);
+                Agi = RS_VXOR(Agi, U2_1_1);
+                /* fall through */
+            case 1:
+                T0 = RS_VLOAD(p0 + 0);
+                T1 = RS_VLOAD(p1 + 0);
+                T2 = RS_VLOAD(p2 + 0);
+                T3 = RS_VLOAD(p3 + 0);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                Aba = RS_VXOR(Aba, U2_0_0);
+                Abe = RS_VXOR(Abe, U2_1_0);
+                Abi = RS_VXOR(Abi, U2_0_1);
+                Abo = RS_VXOR(Abo, U2_1_1);
+                /* fall through */
+            default:
+                break;
+            }
+            switch (lanes) {
+            case 1:
+                T0 = RS_VLOADP(p0 + 0, 1);
+                T1 = RS_VLOADP(p1 + 0, 1);
+                T2 = RS_VLOADP(p2 + 0, 1);
+                T3 = RS_VLOADP(p3 + 0, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Aba = RS_VXOR(Aba, U2_0_0);
+                break;
+            case 2:
+                T0 = RS_VLOADP(p0 + 0, 2);
+                T1 = RS_VLOADP(p1 + 0, 2);
+                T2 = RS_VLOADP(p2 + 0, 2);
+                T3 = RS_VLOADP(p3 + 0, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Aba = RS_VXOR(Aba, U2_0_0);
+                Abe = RS_VXOR(Abe, U2_1_0);
+                break;
+            case 3:
+                T0 = RS_VLOADP(p0 + 0, 3);
+                T1 = RS_VLOADP(p1 + 0, 3);
+                T2 = RS_VLOADP(p2 + 0, 3);
+                T3 = RS_VLOADP(p3 + 0, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Aba = RS_VXOR(Aba, U2_0_0);
+                Abe = RS_VXOR(Abe, U2_1_0);
+                Abi = RS_VXOR(Abi, U2_0_1);
+                break;
+            case 5:
+                T0 = RS_VLOADP(p0 + 32, 1);
+                T1 = RS_VLOADP(p1 + 32, 1);
+                T2 = RS_VLOADP(p2 + 32, 1);
+                T3 = RS_VLOADP(p3 + 32, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Abu = RS_VXOR(Abu, U2_0_0);
+                break;
+            case 6:
+                T0 = RS_VLOADP(p0 + 32, 2);
+                T1 = RS_VLOADP(p1 + 32, 2);
+                T2 = RS_VLOADP(p2 + 32, 2);
+                T3 = RS_VLOADP(p3 + 32, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Abu = RS_VXOR(Abu, U2_0_0);
+                Aga = RS_VXOR(Aga, U2_1_0);
+                break;
+            case 7:
+                T0 = RS_VLOADP(p0 + 32, 3);
+                T1 = RS_VLOADP(p1 + 32, 3);
+                T2 = RS_VLOADP(p2 + 32, 3);
+                T3 = RS_VLOADP(p3 + 32, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Abu = RS_VXOR(Abu, U2_0_0);
+                Aga = RS_VXOR(Aga, U2_1_0);
+                Age = RS_VXOR(Age, U2_0_1);
+                break;
+            case 9:
+                T0 = RS_VLOADP(p0 + 64, 1);
+                T1 = RS_VLOADP(p1 + 64, 1);
+                T2 = RS_VLOADP(p2 + 64, 1);
+                T3 = RS_VLOADP(p3 + 64, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Ago = RS_VXOR(Ago, U2_0_0);
+                break;
+            case 10:
+                T0 = RS_VLOADP(p0 + 64, 2);
+                T1 = RS_VLOADP(p1 + 64, 2);
+                T2 = RS_VLOADP(p2 + 64, 2);
+                T3 = RS_VLOADP(p3 + 64, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Ago = RS_VXOR(Ago, U2_0_0);
+                Agu = RS_VXOR(Agu, U2_1_0);
+                break;
+            case 11:
+                T0 = RS_VLOADP(p0 + 64, 3);
+                T1 = RS_VLOADP(p1 + 64, 3);
+                T2 = RS_VLOADP(p2 + 64, 3);
+                T3 = RS_VLOADP(p3 + 64, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Ago = RS_VXOR(Ago, U2_0_0);
+                Agu = RS_VXOR(Agu, U2_1_0);
+                Aka = RS_VXOR(Aka, U2_0_1);
+                break;
+            case 13:
+                T0 = RS_VLOADP(p0 + 96, 1);
+                T1 = RS_VLOADP(p1 + 96, 1);
+                T2 = RS_VLOADP(p2 + 96, 1);
+                T3 = RS_VLOADP(p3 + 96, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Aki = RS_VXOR(Aki, U2_0_0);
+                break;
+            case 14:
+                T0 = RS_VLOADP(p0 + 96, 2);
+                T1 = RS_VLOADP(p1 + 96, 2);
+                T2 = RS_VLOADP(p2 + 96, 2);
+                T3 = RS_VLOADP(p3 + 96, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Aki = RS_VXOR(Aki, U2_0_0);
+                Ako = RS_VXOR(Ako, U2_1_0);
+                break;
+            case 15:
+                T0 = RS_VLOADP(p0 + 96, 3);
+                T1 = RS_VLOADP(p1 + 96, 3);
+                T2 = RS_VLOADP(p2 + 96, 3);
+                T3 = RS_VLOADP(p3 + 96, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Aki = RS_VXOR(Aki, U2_0_0);
+                Ako = RS_VXOR(Ako, U2_1_0);
+                Aku = RS_VXOR(Aku, U2_0_1);
+                break;
+            case 17:
+                T0 = RS_VLOADP(p0 + 128, 1);
+                T1 = RS_VLOADP(p1 + 128, 1);
+                T2 = RS_VLOADP(p2 + 128, 1);
+                T3 = RS_VLOADP(p3 + 128, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Ame = RS_VXOR(Ame, U2_0_0);
+                break;
+            case 18:
+                T0 = RS_VLOADP(p0 + 128, 2);
+                T1 = RS_VLOADP(p1 + 128, 2);
+                T2 = RS_VLOADP(p2 + 128, 2);
+                T3 = RS_VLOADP(p3 + 128, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Ame = RS_VXOR(Ame, U2_0_0);
+                Ami = RS_VXOR(Ami, U2_1_0);
+                break;
+            case 19:
+                T0 = RS_VLOADP(p0 + 128, 3);
+                T1 = RS_VLOADP(p1 + 128, 3);
+                T2 = RS_VLOADP(p2 + 128, 3);
+                T3 = RS_VLOADP(p3 + 128, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Ame = RS_VXOR(Ame, U2_0_0);
+                Ami = RS_VXOR(Ami, U2_1_0);
+                Amo = RS_VXOR(Amo, U2_0_1);
+                break;
+            case 21:
+                T0 = RS_VLOADP(p0 + 160, 1);
+                T1 = RS_VLOADP(p1 + 160, 1);
+                T2 = RS_VLOADP(p2 + 160, 1);
+                T3 = RS_VLOADP(p3 + 160, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Asa = RS_VXOR(Asa, U2_0_0);
+                break;
+            case 22:
+                T0 = RS_VLOADP(p0 + 160, 2);
+                T1 = RS_VLOADP(p1 + 160, 2);
+                T2 = RS_VLOADP(p2 + 160, 2);
+                T3 = RS_VLOADP(p3 + 160, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Asa = RS_VXOR(Asa, U2_0_0);
+                Ase = RS_VXOR(Ase, U2_1_0);
+                break;
+            case 23:
+                T0 = RS_VLOADP(p0 + 160, 3);
+                T1 = RS_VLOADP(p1 + 160, 3);
+                T2 = RS_VLOADP(p2 + 160, 3);
+                T3 = RS_VLOADP(p3 + 160, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+                Asa = RS_VXOR(Asa, U2_0_0);
+                Ase = RS_VXOR(Ase, U2_1_0);
+                Asi = RS_VXOR(Asi, U2_0_1);
+                break;
+            case 25:
+                T0 = RS_VLOADP(p0 + 192, 1);
+                T1 = RS_VLOADP(p1 + 192, 1);
+                T2 = RS_VLOADP(p2 + 192, 1);
+                T3 = RS_VLOADP(p3 + 192, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+                Asu = RS_VXOR(Asu, U2_0_0);
+                break;
+            default:
+                break;
+            }
+        }
+        i = 12;
+        Ca = RS_VXOR5(Aba, Aga, Aka, Ama, Asa);
+        Ce = RS_VXOR5(Abe, Age, Ake, Ame, Ase);
+        Ci = RS_VXOR5(Abi, Agi, Aki, Ami, Asi);
+        Co = RS_VXOR5(Abo, Ago, Ako, Amo, Aso);
+        Cu = RS_VXOR5(Abu, Agu, Aku, Amu, Asu);
+        goto round0;
+    for (;;) {
+    round0:
+        Da = RS_VXOR(Cu, RS_VROL_add(Ce, 1));
+        De = RS_VXOR(Ca, RS_VROL_add(Ci, 1));
+        Di = RS_VXOR(Ce, RS_VROL_add(Co, 1));
+        Do = RS_VXOR(Ci, RS_VROL_add(Cu, 1));
+        Du = RS_VXOR(Co, RS_VROL_add(Ca, 1));
+
+        Ba = RS_VXOR(Aba, Da);
+        Be = RS_VROL_shift(RS_VXOR(Age, De), 44);
+        Bi = RS_VROL_shift(RS_VXOR(Aki, Di), 43);
+        Bo = RS_VROL_shift(RS_VXOR(Amo, Do), 21);
+        Bu = RS_VROL_shift(RS_VXOR(Asu, Du), 14);
+        Eba = RS_VCHI(Ba, Be, Bi);
+        Eba = RS_VXOR(Eba, RS_VSET1(rs_keccak_rc[i + 0]));
+        Ebe = RS_VCHI(Be, Bi, Bo);
+        Ebi = RS_VCHI(Bi, Bo, Bu);
+        Ebo = RS_VCHI(Bo, Bu, Ba);
+        Ebu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_shift(RS_VXOR(Abo, Do), 28);
+        Be = RS_VROL_shift(RS_VXOR(Agu, Du), 20);
+        Bi = RS_VROL_shift(RS_VXOR(Aka, Da), 3);
+        Bo = RS_VROL_shift(RS_VXOR(Ame, De), 45);
+        Bu = RS_VROL_shift(RS_VXOR(Asi, Di), 61);
+        Ega = RS_VCHI(Ba, Be, Bi);
+        Ege = RS_VCHI(Be, Bi, Bo);
+        Egi = RS_VCHI(Bi, Bo, Bu);
+        Ego = RS_VCHI(Bo, Bu, Ba);
+        Egu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_add(RS_VXOR(Abe, De), 1);
+        Be = RS_VROL_shift(RS_VXOR(Agi, Di), 6);
+        Bi = RS_VROL_shift(RS_VXOR(Ako, Do), 25);
+        Bo = RS_VROL_shuffle(RS_VXOR(Amu, Du), 8);
+        Bu = RS_VROL_shift(RS_VXOR(Asa, Da), 18);
+        Eka = RS_VCHI(Ba, Be, Bi);
+        Eke = RS_VCHI(Be, Bi, Bo);
+        Eki = RS_VCHI(Bi, Bo, Bu);
+        Eko = RS_VCHI(Bo, Bu, Ba);
+        Eku = RS_VCHI(Bu, Ba, Be);
+        /* Next round's column parity, while these rows are still in registers. */
+        Ca = RS_VXOR3(Eba, Ega, Eka);
+        Ce = RS_VXOR3(Ebe, Ege, Eke);
+        Ci = RS_VXOR3(Ebi, Egi, Eki);
+        Co = RS_VXOR3(Ebo, Ego, Eko);
+        Cu = RS_VXOR3(Ebu, Egu, Eku);
+
+        Ba = RS_VROL_shift(RS_VXOR(Abu, Du), 27);
+        Be = RS_VROL_shift(RS_VXOR(Aga, Da), 36);
+        Bi = RS_VROL_shift(RS_VXOR(Ake, De), 10);
+        Bo = RS_VROL_shift(RS_VXOR(Ami, Di), 15);
+        Bu = RS_VROL_shuffle(RS_VXOR(Aso, Do), 56);
+        Ema = RS_VCHI(Ba, Be, Bi);
+        Eme = RS_VCHI(Be, Bi, Bo);
+        Emi = RS_VCHI(Bi, Bo, Bu);
+        Emo = RS_VCHI(Bo, Bu, Ba);
+        Emu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_shift(RS_VXOR(Abi, Di), 62);
+        Be = RS_VROL_shift(RS_VXOR(Ago, Do), 55);
+        Bi = RS_VROL_shift(RS_VXOR(Aku, Du), 39);
+        Bo = RS_VROL_shift(RS_VXOR(Ama, Da), 41);
+        Bu = RS_VROL_shift(RS_VXOR(Ase, De), 2);
+        Esa = RS_VCHI(Ba, Be, Bi);
+        Ese = RS_VCHI(Be, Bi, Bo);
+        Esi = RS_VCHI(Bi, Bo, Bu);
+        Eso = RS_VCHI(Bo, Bu, Ba);
+        Esu = RS_VCHI(Bu, Ba, Be);
+        /* Next round's column parity, while these rows are still in registers. */
+        Ca = RS_VXOR3(Ca, Ema, Esa);
+        Ce = RS_VXOR3(Ce, Eme, Ese);
+        Ci = RS_VXOR3(Ci, Emi, Esi);
+        Co = RS_VXOR3(Co, Emo, Eso);
+        Cu = RS_VXOR3(Cu, Emu, Esu);
+
+        Da = RS_VXOR(Cu, RS_VROL_add(Ce, 1));
+        De = RS_VXOR(Ca, RS_VROL_add(Ci, 1));
+        Di = RS_VXOR(Ce, RS_VROL_add(Co, 1));
+        Do = RS_VXOR(Ci, RS_VROL_add(Cu, 1));
+        Du = RS_VXOR(Co, RS_VROL_add(Ca, 1));
+
+        Ba = RS_VXOR(Eba, Da);
+        Be = RS_VROL_shift(RS_VXOR(Ege, De), 44);
+        Bi = RS_VROL_shift(RS_VXOR(Eki, Di), 43);
+        Bo = RS_VROL_shift(RS_VXOR(Emo, Do), 21);
+        Bu = RS_VROL_shift(RS_VXOR(Esu, Du), 14);
+        Aba = RS_VCHI(Ba, Be, Bi);
+        Aba = RS_VXOR(Aba, RS_VSET1(rs_keccak_rc[i + 1]));
+        Abe = RS_VCHI(Be, Bi, Bo);
+        Abi = RS_VCHI(Bi, Bo, Bu);
+        Abo = RS_VCHI(Bo, Bu, Ba);
+        Abu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_shift(RS_VXOR(Ebo, Do), 28);
+        Be = RS_VROL_shift(RS_VXOR(Egu, Du), 20);
+        Bi = RS_VROL_shift(RS_VXOR(Eka, Da), 3);
+        Bo = RS_VROL_shift(RS_VXOR(Eme, De), 45);
+        Bu = RS_VROL_shift(RS_VXOR(Esi, Di), 61);
+        Aga = RS_VCHI(Ba, Be, Bi);
+        Age = RS_VCHI(Be, Bi, Bo);
+        Agi = RS_VCHI(Bi, Bo, Bu);
+        Ago = RS_VCHI(Bo, Bu, Ba);
+        Agu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_add(RS_VXOR(Ebe, De), 1);
+        Be = RS_VROL_shift(RS_VXOR(Egi, Di), 6);
+        Bi = RS_VROL_shift(RS_VXOR(Eko, Do), 25);
+        Bo = RS_VROL_shuffle(RS_VXOR(Emu, Du), 8);
+        Bu = RS_VROL_shift(RS_VXOR(Esa, Da), 18);
+        Aka = RS_VCHI(Ba, Be, Bi);
+        Ake = RS_VCHI(Be, Bi, Bo);
+        Aki = RS_VCHI(Bi, Bo, Bu);
+        Ako = RS_VCHI(Bo, Bu, Ba);
+        Aku = RS_VCHI(Bu, Ba, Be);
+        /* Next round's column parity, while these rows are still in registers. */
+        Ca = RS_VXOR3(Aba, Aga, Aka);
+        Ce = RS_VXOR3(Abe, Age, Ake);
+        Ci = RS_VXOR3(Abi, Agi, Aki);
+        Co = RS_VXOR3(Abo, Ago, Ako);
+        Cu = RS_VXOR3(Abu, Agu, Aku);
+
+        Ba = RS_VROL_shift(RS_VXOR(Ebu, Du), 27);
+        Be = RS_VROL_shift(RS_VXOR(Ega, Da), 36);
+        Bi = RS_VROL_shift(RS_VXOR(Eke, De), 10);
+        Bo = RS_VROL_shift(RS_VXOR(Emi, Di), 15);
+        Bu = RS_VROL_shuffle(RS_VXOR(Eso, Do), 56);
+        Ama = RS_VCHI(Ba, Be, Bi);
+        Ame = RS_VCHI(Be, Bi, Bo);
+        Ami = RS_VCHI(Bi, Bo, Bu);
+        Amo = RS_VCHI(Bo, Bu, Ba);
+        Amu = RS_VCHI(Bu, Ba, Be);
+
+        Ba = RS_VROL_shift(RS_VXOR(Ebi, Di), 62);
+        Be = RS_VROL_shift(RS_VXOR(Ego, Do), 55);
+        Bi = RS_VROL_shift(RS_VXOR(Eku, Du), 39);
+        Bo = RS_VROL_shift(RS_VXOR(Ema, Da), 41);
+        Bu = RS_VROL_shift(RS_VXOR(Ese, De), 2);
+        Asa = RS_VCHI(Ba, Be, Bi);
+        Ase = RS_VCHI(Be, Bi, Bo);
+        Asi = RS_VCHI(Bi, Bo, Bu);
+        Aso = RS_VCHI(Bo, Bu, Ba);
+        Asu = RS_VCHI(Bu, Ba, Be);
+        /* Next round's column parity, while these rows are still in registers. */
+        Ca = RS_VXOR3(Ca, Ama, Asa);
+        Ce = RS_VXOR3(Ce, Ame, Ase);
+        Ci = RS_VXOR3(Ci, Ami, Asi);
+        Co = RS_VXOR3(Co, Amo, Aso);
+        Cu = RS_VXOR3(Cu, Amu, Asu);
+
+        i += 2;
+        if (i == 24)
+            break;
+    }
+if (squeeze) {
+            switch (lanes / 4) {
+            case 6:
+                T0 = Asa;
+                T1 = Ase;
+                T2 = Asi;
+                T3 = Aso;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 160, U2_0_0);
+                RS_VSTORE(p1 + 160, U2_1_0);
+                RS_VSTORE(p2 + 160, U2_0_1);
+                RS_VSTORE(p3 + 160, U2_1_1);
+                /* fall through */
+            case 5:
+                T0 = Ame;
+                T1 = Ami;
+                T2 = Amo;
+                T3 = Amu;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 128, U2_0_0);
+                RS_VSTORE(p1 + 128, U2_1_0);
+                RS_VSTORE(p2 + 128, U2_0_1);
+                RS_VSTORE(p3 + 128, U2_1_1);
+                /* fall through */
+            case 4:
+                T0 = Aki;
+                T1 = Ako;
+                T2 = Aku;
+                T3 = Ama;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 96, U2_0_0);
+                RS_VSTORE(p1 + 96, U2_1_0);
+                RS_VSTORE(p2 + 96, U2_0_1);
+                RS_VSTORE(p3 + 96, U2_1_1);
+                /* fall through */
+            case 3:
+                T0 = Ago;
+                T1 = Agu;
+                T2 = Aka;
+                T3 = Ake;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 64, U2_0_0);
+                RS_VSTORE(p1 + 64, U2_1_0);
+                RS_VSTORE(p2 + 64, U2_0_1);
+                RS_VSTORE(p3 + 64, U2_1_1);
+                /* fall through */
+            case 2:
+                T0 = Abu;
+                T1 = Aga;
+                T2 = Age;
+                T3 = Agi;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 32, U2_0_0);
+                RS_VSTORE(p1 + 32, U2_1_0);
+                RS_VSTORE(p2 + 32, U2_0_1);
+                RS_VSTORE(p3 + 32, U2_1_1);
+                /* fall through */
+            case 1:
+                T0 = Aba;
+                T1 = Abe;
+                T2 = Abi;
+                T3 = Abo;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTORE(p0 + 0, U2_0_0);
+                RS_VSTORE(p1 + 0, U2_1_0);
+                RS_VSTORE(p2 + 0, U2_0_1);
+                RS_VSTORE(p3 + 0, U2_1_1);
+                /* fall through */
+            default:
+                break;
+            }
+            switch (lanes) {
+            case 1:
+                T0 = Aba;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 0, U2_0_0, 1);
+                RS_VSTOREP(p1 + 0, U2_1_0, 1);
+                RS_VSTOREP(p2 + 0, U2_0_1, 1);
+                RS_VSTOREP(p3 + 0, U2_1_1, 1);
+                break;
+            case 2:
+                T0 = Aba;
+                T1 = Abe;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 0, U2_0_0, 2);
+                RS_VSTOREP(p1 + 0, U2_1_0, 2);
+                RS_VSTOREP(p2 + 0, U2_0_1, 2);
+                RS_VSTOREP(p3 + 0, U2_1_1, 2);
+                break;
+            case 3:
+                T0 = Aba;
+                T1 = Abe;
+                T2 = Abi;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 0, U2_0_0, 3);
+                RS_VSTOREP(p1 + 0, U2_1_0, 3);
+                RS_VSTOREP(p2 + 0, U2_0_1, 3);
+                RS_VSTOREP(p3 + 0, U2_1_1, 3);
+                break;
+            case 5:
+                T0 = Abu;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 32, U2_0_0, 1);
+                RS_VSTOREP(p1 + 32, U2_1_0, 1);
+                RS_VSTOREP(p2 + 32, U2_0_1, 1);
+                RS_VSTOREP(p3 + 32, U2_1_1, 1);
+                break;
+            case 6:
+                T0 = Abu;
+                T1 = Aga;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 32, U2_0_0, 2);
+                RS_VSTOREP(p1 + 32, U2_1_0, 2);
+                RS_VSTOREP(p2 + 32, U2_0_1, 2);
+                RS_VSTOREP(p3 + 32, U2_1_1, 2);
+                break;
+            case 7:
+                T0 = Abu;
+                T1 = Aga;
+                T2 = Age;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 32, U2_0_0, 3);
+                RS_VSTOREP(p1 + 32, U2_1_0, 3);
+                RS_VSTOREP(p2 + 32, U2_0_1, 3);
+                RS_VSTOREP(p3 + 32, U2_1_1, 3);
+                break;
+            case 9:
+                T0 = Ago;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 64, U2_0_0, 1);
+                RS_VSTOREP(p1 + 64, U2_1_0, 1);
+                RS_VSTOREP(p2 + 64, U2_0_1, 1);
+                RS_VSTOREP(p3 + 64, U2_1_1, 1);
+                break;
+            case 10:
+                T0 = Ago;
+                T1 = Agu;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 64, U2_0_0, 2);
+                RS_VSTOREP(p1 + 64, U2_1_0, 2);
+                RS_VSTOREP(p2 + 64, U2_0_1, 2);
+                RS_VSTOREP(p3 + 64, U2_1_1, 2);
+                break;
+            case 11:
+                T0 = Ago;
+                T1 = Agu;
+                T2 = Aka;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 64, U2_0_0, 3);
+                RS_VSTOREP(p1 + 64, U2_1_0, 3);
+                RS_VSTOREP(p2 + 64, U2_0_1, 3);
+                RS_VSTOREP(p3 + 64, U2_1_1, 3);
+                break;
+            case 13:
+                T0 = Aki;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 96, U2_0_0, 1);
+                RS_VSTOREP(p1 + 96, U2_1_0, 1);
+                RS_VSTOREP(p2 + 96, U2_0_1, 1);
+                RS_VSTOREP(p3 + 96, U2_1_1, 1);
+                break;
+            case 14:
+                T0 = Aki;
+                T1 = Ako;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 96, U2_0_0, 2);
+                RS_VSTOREP(p1 + 96, U2_1_0, 2);
+                RS_VSTOREP(p2 + 96, U2_0_1, 2);
+                RS_VSTOREP(p3 + 96, U2_1_1, 2);
+                break;
+            case 15:
+                T0 = Aki;
+                T1 = Ako;
+                T2 = Aku;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 96, U2_0_0, 3);
+                RS_VSTOREP(p1 + 96, U2_1_0, 3);
+                RS_VSTOREP(p2 + 96, U2_0_1, 3);
+                RS_VSTOREP(p3 + 96, U2_1_1, 3);
+                break;
+            case 17:
+                T0 = Ame;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 128, U2_0_0, 1);
+                RS_VSTOREP(p1 + 128, U2_1_0, 1);
+                RS_VSTOREP(p2 + 128, U2_0_1, 1);
+                RS_VSTOREP(p3 + 128, U2_1_1, 1);
+                break;
+            case 18:
+                T0 = Ame;
+                T1 = Ami;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 128, U2_0_0, 2);
+                RS_VSTOREP(p1 + 128, U2_1_0, 2);
+                RS_VSTOREP(p2 + 128, U2_0_1, 2);
+                RS_VSTOREP(p3 + 128, U2_1_1, 2);
+                break;
+            case 19:
+                T0 = Ame;
+                T1 = Ami;
+                T2 = Amo;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 128, U2_0_0, 3);
+                RS_VSTOREP(p1 + 128, U2_1_0, 3);
+                RS_VSTOREP(p2 + 128, U2_0_1, 3);
+                RS_VSTOREP(p3 + 128, U2_1_1, 3);
+                break;
+            case 21:
+                T0 = Asa;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 160, U2_0_0, 1);
+                RS_VSTOREP(p1 + 160, U2_1_0, 1);
+                RS_VSTOREP(p2 + 160, U2_0_1, 1);
+                RS_VSTOREP(p3 + 160, U2_1_1, 1);
+                break;
+            case 22:
+                T0 = Asa;
+                T1 = Ase;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 160, U2_0_0, 2);
+                RS_VSTOREP(p1 + 160, U2_1_0, 2);
+                RS_VSTOREP(p2 + 160, U2_0_1, 2);
+                RS_VSTOREP(p3 + 160, U2_1_1, 2);
+                break;
+            case 23:
+                T0 = Asa;
+                T1 = Ase;
+                T2 = Asi;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 160, U2_0_0, 3);
+                RS_VSTOREP(p1 + 160, U2_1_0, 3);
+                RS_VSTOREP(p2 + 160, U2_0_1, 3);
+                RS_VSTOREP(p3 + 160, U2_1_1, 3);
+                break;
+            case 25:
+                T0 = Asu;
+                T1 = RS_VZERO;
+                T2 = RS_VZERO;
+                T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+                RS_VSTOREP(p0 + 192, U2_0_0, 1);
+                RS_VSTOREP(p1 + 192, U2_1_0, 1);
+                RS_VSTOREP(p2 + 192, U2_0_1, 1);
+                RS_VSTOREP(p3 + 192, U2_1_1, 1);
+                break;
+            default:
+                break;
+            }
+        }
+        p0 += step;
+        p1 += step;
+        p2 += step;
+        p3 += step;
+    }
+    RS_VSTORE(states[0], Aba);
+    RS_VSTORE(states[1], Abe);
+    RS_VSTORE(states[2], Abi);
+    RS_VSTORE(states[3], Abo);
+    RS_VSTORE(states[4], Abu);
+    RS_VSTORE(states[5], Aga);
+    RS_VSTORE(states[6], Age);
+    RS_VSTORE(states[7], Agi);
+    RS_VSTORE(states[8], Ago);
+    RS_VSTORE(states[9], Agu);
+    RS_VSTORE(states[10], Aka);
+    RS_VSTORE(states[11], Ake);
+    RS_VSTORE(states[12], Aki);
+    RS_VSTORE(states[13], Ako);
+    RS_VSTORE(states[14], Aku);
+    RS_VSTORE(states[15], Ama);
+    RS_VSTORE(states[16], Ame);
+    RS_VSTORE(states[17], Ami);
+    RS_VSTORE(states[18], Amo);
+    RS_VSTORE(states[19], Amu);
+    RS_VSTORE(states[20], Asa);
+    RS_VSTORE(states[21], Ase);
+    RS_VSTORE(states[22], Asi);
+    RS_VSTORE(states[23], Aso);
+    RS_VSTORE(states[24], Asu);
+}
+
 RS_TARGET void keccak_f1600_x4(uint64_t states[25][4])
 {
     rs_keccak_p1600_x4_from(states, 0);
@@ -368,6 +2710,64 @@ RS_TARGET void keccak_p1600_x4(uint64_t states[25][4], unsigned rounds)
         rs_keccak_p1600_x4_from(states, 12);
     else if (rounds != 0 && rounds < 24)
         rs_keccak_p1600_x4_from(states, 24 - rounds);
+}
+
+RS_TARGET size_t keccak_p1600_x4_absorb(uint64_t states[25][4],
+                              const uint8_t *const in[4], size_t blocks,
+                              unsigned rate_lanes, unsigned rounds)
+{
+    size_t b;
+    unsigned j, k;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
+        return 0;
+    if (rounds == 24) {
+        uint8_t *streams[4];
+        for (j = 0; j < 4; j++)
+            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
+        rs_keccak_x4_blocks_from0(states, streams, blocks, rate_lanes, 0);
+        return blocks;
+    }
+    if (rounds == 12) {
+        uint8_t *streams[4];
+        for (j = 0; j < 4; j++)
+            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
+        rs_keccak_x4_blocks_from12(states, streams, blocks, rate_lanes, 0);
+        return blocks;
+    }
+    for (b = 0; b < blocks; b++) {
+        for (j = 0; j < 4; j++)
+            for (k = 0; k < rate_lanes; k++)
+                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
+        keccak_p1600_x4(states, rounds);
+    }
+    return blocks;
+}
+
+RS_TARGET size_t keccak_p1600_x4_squeeze(uint64_t states[25][4],
+                               uint8_t *const out[4], size_t blocks,
+                               unsigned rate_lanes, unsigned rounds)
+{
+    size_t b;
+    unsigned j, k;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
+        return 0;
+    if (rounds == 24) {
+        rs_keccak_x4_blocks_from0(states, out, blocks, rate_lanes, 1);
+        return blocks;
+    }
+    if (rounds == 12) {
+        rs_keccak_x4_blocks_from12(states, out, blocks, rate_lanes, 1);
+        return blocks;
+    }
+    for (b = 0; b < blocks; b++) {
+        keccak_p1600_x4(states, rounds);
+        for (j = 0; j < 4; j++)
+            for (k = 0; k < rate_lanes; k++)
+                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+    }
+    return blocks;
 }
 
 /* Plain loops: portable, and not worth a vector path next to a permutation. */

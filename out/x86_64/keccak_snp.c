@@ -27,6 +27,119 @@
 
 /* The state holds canonical lanes; byte i of the state is bits 8(i mod 8) .. of lane i/8. */
 #define RS_LANES(state) ((uint64_t *)(state))
+/*
+ * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
+ * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
+ */
+#if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+    defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM)
+#define RS_LANES_LE 1
+#endif
+#if defined(_MSC_VER)
+#define RS_LANE_FN static __forceinline
+#elif defined(__GNUC__)
+#define RS_LANE_FN static inline __attribute__((always_inline))
+#else
+#define RS_LANE_FN static inline
+#endif
+
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
+RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
+{
+#if defined(RS_LANES_LE)
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+#endif
+}
+
+RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
+{
+#if defined(RS_LANES_LE)
+    memcpy(p, &v, 8);
+#else
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 40);
+    p[6] = (uint8_t)(v >> 48);
+    p[7] = (uint8_t)(v >> 56);
+#endif
+}
+#endif
+
+/* Bytes pos .. pos + len - 1 of the state ^= in. */
+static void rs_xor_bytes(uint64_t *state, size_t pos, const uint8_t *in, size_t len)
+{
+    for (; len && (pos & 7); len--, pos++, in++)
+        state[pos >> 3] ^= (uint64_t)*in << (8 * (pos & 7));
+    for (; len >= 8; len -= 8, pos += 8, in += 8)
+        state[pos >> 3] ^= rs_load64le(in);
+    for (; len; len--, pos++, in++)
+        state[pos >> 3] ^= (uint64_t)*in << (8 * (pos & 7));
+}
+
+/* Bytes pos .. pos + len - 1 of the state = in. */
+static void rs_overwrite_bytes(uint64_t *state, size_t pos, const uint8_t *in, size_t len)
+{
+    for (; len && (pos & 7); len--, pos++, in++) {
+        unsigned shift = 8 * (unsigned)(pos & 7);
+        state[pos >> 3] = (state[pos >> 3] & ~((uint64_t)0xFF << shift)) | (uint64_t)*in << shift;
+    }
+    for (; len >= 8; len -= 8, pos += 8, in += 8)
+        state[pos >> 3] = rs_load64le(in);
+    for (; len; len--, pos++, in++) {
+        unsigned shift = 8 * (unsigned)(pos & 7);
+        state[pos >> 3] = (state[pos >> 3] & ~((uint64_t)0xFF << shift)) | (uint64_t)*in << shift;
+    }
+}
+
+/* Bytes 0 .. len - 1 of the state = 0. */
+static void rs_zero_bytes(uint64_t *state, size_t len)
+{
+    size_t k;
+    for (k = 0; k < len >> 3; k++)
+        state[k] = 0;
+    if (len & 7)
+        state[k] &= ~(uint64_t)0 << (8 * (len & 7));
+}
+
+/* out = bytes pos .. pos + len - 1 of the state, xored with add unless add is NULL. */
+static void rs_extract_bytes(const uint64_t *state, size_t pos, const uint8_t *add, uint8_t *out,
+                             size_t len)
+{
+    if (add) {
+        for (; len && (pos & 7); len--, pos++, add++, out++)
+            *out = (uint8_t)(*add ^ (uint8_t)(state[pos >> 3] >> (8 * (pos & 7))));
+        for (; len >= 8; len -= 8, pos += 8, add += 8, out += 8)
+            rs_store64le(out, state[pos >> 3] ^ rs_load64le(add));
+        for (; len; len--, pos++, add++, out++)
+            *out = (uint8_t)(*add ^ (uint8_t)(state[pos >> 3] >> (8 * (pos & 7))));
+        return;
+    }
+    for (; len && (pos & 7); len--, pos++, out++)
+        *out = (uint8_t)(state[pos >> 3] >> (8 * (pos & 7)));
+    for (; len >= 8; len -= 8, pos += 8, out += 8)
+        rs_store64le(out, state[pos >> 3]);
+    for (; len; len--, pos++, out++)
+        *out = (uint8_t)(state[pos >> 3] >> (8 * (pos & 7)));
+}
+
 
 void KeccakP1600_Initialize(void *state)
 {
@@ -41,25 +154,18 @@ void KeccakP1600_AddByte(void *state, unsigned char data, unsigned int offset)
 void KeccakP1600_AddBytes(void *state, const unsigned char *data, unsigned int offset,
                           unsigned int length)
 {
-    for (; length; length--, offset++, data++)
-        RS_LANES(state)[offset >> 3] ^= (uint64_t)*data << (8 * (offset & 7));
+    rs_xor_bytes(RS_LANES(state), offset, data, length);
 }
 
 void KeccakP1600_OverwriteBytes(void *state, const unsigned char *data,
                                 unsigned int offset, unsigned int length)
 {
-    for (; length; length--, offset++, data++) {
-        uint64_t *lane = &RS_LANES(state)[offset >> 3];
-        unsigned shift = 8 * (offset & 7);
-        *lane = (*lane & ~((uint64_t)0xFF << shift)) | (uint64_t)*data << shift;
-    }
+    rs_overwrite_bytes(RS_LANES(state), offset, data, length);
 }
 
 void KeccakP1600_OverwriteWithZeroes(void *state, unsigned int byteCount)
 {
-    unsigned int offset;
-    for (offset = 0; offset < byteCount; offset++)
-        RS_LANES(state)[offset >> 3] &= ~((uint64_t)0xFF << (8 * (offset & 7)));
+    rs_zero_bytes(RS_LANES(state), byteCount);
 }
 
 void KeccakP1600_Permute_Nrounds(void *state, unsigned int nrounds)
@@ -80,18 +186,14 @@ void KeccakP1600_Permute_24rounds(void *state)
 void KeccakP1600_ExtractBytes(const void *state, unsigned char *data,
                               unsigned int offset, unsigned int length)
 {
-    const uint64_t *lanes = (const uint64_t *)state;
-    for (; length; length--, offset++, data++)
-        *data = (unsigned char)(lanes[offset >> 3] >> (8 * (offset & 7)));
+    rs_extract_bytes((const uint64_t *)state, offset, NULL, data, length);
 }
 
 void KeccakP1600_ExtractAndAddBytes(const void *state, const unsigned char *input,
                                     unsigned char *output, unsigned int offset,
                                     unsigned int length)
 {
-    const uint64_t *lanes = (const uint64_t *)state;
-    for (; length; length--, offset++, input++, output++)
-        *output = (unsigned char)(*input ^ (unsigned char)(lanes[offset >> 3] >> (8 * (offset & 7))));
+    rs_extract_bytes((const uint64_t *)state, offset, input, output, length);
 }
 
 size_t KeccakF1600_FastLoop_Absorb(void *state, unsigned int laneCount,
@@ -104,4 +206,100 @@ size_t KeccakP1600_12rounds_FastLoop_Absorb(void *state, unsigned int laneCount,
                                             const unsigned char *data, size_t dataByteLen)
 {
     return keccak_p1600_absorb(RS_LANES(state), 12, laneCount, data, dataByteLen);
+}
+
+/*
+ * XKCP's OD duplexing loops (KeccakOD.inc's fast path), for any rate of 1..24 lanes (XKCP's own
+ * take 16 or 20). Each block: lanes 0 .. laneCount - 1 overwritten with the input (or, with
+ * no input, with 0x01 followed by zeros), trailenc xored into lane laneCount, the
+ * permutation, then the same lanes xored with odataAdd into odata. `trailenc` is the 8 bytes
+ * as the caller's memory holds them (XKCP reads them through a uint64_t pointer), so they are
+ * read back as bytes here, which is right on either byte order. `strict`: stop while more
+ * than (not at least) a block is left, as the input-only loop does. Returns the bytes done;
+ * 0 for a rate this interface cannot take, which sends XKCP to its byte-wise fallback.
+ */
+static size_t rs_od_loop(uint64_t *state, unsigned lanes, unsigned rounds, const uint8_t *in,
+                         uint8_t *out, const uint8_t *add, size_t len, uint64_t trailenc,
+                         int strict)
+{
+    size_t block = 8 * (size_t)lanes, done = 0;
+    uint8_t bytes[8];
+    uint64_t trail;
+    unsigned k;
+
+    if (lanes == 0 || lanes >= 25)
+        return 0;
+    memcpy(bytes, &trailenc, 8);
+    trail = rs_load64le(bytes);
+    while (strict ? len - done > block : len - done >= block) {
+        if (in) {
+            for (k = 0; k < lanes; k++)
+                state[k] = rs_load64le(in + done + 8 * k);
+        } else {
+            state[0] = 1;
+            for (k = 1; k < lanes; k++)
+                state[k] = 0;
+        }
+        state[lanes] ^= trail;
+        keccak_p1600(state, rounds);
+        if (out)
+            for (k = 0; k < lanes; k++)
+                rs_store64le(out + done + 8 * k, state[k] ^ rs_load64le(add + done + 8 * k));
+        done += block;
+    }
+    return done;
+}
+
+size_t KeccakP1600_ODDuplexingFastInOut(void *state, unsigned int laneCount,
+                                    const unsigned char *idata, size_t len,
+                                    unsigned char *odata,
+                                    const unsigned char *odataAdd,
+                                    uint64_t trailencAsLane)
+{
+    return rs_od_loop(RS_LANES(state), laneCount, 24, idata, odata, odataAdd, len,
+                      trailencAsLane, 0);
+}
+
+size_t KeccakP1600_ODDuplexingFastOut(void *state, unsigned int laneCount,
+                                  unsigned char *odata, size_t len,
+                                  const unsigned char *odataAdd,
+                                  uint64_t trailencAsLane)
+{
+    return rs_od_loop(RS_LANES(state), laneCount, 24, NULL, odata, odataAdd, len,
+                      trailencAsLane, 0);
+}
+
+size_t KeccakP1600_ODDuplexingFastIn(void *state, unsigned int laneCount,
+                                 const uint8_t *idata, size_t len,
+                                 uint64_t trailencAsLane)
+{
+    return rs_od_loop(RS_LANES(state), laneCount, 24, idata, NULL, NULL, len,
+                      trailencAsLane, 1);
+}
+
+size_t KeccakP1600_12rounds_ODDuplexingFastInOut(void *state, unsigned int laneCount,
+                                             const unsigned char *idata, size_t len,
+                                             unsigned char *odata,
+                                             const unsigned char *odataAdd,
+                                             uint64_t trailencAsLane)
+{
+    return rs_od_loop(RS_LANES(state), laneCount, 12, idata, odata, odataAdd, len,
+                      trailencAsLane, 0);
+}
+
+size_t KeccakP1600_12rounds_ODDuplexingFastOut(void *state, unsigned int laneCount,
+                                           unsigned char *odata, size_t len,
+                                           const unsigned char *odataAdd,
+                                           uint64_t trailencAsLane)
+{
+    return rs_od_loop(RS_LANES(state), laneCount, 12, NULL, odata, odataAdd, len,
+                      trailencAsLane, 0);
+}
+
+size_t KeccakP1600_12rounds_ODDuplexingFastIn(void *state, unsigned int laneCount,
+                                          const uint8_t *idata, size_t len,
+                                          uint64_t trailencAsLane)
+{
+    return rs_od_loop(RS_LANES(state), laneCount, 12, idata, NULL, NULL, len,
+                      trailencAsLane, 1);
 }

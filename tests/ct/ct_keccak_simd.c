@@ -2,7 +2,9 @@
 /*
  * Constant-time check of the vector Keccak-p[1600] kernels (ct_common.h) valgrind can run:
  * x4 AVX2 and x2 SSE2. Every instance's state is secret; each kernel runs at every round count
- * 0..24 and through keccak_f1600_xN, with its interleave and deinterleave helpers. The AVX-512
+ * 0..24 and through keccak_f1600_xN, with its interleave and deinterleave helpers, and its block
+ * loops absorb secret bytes and squeeze them out at every rate 1..25 lanes, for 24, 12 and 0
+ * rounds (the stream pointers and lengths are public). The AVX-512
  * shapes (x8, x4 and x2 AVX-512VL, single state) get a SKIP line: valgrind 3.19 cannot
  * execute them, so this check cannot see them.
  */
@@ -22,8 +24,12 @@ static void no_report(const char *name, const char *missing)
 
 int main(void)
 {
-    unsigned k, j, rounds, t = 0;
+    static const unsigned block_rounds[] = {24, 12, 0};
+    static uint8_t bytes[MAXN][2 * 200], outs[MAXN][2 * 200];
+    unsigned k, j, rounds, rate, r, t = 0;
     uint64_t separate[MAXN][25], states[25 * MAXN];
+    const uint8_t *in[MAXN];
+    uint8_t *out[MAXN];
 
     rs_simd_runnable(no_report);
     ct_start((unsigned)(NSINGLES + NMULTIS + 1));
@@ -48,6 +54,21 @@ int main(void)
             ct_declassify(separate, sizeof separate);
             ct_declassify(states, sizeof states);
         }
+        for (j = 0; j < MAXN; j++) {
+            in[j] = bytes[j];
+            out[j] = outs[j];
+        }
+        for (rate = 1; rate <= 25; rate++)
+            for (r = 0; r < 3; r++) {
+                for (j = 0; j < sizeof bytes; j++)
+                    bytes[j / sizeof bytes[0]][j % sizeof bytes[0]] = (uint8_t)(j * 7u + rate);
+                ct_secret(bytes, sizeof bytes);
+                ct_secret(states, sizeof states);
+                v->absorb(states, in, 2, rate, block_rounds[r]);
+                v->squeeze(states, out, 2, rate, block_rounds[r]);
+                ct_declassify(states, sizeof states);
+                ct_declassify(outs, sizeof outs);
+            }
         ct_verdict(++t, v->name);
     }
     for (k = 0; all_singles[k].name; k++) {

@@ -4,11 +4,14 @@
  * the lengths public (as in every use of a hash). SHA3-256 and Keccak-256 one-shot and
  * incremental, SHAKE128 and TurboSHAKE128 absorbed and squeezed in pieces, KT128 past its
  * 8 KiB chunks (its leaves run on the x-N kernel valgrind's CPU allows: x4 AVX2, as valgrind
- * 3.19 reports no AVX-512; scalar under tcc). One verdict per function.
+ * 3.19 reports no AVX-512; scalar under tcc), and XKCP's SnP interface: every byte
+ * function over the state at every offset (state and data secret, offsets and lengths public)
+ * and the OD duplexing loops. One verdict per function.
  */
 #include <stdint.h>
 #include <string.h>
 
+#include "KeccakP-1600-SnP.h"
 #include "ct/ct_common.h"
 #include "keccak_sponge.h"
 
@@ -105,6 +108,32 @@ static void run_kt128(void)
     }
 }
 
+static void run_snp(void)
+{
+    KeccakP1600_state state;
+    unsigned offset, length;
+    uint64_t trail;
+
+    secret_message(MAXMSG);
+    memcpy(&trail, msg, 8);
+    for (offset = 0; offset <= 200; offset += 3)
+        for (length = 0; offset + length <= 200; length += 7) {
+            KeccakP1600_Initialize(&state);
+            KeccakP1600_AddBytes(&state, msg, 0, 200);
+            KeccakP1600_AddBytes(&state, msg + 1, offset, length);
+            KeccakP1600_OverwriteBytes(&state, msg + 3, offset, length);
+            KeccakP1600_ExtractBytes(&state, out, offset, length);
+            KeccakP1600_ExtractAndAddBytes(&state, msg + 5, out + 256, offset, length);
+            KeccakP1600_OverwriteWithZeroes(&state, offset);
+            ct_declassify(out, sizeof out);
+        }
+    KeccakP1600_Permute_24rounds(&state);
+    KeccakP1600_ODDuplexingFastInOut(&state, 20, msg, 1000, msg + 2000, msg + 4000, trail);
+    KeccakP1600_12rounds_ODDuplexingFastOut(&state, 16, msg + 6000, 700, msg + 7000, trail);
+    KeccakP1600_ODDuplexingFastIn(&state, 21, msg + 8000, 900, trail);
+    ct_declassify(msg, sizeof msg);
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -114,6 +143,7 @@ static const struct {
     {"shake128 (out/ sponge, absorb and squeeze in pieces)", run_shake128},
     {"turboshake128 (out/ sponge, two domain bytes)", run_turboshake128},
     {"kt128 (out/ sponge, one to four chunks)", run_kt128},
+    {"XKCP SnP (out/ byte functions at every offset, OD duplexing loops)", run_snp},
 };
 
 int main(void)
