@@ -78,10 +78,16 @@ BUILD_OPTIONS = (
 )
 
 
-def options(argv):
-    p = cli.Parser(description="Configure the roundsmith build (writes build.ninja).")
+def parser():
+    # A function of its own so tools/cli_reference.py documents the parser configure runs.
+    p = cli.Parser(prog="./configure.py",
+                   description="Configure the roundsmith build (writes build.ninja).")
     cli.add_options(p, KERNEL_OPTIONS + list(BUILD_OPTIONS))
-    args = p.parse_args(argv)
+    return p
+
+
+def options(argv):
+    args = parser().parse_args(argv)
     cli.check_values(KERNEL_OPTIONS + list(BUILD_OPTIONS), args)
     cli.parse_prefix(args.prefix)
     if args.bundle is not None and args.bundle not in targets.BUNDLES \
