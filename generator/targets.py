@@ -3,7 +3,7 @@
 
 A target says what instructions a kernel may use; a compiler says what it can express
 (configure.py probes that). The defaults below are the measured winners on the reference
-machine (see README, "Figures"); `generator tune` will replace them with recorded profiles.
+machine (see docs/performance.md); `generator tune` will replace them with recorded profiles.
 """
 
 import platform
@@ -86,8 +86,8 @@ TARGETS.update(CROSS_TARGETS)
 HOST_ARCHES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
                "s390x": "s390x", "armv7l": "armhf", "riscv64": "riscv64"}
 
-# Measured winners per compiler (TSC cycles per permutation, see README); used when no
-# better choice is given on the command line.
+# Measured winners per compiler (TSC cycles per permutation, see docs/performance.md); used
+# when no better choice is given on the command line.
 # Only variants that need nothing of the CPU at run time are defaults; rorx may still win a
 # tuned profile on a machine known to have BMI2. gcc's default is not the fully unrolled
 # body: 24 rounds are ~25 KB of code per copy, and with one link layout the sponge's block
@@ -147,9 +147,9 @@ def vector_type(level, width):
     return FAMILY_VECTOR_TYPES.get(level.family, VECTOR_TYPES)[width]
 
 # Measured winners per compiler (build/<cc>/bench_chacha, -O3 -march=native, Zen 5, see
-# README); used when nothing is asked. gcc spills with two interleaved block sets and gains
-# nothing, clang keeps them in registers and gains about 15%. The schedule moves the vector
-# paths by a few percent at most.
+# docs/performance.md); used when nothing is asked. gcc spills with two interleaved block
+# sets and gains nothing, clang keeps them in registers and gains about 15%. The schedule
+# moves the vector paths by a few percent at most.
 DEFAULT_CHACHA = {
     "gcc": ChachaVariant(isa="avx512", schedule="step", rotate="vprold", states=1),
     "clang": ChachaVariant(isa="avx512", schedule="seq", rotate="vprold", states=2),
@@ -268,11 +268,11 @@ def arm_x2(spec, target):
 # on it; the dispatch takes the last path in the list whose CPU features the machine has, so
 # the order is the measured preference (fastest last). The single-state permutation
 # (keccak_f1600, keccak_p1600, and the SHA-3/SHAKE block loop) is a scalar kernel on every
-# path: on the reference Zen 5 it beats the single-state AVX-512 kernel by 1.2x-1.6x (README,
-# "Vector Keccak kernels"); vector paths pay off in KT128's leaves and ChaCha. The scalar
-# kernel comes in flavours, the same C compiled for more of the CPU: with BMI1 (ANDN) and
-# BMI2 (RORX) it ran 1.2x faster than plain x86-64 here (798 against 655 TSC cycles per
-# permutation, gcc 12 -O3), as fast as -march=native.
+# path: on the reference Zen 5 it beats the single-state AVX-512 kernel by 1.2x-1.6x
+# (docs/performance.md, "Vector Keccak kernels (x86)"); vector paths pay off in KT128's
+# leaves and ChaCha. The scalar kernel comes in flavours, the same C compiled for more of
+# the CPU: with BMI1 (ANDN) and BMI2 (RORX) it ran 1.2x faster than plain x86-64 here (798
+# against 655 TSC cycles per permutation, gcc 12 -O3), as fast as -march=native.
 @dataclass(frozen=True)
 class ScalarFlavour:
     name: str

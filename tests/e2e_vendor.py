@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """The bundles as a vendoring project meets them: the self-test on every forced path with every
 compiler (and failing on a planted wrong kernel), one header that declares the whole API,
---kernels/--chacha-rounds, the README's chiapos recipe run as written, every .c file compiled
-as C++, tcc taking the x86-64 assembly kernel.
+--kernels/--chacha-rounds, docs/vendoring.md's chiapos recipe run as written, every .c file
+compiled as C++, tcc taking the x86-64 assembly kernel.
 
 Run by `ninja test`, one class per edge (python3 -m unittest tests.e2e_vendor.SelfTest, ...),
 from the repository root; it compiles into a temporary folder. The build-system consumers are
@@ -28,7 +28,7 @@ OUT = os.path.join(ROOT, "out")
 WARN = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
 TCC_WARN = ["-Wall", "-Werror"]
 CONSUMER = os.path.join(ROOT, "tests", "vendor_consumer.c")
-README = os.path.join(ROOT, "README.md")
+VENDORING = os.path.join(ROOT, "docs", "vendoring.md")
 ABC = hashlib.sha3_256(b"abc").hexdigest()
 QEMU_A64 = ["qemu-aarch64", "-cpu", "max"]
 
@@ -358,8 +358,8 @@ class Cxx(unittest.TestCase):
 
 
 class Recipe(unittest.TestCase):
-    """README's chiapos recipe, run as written: the same commands, from a folder laid out as
-    the recipe says (chiapos/src, and a roundsmith checkout at $HOME/roundsmith)."""
+    """docs/vendoring.md's chiapos recipe, run as written: the same commands, from a folder
+    laid out as the recipe says (chiapos/src, and a roundsmith checkout at $HOME/roundsmith)."""
 
     def test_chiapos_recipe(self):
         script = readme_recipe("chiapos")
@@ -394,13 +394,13 @@ class Recipe(unittest.TestCase):
 
 
 def readme_recipe(name):
-    """The shell block that follows README's <!-- recipe: NAME --> marker."""
-    with open(README) as f:
+    """The shell block that follows docs/vendoring.md's <!-- recipe: NAME --> marker."""
+    with open(VENDORING) as f:
         text = f.read()
     m = re.search(r"<!-- recipe: " + re.escape(name) + r"\b[^>]*-->\s*```sh\n(.*?)```", text,
                   re.S)
     if not m:
-        raise AssertionError(f"README has no recipe block '{name}'")
+        raise AssertionError(f"docs/vendoring.md has no recipe block '{name}'")
     return m.group(1)
 
 

@@ -81,7 +81,8 @@ class Links(unittest.TestCase):
 
     def test_slug(self):
         self.assertEqual(slug("`python3 -m generator bench`"), "python3--m-generator-bench")
-        self.assertEqual(slug("Vendor a bundle (x86-64, AArch64)"), "vendor-a-bundle-x86-64-aarch64")
+        self.assertEqual(slug("Vendor a bundle (x86-64, AArch64)"),
+                         "vendor-a-bundle-x86-64-aarch64")
 
 
 class Readme(unittest.TestCase):

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
- * A project using a bundle the way the README's "Bundles" section says: one header, the
+ * A project using a bundle the way docs/vendoring.md says: one header, the
  * self-test at start-up, then the API. Built by every build-system test (CMake, Meson,
  * pkg-config) and by the self-test runs of tests/e2e_vendor.py. Prints one line:
  *   path=<path> selftest=<code> (<name>)[ sha3_256=<hex of "abc">][ chacha=<level>]

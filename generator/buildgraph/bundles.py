@@ -223,8 +223,8 @@ def vendor_edges(w, ctx, cc, compiled):
         logs.append(log)
 
     inputs = gen_inputs + _all_committed() + [
-        "README.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py", "tests/vendor_consumer.c",
-        "examples/plotter_f1.c"]
+        "docs/vendoring.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py",
+        "tests/vendor_consumer.c", "examples/plotter_f1.c"]
     for cls in E2E_VENDOR:
         log = os.path.join("build", "vendor", f"e2e_{cls}.log")
         w.build([log], "e2e_module", implicit=inputs,

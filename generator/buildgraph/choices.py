@@ -12,7 +12,7 @@ from generator.errors import UsageError
 
 # `./configure.py --tune quick` end to end (configure, build the quick space of gcc, clang and
 # tcc, race it, configure again), measured on the 2-core Zen 5 VM on 2026-12-01 while other
-# builds loaded it (load average 5-12; README, "Tuning"): nearly all of it is compiling.
+# builds loaded it (load average 5-12; docs/tuning.md): nearly all of it is compiling.
 QUICK_TUNE_TIME = "measured: 6 min on 2 loaded cores, the races 32 s of it"
 
 
