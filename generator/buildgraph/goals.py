@@ -24,8 +24,11 @@ def summaries(w, ctx):
     checks, and the benches."""
     goals = ctx.goals
     unit_log = os.path.join("build", "unittest.log")
+    # tests/test_docs.py reads the docs, configure.py's parser and the CLI reference script.
     w.build([unit_log], "unittest", implicit=ctx.gen_inputs + sorted(
-        rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))))
+        rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))
+        + glob.glob(os.path.join(ROOT, "docs", "*.md"))) + [
+        "README.md", "configure.py", "tools/cli_reference.py"])
     # configure.py itself, in a copy of the tree: every target with a prefix, hostile options.
     configure_log = os.path.join("build", "configure_e2e.log")
     w.build([configure_log], "e2e_module", implicit=[
