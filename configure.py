@@ -176,6 +176,7 @@ def each(phase, *args):
 def edges(ctx):
     w = ninja.Writer()
     configure_edge(w, ctx)
+    goals.python_suites(w, ctx)
     outdir.edges(w, ctx)
     for cc in ctx.compilers:
         each("per_compiler", w, ctx, matrix.Suite(w, ctx, cc, FAMILIES))

@@ -384,14 +384,19 @@ def keccak_simd_space(target, compiler_caps):
     return out
 
 
-# Subsets of the variant space for the slow, instrumented builds (sanitizers, fuzzing), which
-# cannot afford to compile every variant on every run. "representative": every combination of
-# lane complementing, parity and rotation at unroll 1, 2 and 3 (one, two and three lane sets,
-# the entry dispatch into the middle of an unrolled body), and every larger unroll factor once
-# per parity with lane complementing and the builtin rotation (the long bodies, where a wrong
-# entry label or lane-set schedule would show). What a sanitizer can catch in a kernel (an
-# out-of-bounds lane, a shift by 64, a read of a lane set before it is written) depends on the
-# schedule shape, which these cover, not on the rotation spelled in a 24-round body.
+# Subsets of the variant space for the slow, instrumented builds (sanitizers, constant time,
+# fuzzing), which cannot afford to compile every variant again per compiler on every run (with
+# the whole scalar space they were 40% of a CI run's CPU time). "representative" (and
+# "valgrind", the same for scalar Keccak): every combination of lane complementing, parity,
+# rotation and lane layout at unroll 2 (two lane sets, odd round counts entering mid-body, the
+# x86asm shapes), unroll 1 and 3 with the builtin rotation both ways of lane complementing
+# (one and three lane sets), and every larger unroll factor once per parity with lane
+# complementing and the builtin rotation (the long bodies, where a wrong entry label or
+# lane-set schedule would show). What a sanitizer can catch in a kernel (an out-of-bounds
+# lane, a shift by 64, a read of a lane set before it is written) and what the constant-time
+# run can (a branch or an address that depends on the state) follow the schedule's shape,
+# which these cover, not the rotation spelled in a 24-round body: every rotation is
+# branch-free and table-free at every unroll, and unroll 2 runs each of them.
 #
 # The instrumented builds of the vector kernels are costly (an unrolled x8 kernel takes 20 s
 # to compile under ASan, a ChaCha file with every level a minute), so their subsets keep one
@@ -401,8 +406,7 @@ def keccak_simd_space(target, compiler_caps):
 # level at its widest rotation and every block-set count (x16 and x32 on AVX-512), in one
 # quarter-round order (the schedule and the rotation only reorder or respell register
 # operations, which no sanitizer sees). "valgrind", for the constant-time run: the same
-# without AVX-512, which valgrind 3.19 cannot execute (no scalar kernel has an instruction it
-# lacks, so the scalar space stays whole).
+# without AVX-512, which valgrind 3.19 cannot execute.
 #
 # "quick": the tuner's pruned space (`ninja tune-quick`, built apart so it compiles only
 # these, in under 2 minutes on 2 cores): scalar Keccak at the short unrolls and the rotations
@@ -429,9 +433,9 @@ def check_subset(subset):
 
 
 def keccak_subset(space, subset):
-    if check_subset(subset) == "representative":
-        return [v for v in space if v.unroll <= 3
-                or (v.lane_complement and v.rotate == "builtin")]
+    if check_subset(subset) in ("representative", "valgrind"):
+        return [v for v in space if v.unroll == 2 or (
+                v.rotate == "builtin" and (v.unroll in (1, 3) or v.lane_complement))]
     if subset == "quick":
         return [v for v in space if v.isa == "x86asm" or (
                 v.unroll in QUICK_UNROLLS and not v.lane_complement

@@ -25,9 +25,9 @@ from generator import __main__ as cli_main  # noqa: E402
 from generator import targets, variants  # noqa: E402
 
 SEED = 20261201
-LISTS = 3000
-BUDGET_SECONDS = 50
-MIN_LISTS = 1000
+# A fixed number of lists from a fixed seed, not a time budget: the same lists on every run,
+# however loaded the machine (about 30 s on the 2-core VM).
+LISTS = 800
 
 HOSTILE = ["", " ", "-", "--", "-1", "0", "99999999999999999999999999", "1e9", "0x18", "nan",
            "\u00e9t\u00e9", "\u202etxt", "a b", "a\nb", "on,off", ",", ",,", "x" * 300,
@@ -202,7 +202,7 @@ class HostileCommandLines(unittest.TestCase):
                     with open(name, "w") as f:
                         f.write(text)
                 repo_before = snapshot(os.path.join(ROOT, "generator"))
-                while ran < LISTS and time.monotonic() - start < BUDGET_SECONDS:
+                while ran < LISTS:
                     argv = argument_list(rng)
                     outputs = requested_outputs(argv, sandbox)
                     before = snapshot(sandbox, skip=[os.path.join(sandbox, "outs")])
@@ -234,7 +234,6 @@ class HostileCommandLines(unittest.TestCase):
                 self.assertEqual(snapshot(os.path.join(ROOT, "generator")), repo_before)
             finally:
                 os.chdir(here)
-        self.assertGreaterEqual(ran, MIN_LISTS)
         print(f"\nhostile command lines: {ran} lists in {time.monotonic() - start:.0f} s: "
               + ", ".join(f"{c} -> exit {k}: {n}" for (c, k), n in sorted(
                   outcomes.items(), key=str)), file=sys.__stderr__)

@@ -19,22 +19,32 @@ WHY = {"test-long": "the above-4-GiB checks need Linux and a host build",
                "(apt-get install -y clang libclang-rt-14-dev)"}
 
 
-def summaries(w, ctx):
-    """The test goals (each closes with one line: N passed, N failed, N skipped), out/'s
-    checks, and the benches."""
-    goals = ctx.goals
-    unit_log = os.path.join("build", "unittest.log")
+UNIT_LOG = os.path.join("build", "unittest.log")
+CONFIGURE_LOG = os.path.join("build", "configure_e2e.log")
+
+
+def python_suites(w, ctx):
+    """The two long single-process Python suites, written first: ninja 1.11 starts ready edges
+    in the order of the file, so these run beside the compiles instead of after them (they
+    were the last 5 minutes of a CI run)."""
     # tests/test_docs.py reads the docs, configure.py's parser and the CLI reference script.
-    w.build([unit_log], "unittest", implicit=ctx.gen_inputs + sorted(
+    w.build([UNIT_LOG], "unittest", implicit=ctx.gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))
         + glob.glob(os.path.join(ROOT, "docs", "*.md"))) + [
         "README.md", "configure.py", "tools/cli_reference.py"])
     # configure.py itself, in a copy of the tree: every target with a prefix, hostile options.
-    configure_log = os.path.join("build", "configure_e2e.log")
-    w.build([configure_log], "e2e_module", implicit=[
+    w.build([CONFIGURE_LOG], "e2e_module", implicit=[
         "configure.py", "tests/e2e_configure.py", "tests/configure_driver.py"] + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "buildgraph", "*.py"))),
         variables=[("module", "tests.e2e_configure")])
+    w.blank()
+
+
+def summaries(w, ctx):
+    """The test goals (each closes with one line: N passed, N failed, N skipped), out/'s
+    checks, and the benches."""
+    goals = ctx.goals
+    unit_log, configure_log = UNIT_LOG, CONFIGURE_LOG
     # The bench programs' command lines (one compiler's: the parsing is the same C for all).
     bench_log = os.path.join("build", "bench_cli.log")
     progs = []
