@@ -46,9 +46,13 @@ for b in x86_64 portable; do
 KeccakP1600_useLaneComplementing" ;;
             lcua) m="KeccakP1600_fullUnrolling
 KeccakP1600_useLaneComplementing" ;; esac
+        # A copy per configuration: the source includes its config header by "", which finds
+        # the copy beside the source before any -I folder.
+        rm -rf "$d/xkcp_$tag"
         mkdir -p "$d/xkcp_$tag"
+        cp "$xkcp"/*.h "$xkcp"/*.c "$xkcp"/*.macros "$d/xkcp_$tag/" 2>/dev/null || true
         echo "$m" | sed 's/^/#define /' > "$d/xkcp_$tag/KeccakP-1600-opt64-config.h"
-        tcc -O2 -I"$d/xkcp_$tag" -I"$xkcp" -c "$xkcp/KeccakP-1600-opt64.c" -o "$d/xkcp_$tag.o"
+        tcc -O2 -I"$d/xkcp_$tag" -c "$d/xkcp_$tag/KeccakP-1600-opt64.c" -o "$d/xkcp_$tag.o"
         tcc -O2 -I"$root/out/$b" "$root/tests/peers/bench_bundle_xkcp.c" "$d/$b"/*.o \
             "$d/xkcp_$tag.o" -o "$d/race_${b}_$tag"
         case $tag in lc*) "$d/race_${b}_$tag" "out/$b / XKCP $tag" lc ;;
