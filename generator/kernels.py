@@ -6,7 +6,7 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from . import chacha, cpuid, keccak, render, simd, sponge, targets, variants, x86asm
+from . import chacha, cpuid, keccak, render, simd, sponge, targets, variants, vectors, x86asm
 
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 
@@ -117,6 +117,7 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
     common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx, dispatch=dispatch,
                   hashes=sponge.HASHES,
                   xofs=sponge.XOFS, turboshakes=sponge.TURBOSHAKES, kt=sponge.KT128,
+                  mb_widths=sponge.MULTI_BUFFER_WIDTHS,
                   pad_last=f"0x{sponge.PAD_LAST:02X}")
     what = {
         "keccak_sponge.h": "keccak_sponge.h: SHA-3, SHAKE, Keccak-256, TurboSHAKE, KT128.",
@@ -150,6 +151,14 @@ def sponge_test_vectors(env, cases, header):
             for c in cases]
     return render.render(env, "tests/sponge_vectors.h.j2", header=header, cases=rows,
                          functions=SPONGE_TEST_FUNCTIONS)
+
+
+def sponge_xn_test_vectors(env, header):
+    """The multi-buffer cases (vectors.multi_buffer_cases) as C data."""
+    return render.render(env, "tests/sponge_xN_vectors.h.j2", header=header,
+                         cases=vectors.multi_buffer_cases(),
+                         functions=sponge.HASHES + sponge.XOFS + sponge.TURBOSHAKES,
+                         widths=sponge.MULTI_BUFFER_WIDTHS, lanes=vectors.MB_LANES)
 
 
 def keccak_simd(env, variant, prefix, command, target, built=""):
