@@ -21,7 +21,7 @@ fuzzing; written by instrumented.py) build and run of it.
 import dataclasses
 
 from generator import variants
-from generator.buildgraph import bundles, chacha, cross, keccak, keccak_simd, sponge
+from generator.buildgraph import bundles, chacha, cross, keccak, keccak_simd, sponge, sponge_xn
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,4 +70,5 @@ FAMILIES = (
            fuzz=(("sponge_splits", "tests/fuzz/sponge_splits.c", ()),)),
     Family("bundles", bundles),
     Family("cross", cross),
+    Family("sponge_xN", sponge_xn, headers=(sponge_xn.VECTORS,)),
 )
