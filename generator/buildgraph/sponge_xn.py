@@ -2,12 +2,15 @@
 """The multi-buffer sponges (issue 16: sha3_256_x4, shake128_x8, ...). They live in out/'s
 keccak_sponge.c beside the single-buffer ones, so this family has no variant space and no
 sources of its own: it runs check_sponge_xN on out/ per compiler, and on the committed
-x86_64 bundle once per forced dispatch path, since the output must not depend on the path."""
+x86_64 bundle once per forced dispatch path, since the output must not depend on the path,
+and on the aarch64 bundle under qemu likewise."""
 
 import os
+import shutil
 
 from generator import targets
-from generator.buildgraph import bundles
+from generator.buildgraph import bundles, probes
+from generator.buildgraph.flags import CROSS_CFLAGS
 
 VECTORS = "sponge_xN_vectors.h"
 CHECK = "tests/check_sponge_xN.c"
@@ -51,5 +54,43 @@ def vendored(w, ctx):
         log = f"{exe}.{path.name}.log"
         w.build([log], "run_check", [exe],
                 variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
+        ctx.add(log, "test")
+    w.blank()
+
+
+def elsewhere(w, ctx):
+    """The committed aarch64 bundle (x2 on NEON and on the SHA3 extension) under
+    check_sponge_xN, cross-compiled and run under qemu-user with each path forced, when
+    ./configure.py --cross selects aarch64 and its toolchain, Check and qemu are here."""
+    names = None if ctx.args.cross is None else ctx.args.cross.split(",")
+    gcc = next((c for c in ctx.test_ccs if c["id"] == "gcc"), None)
+    target = targets.get("aarch64")
+    if (names is not None and "aarch64" not in names) or not gcc or targets.host() == target:
+        return
+    cell = probes.cross_toolchain(target)
+    if "version" not in cell or "check_libs" not in cell or not shutil.which(target.qemu):
+        return
+    folder = os.path.join("out", "aarch64")
+    base = os.path.join("build", "cross", "bundle-aarch64")
+    headers = [f for f in bundles.committed() if f.startswith(folder) and f.endswith(".h")]
+    gen = ctx.compiler_dir(gcc, "gen")
+    objs = []
+    for src in bundles._sources(folder):
+        o = os.path.join(base, os.path.basename(src)[:-2] + ".o")
+        w.build([o], "cc", [src], variables=[("cc", cell["cc"]), ("cflags", CROSS_CFLAGS)])
+        objs.append(o)
+    o = os.path.join(base, "check_sponge_xN.o")
+    w.build([o], "cc", [CHECK], order_only=headers + [os.path.join(gen, VECTORS)],
+            variables=[("cc", cell["cc"]),
+                       ("cflags", f"-O1 -I{folder} -I{gen} -Itests {cell['check_cflags']} "
+                                  f"-DRS_COMPILER='\"{cell['cc']} bundle\"'")])
+    exe = os.path.join(base, "check_sponge_xN")
+    w.build([exe], "link", [o] + objs,
+            variables=[("cc", cell["cc"]), ("ldflags", f"-static {cell['check_libs']}")])
+    for path in targets.BUNDLES["aarch64"].paths:
+        log = f"{exe}.{path.name}.log"
+        # qemu-user hands the host's environment to the guest.
+        w.build([log], "run_qemu", [exe],
+                variables=[("qemu", f"env ROUNDSMITH_PATH={path.name} {target.qemu} -cpu max")])
         ctx.add(log, "test")
     w.blank()
