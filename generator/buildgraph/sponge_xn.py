@@ -10,10 +10,11 @@ import shutil
 
 from generator import targets
 from generator.buildgraph import bundles, probes
-from generator.buildgraph.flags import CROSS_CFLAGS
+from generator.buildgraph.flags import CROSS_CFLAGS, WARNINGS
 
 VECTORS = "sponge_xN_vectors.h"
 CHECK = "tests/check_sponge_xN.c"
+EXAMPLE = "examples/mlkem_matrix.c"
 
 
 def per_compiler(w, ctx, suite):
@@ -55,6 +56,18 @@ def vendored(w, ctx):
         w.build([log], "run_check", [exe],
                 variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
         ctx.add(log, "test")
+    # examples/mlkem_matrix.c on the same objects, against hashlib on every path.
+    o = os.path.join(objdir, "mlkem_matrix.o")
+    w.build([o], "cc", [EXAMPLE], order_only=headers,
+            variables=[("cc", cc["cc"]),
+                       ("cflags", f"-O2 {WARNINGS[cc['id']]} -I{bundles.CANONICAL}")])
+    example = os.path.join(objdir, "mlkem_matrix")
+    w.build([example], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
+    log = os.path.join(objdir, "e2e_mlkem_matrix.log")
+    w.build([log], "e2e_module", implicit=[example, "tests/e2e_mlkem_matrix.py"],
+            variables=[("module", "tests.e2e_mlkem_matrix"),
+                       ("e2e_env", f"MLKEM_MATRIX={example}")])
+    ctx.add(log, "test")
     w.blank()
 
 
