@@ -112,12 +112,13 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
         by_width = sorted(multis, key=lambda m: -m.instances)
         multi_ctx = [{"n": m.instances, "cpu": cpuid.features(m.cpu_needs()), "tag": f"x{m.instances}",
                       "fn": f"keccak_p1600_x{m.instances}",
-                      "header": f"keccak_p1600_x{m.instances}.h", "built": "defined(RS_KT_MULTI)"}
+                      "header": f"keccak_p1600_x{m.instances}.h", "built": "defined(RS_KT_MULTI)",
+                      "isa": m.isa}
                      for m in by_width]
     common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx, dispatch=dispatch,
                   hashes=sponge.HASHES,
                   xofs=sponge.XOFS, turboshakes=sponge.TURBOSHAKES, kt=sponge.KT128,
-                  mb_widths=sponge.MULTI_BUFFER_WIDTHS,
+                  mb_widths=sponge.MULTI_BUFFER_WIDTHS, **multi_buffer(multi_ctx),
                   pad_last=f"0x{sponge.PAD_LAST:02X}")
     what = {
         "keccak_sponge.h": "keccak_sponge.h: SHA-3, SHAKE, Keccak-256, TurboSHAKE, KT128.",
@@ -131,6 +132,18 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
                                     header=render.provenance(params, command, what[name]),
                                     guard=guard(prefix, name))
     return files
+
+
+def multi_buffer(multis):
+    """What the multi-buffer sponges need of the multi-state kernels: per N, the kernels to
+    try (1-based indices into `multis`) and the lanes its context holds (a kernel wider than N
+    runs spare copies)."""
+    kernels = [(i, m["n"], m.get("isa") or m["name"].rsplit("-", 1)[1])
+               for i, m in enumerate(multis, 1)]
+    widest = max([m["n"] for m in multis] or [1])
+    return {"mb_order": {n: sponge.mb_kernel_order(n, kernels)
+                         for n in sponge.MULTI_BUFFER_WIDTHS},
+            "mb_lanes": {n: max(n, widest) for n in sponge.MULTI_BUFFER_WIDTHS}}
 
 
 def _message(spec):

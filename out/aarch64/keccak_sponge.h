@@ -111,9 +111,10 @@ void turboshake256_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len);
  * the lanes. Any pointer (the array itself, or one of its entries) may be NULL when its
  * length is 0; an output may be its own lane's input (one-shot); nothing needs alignment.
  *
- * Every bundle declares every N: underneath runs the widest x-N kernel of the path in use
- * that divides N (x8 on AVX-512, two x4 calls on AVX2, x2 on AArch64), and N single-state
- * sponges where there is none, so the output never depends on the path.
+ * Every bundle declares every N: underneath runs the x-N kernel of the path in use that the
+ * generator's measurements favour for N (x8 on AVX-512, for N = 2 and 4 too; two x4 calls on
+ * AVX2; x2 on AArch64), and N single-state sponges where there is none, so the output never
+ * depends on the path.
  *
  * Incremental use, for the extendable-output functions: init, any number of absorb calls,
  * then any number of squeeze calls of any lengths (the first one pads); whole blocks go

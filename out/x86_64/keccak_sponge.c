@@ -416,22 +416,56 @@ void turboshake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
  * widest first. */
 static const unsigned char rs_mb_width[3] = { 1, 8, 4 };
 
-/* The kernel for n lanes on the path in use: the widest that divides n. */
+/* The kernel for n lanes on the path in use: the first of each n's list (sponge.py,
+ * mb_kernel_order: measured cost, a wider kernel allowed) that the path runs. */
 static unsigned rs_mb_kernel(unsigned n)
 {
 #ifdef RS_KT_MULTI
     int path = rs_path();
+    switch (n) {
+    case 2:
 #if defined(RS_BUILD_AVX512)
-    if (n % 8 == 0 && (path == RS_PATH_AVX512))
-        return 1;
+        if (path == RS_PATH_AVX512)
+            return 1;
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
-    if (n % 4 == 0 && (path == RS_PATH_AVX2 || path == RS_PATH_AVX512))
-        return 2;
+        if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
+            return 2;
 #endif
+        break;
+    case 4:
+#if defined(RS_BUILD_AVX512)
+        if (path == RS_PATH_AVX512)
+            return 1;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+        if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
+            return 2;
+#endif
+        break;
+    case 8:
+#if defined(RS_BUILD_AVX512)
+        if (path == RS_PATH_AVX512)
+            return 1;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+        if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
+            return 2;
+#endif
+        break;
+    default:
+        break;
+    }
 #endif
     (void)n;
     return 0;
+}
+
+/* Lanes in the state: n, or a whole group of a wider kernel, whose spare lanes run copies of
+ * lane 0 (its input, its padding, its output pointer: they write lane 0's own bytes). */
+static unsigned rs_mb_lanes(unsigned n, unsigned w)
+{
+    return (n + w - 1) / w * w;
 }
 
 /* Lane j's word 0; word i is `w` words further on per step. */
@@ -531,31 +565,31 @@ static void rs_mb_squeeze_blocks(uint64_t *st, unsigned n, unsigned k, uint8_t *
 static void rs_mb_init(keccak_sponge_mb *mb, uint64_t *st, unsigned n, unsigned rate,
                        unsigned rounds, uint8_t domain)
 {
-    memset(st, 0, 25 * sizeof *st * n);
+    mb->kernel = (uint8_t)rs_mb_kernel(n);
+    memset(st, 0, 25 * sizeof *st * rs_mb_lanes(n, rs_mb_width[mb->kernel]));
     mb->rate = rate;
     mb->pos = 0;
     mb->rounds = (uint8_t)rounds;
     mb->domain = domain;
     mb->squeezing = 0;
-    mb->kernel = (uint8_t)rs_mb_kernel(n);
 }
 
 static void rs_mb_absorb(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
                          const uint8_t *const *in, size_t len)
 {
     const uint8_t *p[8];
-    unsigned j, w = rs_mb_width[mb->kernel];
+    unsigned j, w = rs_mb_width[mb->kernel], m = rs_mb_lanes(n, w);
     size_t take, blocks;
 
     if (len == 0 || mb->squeezing)
         return;
-    for (j = 0; j < n; j++)
-        p[j] = in[j];
+    for (j = 0; j < m; j++)
+        p[j] = in[j < n ? j : 0];
     if (mb->pos) {
         take = mb->rate - mb->pos;
         if (take > len)
             take = len;
-        for (j = 0; j < n; j++) {
+        for (j = 0; j < m; j++) {
             rs_mb_xor(rs_mb_lane(st, w, j), w, mb->pos, p[j], take);
             p[j] += take;
         }
@@ -563,18 +597,18 @@ static void rs_mb_absorb(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
         len -= take;
         if (mb->pos < mb->rate)
             return;
-        rs_mb_permute(st, n, mb->kernel, mb->rounds);
+        rs_mb_permute(st, m, mb->kernel, mb->rounds);
         mb->pos = 0;
     }
     blocks = len / mb->rate;
     if (blocks) {
-        rs_mb_absorb_blocks(st, n, mb->kernel, p, blocks, mb->rate / 8, mb->rounds);
-        for (j = 0; j < n; j++)
+        rs_mb_absorb_blocks(st, m, mb->kernel, p, blocks, mb->rate / 8, mb->rounds);
+        for (j = 0; j < m; j++)
             p[j] += blocks * mb->rate;
         len -= blocks * mb->rate;
     }
     if (len) {
-        for (j = 0; j < n; j++)
+        for (j = 0; j < m; j++)
             rs_mb_xor(rs_mb_lane(st, w, j), w, 0, p[j], len);
         mb->pos = (uint32_t)len;
     }
@@ -584,13 +618,13 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
                           uint8_t *const *out, size_t len)
 {
     uint8_t *p[8];
-    unsigned j, w = rs_mb_width[mb->kernel];
+    unsigned j, w = rs_mb_width[mb->kernel], m = rs_mb_lanes(n, w);
     size_t take, blocks;
     uint64_t *lane;
 
     if (!mb->squeezing) {
         /* The same padding as rs_sponge_squeeze, on every lane. */
-        for (j = 0; j < n; j++) {
+        for (j = 0; j < m; j++) {
             lane = rs_mb_lane(st, w, j);
             lane[(mb->pos >> 3) * w] ^= (uint64_t)mb->domain << (8 * (mb->pos & 7));
             lane[((mb->rate - 1) >> 3) * w] ^= (uint64_t)0x80 << (8 * ((mb->rate - 1) & 7));
@@ -600,26 +634,28 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
     }
     if (len == 0)
         return;
-    for (j = 0; j < n; j++)
-        p[j] = out[j];
+    for (j = 0; j < m; j++)
+        p[j] = out[j < n ? j : 0];
     while (len) {
         if (mb->pos == mb->rate) {
             blocks = len / mb->rate;
             if (blocks) {
-                rs_mb_squeeze_blocks(st, n, mb->kernel, p, blocks, mb->rate / 8, mb->rounds);
-                for (j = 0; j < n; j++)
+                rs_mb_squeeze_blocks(st, m, mb->kernel, p, blocks, mb->rate / 8, mb->rounds);
+                for (j = 0; j < m; j++)
                     p[j] += blocks * mb->rate;
                 len -= blocks * mb->rate;
                 continue;
             }
-            rs_mb_permute(st, n, mb->kernel, mb->rounds);
+            rs_mb_permute(st, m, mb->kernel, mb->rounds);
             mb->pos = 0;
         }
         take = mb->rate - mb->pos;
         if (take > len)
             take = len;
-        for (j = 0; j < n; j++) {
-            rs_mb_extract(rs_mb_lane(st, w, j), w, mb->pos, p[j], take);
+        for (j = 0; j < m; j++) {
+            /* A spare lane's pointer is lane 0's: it only keeps pace. */
+            if (j < n)
+                rs_mb_extract(rs_mb_lane(st, w, j), w, mb->pos, p[j], take);
             p[j] += take;
         }
         mb->pos += (uint32_t)take;

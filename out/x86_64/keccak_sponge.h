@@ -111,9 +111,10 @@ void turboshake256_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len);
  * the lanes. Any pointer (the array itself, or one of its entries) may be NULL when its
  * length is 0; an output may be its own lane's input (one-shot); nothing needs alignment.
  *
- * Every bundle declares every N: underneath runs the widest x-N kernel of the path in use
- * that divides N (x8 on AVX-512, two x4 calls on AVX2, x2 on AArch64), and N single-state
- * sponges where there is none, so the output never depends on the path.
+ * Every bundle declares every N: underneath runs the x-N kernel of the path in use that the
+ * generator's measurements favour for N (x8 on AVX-512, for N = 2 and 4 too; two x4 calls on
+ * AVX2; x2 on AArch64), and N single-state sponges where there is none, so the output never
+ * depends on the path.
  *
  * Incremental use, for the extendable-output functions: init, any number of absorb calls,
  * then any number of squeeze calls of any lengths (the first one pads); whole blocks go
@@ -128,10 +129,11 @@ typedef struct {
     uint8_t kernel;     /* which kernel runs the lanes, chosen at init; 0: single-state */
 } keccak_sponge_mb;
 
-/* 2 sponges; `state` holds their lanes in the chosen kernel's layout. */
+/* 2 sponges; `state` holds their lanes in the chosen kernel's layout (and the spare
+ * copies of a wider kernel). */
 typedef struct {
     keccak_sponge_mb mb;
-    uint64_t state[25 * 2];
+    uint64_t state[25 * 8];
 } keccak_sponge_x2;
 
 void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen);
@@ -160,10 +162,11 @@ void turboshake256_x2_init(keccak_sponge_x2 *ctx, uint8_t domain);
 void turboshake256_x2_absorb(keccak_sponge_x2 *ctx, const uint8_t *const in[2], size_t len);
 void turboshake256_x2_squeeze(keccak_sponge_x2 *ctx, uint8_t *const out[2], size_t len);
 
-/* 4 sponges; `state` holds their lanes in the chosen kernel's layout. */
+/* 4 sponges; `state` holds their lanes in the chosen kernel's layout (and the spare
+ * copies of a wider kernel). */
 typedef struct {
     keccak_sponge_mb mb;
-    uint64_t state[25 * 4];
+    uint64_t state[25 * 8];
 } keccak_sponge_x4;
 
 void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen);
