@@ -70,5 +70,7 @@ FAMILIES = (
            fuzz=(("sponge_splits", "tests/fuzz/sponge_splits.c", ()),)),
     Family("bundles", bundles),
     Family("cross", cross),
-    Family("sponge_xN", sponge_xn, headers=(sponge_xn.VECTORS,)),
+    Family("sponge_xN", sponge_xn, headers=(sponge_xn.VECTORS,),
+           check=sponge_xn.CHECK, ct="tests/ct/ct_sponge_xN.c",
+           fuzz=(("sponge_xN", "tests/fuzz/sponge_xN.c", ()),)),
 )
