@@ -12,7 +12,10 @@ from generator import targets
 from generator.buildgraph import bundles, probes
 from generator.buildgraph.flags import CROSS_CFLAGS, WARNINGS
 
-VECTORS = "sponge_xN_vectors.h"
+# The vectors, written once by the cross testsuite rule (the scalar branch of `generator
+# testsuite` writes them beside sponge_vectors.h), so no existing testsuite edge changes.
+VECTORS_DIR = os.path.join("build", "sponge_xN")
+VECTORS = os.path.join(VECTORS_DIR, "sponge_xN_vectors.h")
 CHECK = "tests/check_sponge_xN.c"
 EXAMPLE = "examples/mlkem_matrix.c"
 BENCH = "tests/bench_sponge_xN.c"
@@ -25,17 +28,19 @@ def per_compiler(w, ctx, suite):
     if suite.subset != "all" or not objs or not suite.tests:
         return
     check = suite.program(CHECK, objs,
-                          f"-O1 {ctx.out.api_flags} -I{suite.gen} -Itests {ctx.check_cflags} "
+                          f"-O1 {ctx.out.api_flags} -I{VECTORS_DIR} -Itests {ctx.check_cflags} "
                           f"-DRS_COMPILER='\"{cc['cc']}\"'", ctx.check_libs,
-                          order_only=ctx.out.headers + [os.path.join(suite.gen, VECTORS)])
+                          order_only=ctx.out.headers + [VECTORS])
     w.build([check + ".log"], "run_check", [check])
     ctx.add(check + ".log", "test")
     w.blank()
 
 
 def vendored(w, ctx):
-    """The committed x86_64 bundle (bundles.canonical_objects' objects, built by the bundles
-    family) under check_sponge_xN with each dispatch path forced."""
+    """The vectors; the committed x86_64 bundle (bundles.canonical_objects' objects, built by
+    the bundles family) under check_sponge_xN with each dispatch path forced."""
+    w.build([VECTORS], "testsuite_cross", implicit=ctx.gen_inputs,
+            variables=[("target", ctx.target.name), ("outdir", VECTORS_DIR)])
     cc = next((c for c in ctx.test_ccs if c["id"] == "gcc"), None)
     if targets.host().name != "x86_64" or not cc:
         return
@@ -44,11 +49,10 @@ def vendored(w, ctx):
             for src in bundles._sources(bundles.CANONICAL)]
     headers = [f for f in bundles.committed()
                if f.startswith(bundles.CANONICAL) and f.endswith(".h")]
-    gen = ctx.compiler_dir(cc, "gen")
     o = os.path.join(objdir, "check_sponge_xN.o")
-    w.build([o], "cc", [CHECK], order_only=headers + [os.path.join(gen, VECTORS)],
+    w.build([o], "cc", [CHECK], order_only=headers + [VECTORS],
             variables=[("cc", cc["cc"]),
-                       ("cflags", f"-O1 -I{bundles.CANONICAL} -I{gen} -Itests "
+                       ("cflags", f"-O1 -I{bundles.CANONICAL} -I{VECTORS_DIR} -Itests "
                                   f"{ctx.check_cflags} -DRS_COMPILER='\"{cc['cc']} bundle\"'")])
     exe = os.path.join(objdir, "check_sponge_xN")
     w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", ctx.check_libs)])
@@ -97,16 +101,16 @@ def elsewhere(w, ctx):
     folder = os.path.join("out", "aarch64")
     base = os.path.join("build", "cross", "bundle-aarch64")
     headers = [f for f in bundles.committed() if f.startswith(folder) and f.endswith(".h")]
-    gen = ctx.compiler_dir(gcc, "gen")
     objs = []
     for src in bundles._sources(folder):
         o = os.path.join(base, os.path.basename(src)[:-2] + ".o")
         w.build([o], "cc", [src], variables=[("cc", cell["cc"]), ("cflags", CROSS_CFLAGS)])
         objs.append(o)
     o = os.path.join(base, "check_sponge_xN.o")
-    w.build([o], "cc", [CHECK], order_only=headers + [os.path.join(gen, VECTORS)],
+    w.build([o], "cc", [CHECK], order_only=headers + [VECTORS],
             variables=[("cc", cell["cc"]),
-                       ("cflags", f"-O1 -I{folder} -I{gen} -Itests {cell['check_cflags']} "
+                       ("cflags", f"-O1 -I{folder} -I{VECTORS_DIR} -Itests "
+                                  f"{cell['check_cflags']} "
                                   f"-DRS_COMPILER='\"{cell['cc']} bundle\"'")])
     exe = os.path.join(base, "check_sponge_xN")
     w.build([exe], "link", [o] + objs,
