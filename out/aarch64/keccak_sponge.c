@@ -524,13 +524,15 @@ static void rs_mb_absorb_blocks(uint64_t *st, unsigned n, unsigned k, const uint
 #if defined(RS_BUILD_NEON)
     case 1:
         for (g = 0; g < n; g += 2)
-            rs_neon_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g, blocks, lanes, rounds);
+            rs_neon_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
+                                           blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_SHA3)
     case 2:
         for (g = 0; g < n; g += 2)
-            rs_sha3_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g, blocks, lanes, rounds);
+            rs_sha3_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
+                                           blocks, lanes, rounds);
         return;
 #endif
     default:
@@ -547,13 +549,15 @@ static void rs_mb_squeeze_blocks(uint64_t *st, unsigned n, unsigned k, uint8_t *
 #if defined(RS_BUILD_NEON)
     case 1:
         for (g = 0; g < n; g += 2)
-            rs_neon_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g, blocks, lanes, rounds);
+            rs_neon_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
+                                            blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_SHA3)
     case 2:
         for (g = 0; g < n; g += 2)
-            rs_sha3_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g, blocks, lanes, rounds);
+            rs_sha3_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
+                                            blocks, lanes, rounds);
         return;
 #endif
     default:

@@ -524,13 +524,15 @@ static void rs_mb_absorb_blocks(uint64_t *st, unsigned n, unsigned k, const uint
 #if defined(RS_BUILD_AVX512)
     case 1:
         for (g = 0; g < n; g += 8)
-            keccak_p1600_x8_absorb((uint64_t (*)[8])(st + 25 * g), in + g, blocks, lanes, rounds);
+            keccak_p1600_x8_absorb((uint64_t (*)[8])(st + 25 * g), in + g,
+                                   blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     case 2:
         for (g = 0; g < n; g += 4)
-            keccak_p1600_x4_absorb((uint64_t (*)[4])(st + 25 * g), in + g, blocks, lanes, rounds);
+            keccak_p1600_x4_absorb((uint64_t (*)[4])(st + 25 * g), in + g,
+                                   blocks, lanes, rounds);
         return;
 #endif
     default:
@@ -547,13 +549,15 @@ static void rs_mb_squeeze_blocks(uint64_t *st, unsigned n, unsigned k, uint8_t *
 #if defined(RS_BUILD_AVX512)
     case 1:
         for (g = 0; g < n; g += 8)
-            keccak_p1600_x8_squeeze((uint64_t (*)[8])(st + 25 * g), out + g, blocks, lanes, rounds);
+            keccak_p1600_x8_squeeze((uint64_t (*)[8])(st + 25 * g), out + g,
+                                    blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     case 2:
         for (g = 0; g < n; g += 4)
-            keccak_p1600_x4_squeeze((uint64_t (*)[4])(st + 25 * g), out + g, blocks, lanes, rounds);
+            keccak_p1600_x4_squeeze((uint64_t (*)[4])(st + 25 * g), out + g,
+                                    blocks, lanes, rounds);
         return;
 #endif
     default:

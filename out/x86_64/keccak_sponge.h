@@ -105,11 +105,12 @@ void turboshake256_absorb(keccak_sponge *ctx, const uint8_t *in, size_t len);
 void turboshake256_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len);
 
 /*
- * Multi-buffer SHA-3, SHAKE, Keccak-256 and TurboSHAKE: N independent messages (N = 2, 4, 8) hashed
- * at once, lane j of every call being its own message and its own output, exactly the bytes
- * of the single-buffer function on that message. Inputs of one call have one length across
- * the lanes. Any pointer (the array itself, or one of its entries) may be NULL when its
- * length is 0; an output may be its own lane's input (one-shot); nothing needs alignment.
+ * Multi-buffer SHA-3, SHAKE, Keccak-256 and TurboSHAKE, N = 2, 4, 8: N independent
+ * messages hashed at once, lane j of every call being its own message and its own output,
+ * exactly the bytes of the single-buffer function on that message. Inputs of one call have
+ * one length across the lanes. Any pointer (the array itself, or one of its entries) may be
+ * NULL when its length is 0; an output may be its own lane's input (one-shot); nothing needs
+ * alignment.
  *
  * Every bundle declares every N: underneath runs the x-N kernel of the path in use that the
  * generator's measurements favour for N (x8 on AVX-512, for N = 2 and 4 too; two x4 calls on
@@ -122,7 +123,7 @@ void turboshake256_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len);
  */
 typedef struct {
     uint32_t rate;      /* bytes per block */
-    uint32_t pos;       /* bytes absorbed into, or squeezed from, the current block (every lane) */
+    uint32_t pos;       /* bytes absorbed into, or squeezed from, the current block */
     uint8_t rounds;
     uint8_t domain;
     uint8_t squeezing;
