@@ -6,7 +6,7 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from . import chacha, cpuid, keccak, render, simd, sponge, targets, variants, x86asm
+from . import chacha, cpuid, keccak, render, simd, sponge, targets, variants, vectors, x86asm
 
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 
@@ -112,11 +112,13 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
         by_width = sorted(multis, key=lambda m: -m.instances)
         multi_ctx = [{"n": m.instances, "cpu": cpuid.features(m.cpu_needs()), "tag": f"x{m.instances}",
                       "fn": f"keccak_p1600_x{m.instances}",
-                      "header": f"keccak_p1600_x{m.instances}.h", "built": "defined(RS_KT_MULTI)"}
+                      "header": f"keccak_p1600_x{m.instances}.h", "built": "defined(RS_KT_MULTI)",
+                      "isa": m.isa}
                      for m in by_width]
     common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx, dispatch=dispatch,
                   hashes=sponge.HASHES,
                   xofs=sponge.XOFS, turboshakes=sponge.TURBOSHAKES, kt=sponge.KT128,
+                  mb_widths=sponge.MULTI_BUFFER_WIDTHS, **multi_buffer(multi_ctx),
                   pad_last=f"0x{sponge.PAD_LAST:02X}")
     what = {
         "keccak_sponge.h": "keccak_sponge.h: SHA-3, SHAKE, Keccak-256, TurboSHAKE, KT128.",
@@ -130,6 +132,18 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
                                     header=render.provenance(params, command, what[name]),
                                     guard=guard(prefix, name))
     return files
+
+
+def multi_buffer(multis):
+    """What the multi-buffer sponges need of the multi-state kernels: per N, the kernels to
+    try (1-based indices into `multis`) and the lanes its context holds (a kernel wider than N
+    runs spare copies)."""
+    kernels = [(i, m["n"], m.get("isa") or m["name"].rsplit("-", 1)[1])
+               for i, m in enumerate(multis, 1)]
+    widest = max([m["n"] for m in multis] or [1])
+    return {"mb_order": {n: sponge.mb_kernel_order(n, kernels)
+                         for n in sponge.MULTI_BUFFER_WIDTHS},
+            "mb_lanes": {n: max(n, widest) for n in sponge.MULTI_BUFFER_WIDTHS}}
 
 
 def _message(spec):
@@ -150,6 +164,14 @@ def sponge_test_vectors(env, cases, header):
             for c in cases]
     return render.render(env, "tests/sponge_vectors.h.j2", header=header, cases=rows,
                          functions=SPONGE_TEST_FUNCTIONS)
+
+
+def sponge_xn_test_vectors(env, header):
+    """The multi-buffer cases (vectors.multi_buffer_cases) as C data."""
+    return render.render(env, "tests/sponge_xN_vectors.h.j2", header=header,
+                         cases=vectors.multi_buffer_cases(),
+                         functions=sponge.HASHES + sponge.XOFS + sponge.TURBOSHAKES,
+                         widths=sponge.MULTI_BUFFER_WIDTHS, lanes=vectors.MB_LANES)
 
 
 def keccak_simd(env, variant, prefix, command, target, built=""):

@@ -9,7 +9,7 @@ import os
 import random
 import re
 
-from . import keccak, reference
+from . import keccak, reference, sponge
 from .errors import UsageError
 
 # The one seed of every computed vector, so generated tests are byte-identical on every run.
@@ -344,4 +344,50 @@ def keccak_multi_cases(instances=8):
     for rounds in range(keccak.MAX_ROUNDS, -1, -1):
         ins = random_states(instances, rng)
         cases.append((rounds, ins, [reference.keccak_p1600(s, rounds) for s in ins]))
+    return cases
+
+
+# --- multi-buffer sponges (issue 16) -------------------------------------------------------
+
+MB_LANES = max(sponge.MULTI_BUFFER_WIDTHS)
+
+
+def mb_lane_message(length, lane):
+    """Lane `lane`'s message: RFC 9861's ptn shifted per lane, so no two lanes agree and the
+    C side rebuilds it from (length, lane)."""
+    return bytes((k % 251 + 37 * lane) & 0xFF for k in range(length))
+
+
+@functools.lru_cache(maxsize=None)  # pure: seeded, and read-only to callers
+def multi_buffer_cases():
+    """Every multi-buffer function at the block edges (0 .. 3 blocks and one past) and at a few
+    random lengths: the outputs of all MB_LANES lanes (a width N checks the first N). Expected
+    bytes from hashlib where it has the function, from the reference otherwise; the reference
+    is cross-checked against hashlib on every case hashlib has."""
+    import hashlib
+    rng = random.Random(SEED ^ 0x16)
+    lib = {"sha3_224": hashlib.sha3_224, "sha3_256": hashlib.sha3_256,
+           "sha3_384": hashlib.sha3_384, "sha3_512": hashlib.sha3_512,
+           "shake128": hashlib.shake_128, "shake256": hashlib.shake_256}
+    cases = []
+    for f in sponge.HASHES + sponge.XOFS + sponge.TURBOSHAKES:
+        r = f.rate
+        lengths = sorted({0, 1, 8, r - 1, r, r + 1, 2 * r - 1, 2 * r, 2 * r + 1, 3 * r - 1,
+                          3 * r, 3 * r + 1} | {rng.randrange(4 * r) for _ in range(3)})
+        for i, length in enumerate(lengths):
+            outlen = f.digest or (32, r, r + 1, 2 * r + 13, 3 * r, 0)[i % 6]
+            domain = f.domain or (0x1F, 0x01, 0x7F, 0x0B, rng.randrange(1, 0x80))[i % 5]
+            out = []
+            for lane in range(MB_LANES):
+                msg = mb_lane_message(length, lane)
+                ref = reference.sponge(r, domain, msg, outlen, rounds=f.rounds)
+                if f.name in lib:
+                    h = lib[f.name](msg)
+                    lib_out = h.digest(outlen) if not f.digest else h.digest()
+                    if lib_out != ref:
+                        raise AssertionError(f"reference and hashlib disagree: {f.name}")
+                out.append(ref.hex())
+            cases.append({"function": f.name, "length": length, "outlen": outlen,
+                          "domain": domain, "expected": out,
+                          "source": f"{f.name} {length} bytes x {MB_LANES} lanes"})
     return cases

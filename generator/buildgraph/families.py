@@ -21,7 +21,7 @@ fuzzing; written by instrumented.py) build and run of it.
 import dataclasses
 
 from generator import variants
-from generator.buildgraph import bundles, chacha, cross, keccak, keccak_simd, sponge
+from generator.buildgraph import bundles, chacha, cross, keccak, keccak_simd, sponge, sponge_xn
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,6 +37,10 @@ class Family:
     subset_option: str = None  # the testsuite variable that carries the subset name
     headers: tuple = ()        # what the testsuite command writes for it besides the
                                # variants: its registry first (harnesses wait for it), vectors
+    # Test data that an edge of the family's own writes once for every compiler and flavour
+    # (not the testsuite command), so the testsuite edges and what waits on them stay as
+    # they are: its harnesses get its folder as an include path and wait for it.
+    vectors: str = None
     yardstick: bool = False    # the compiler's default scalar kernel is linked too
     # Instrumented flavours: the Check harness and the plain sources it links, the
     # constant-time harness, and each libFuzzer target with the extra sources it links.
@@ -70,4 +74,7 @@ FAMILIES = (
            fuzz=(("sponge_splits", "tests/fuzz/sponge_splits.c", ()),)),
     Family("bundles", bundles),
     Family("cross", cross),
+    Family("sponge_xN", sponge_xn, vectors=sponge_xn.VECTORS,
+           check=sponge_xn.CHECK, ct="tests/ct/ct_sponge_xN.c",
+           fuzz=(("sponge_xN", "tests/fuzz/sponge_xN.c", ()),)),
 )

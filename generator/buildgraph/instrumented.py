@@ -93,8 +93,11 @@ class Flavour:
         """(include flags, order-only inputs) of a family's harnesses: its testsuite folder,
         and out/ for a family that checks out/."""
         inc = f"-I{self.gen} -Itests" + ("" if family.space else f" {self.ctx.out.api_flags}")
-        waits = [os.path.join(self.gen, family.headers[0])] + (
+        waits = [os.path.join(self.gen, h) for h in family.headers[:1]] + (
             [] if family.space else self.ctx.out.headers)
+        if family.vectors:
+            inc += f" -I{os.path.dirname(family.vectors)}"
+            waits.append(family.vectors)
         return inc, waits
 
     def compile(self, src, flags, waits):

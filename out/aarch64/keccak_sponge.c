@@ -407,6 +407,674 @@ void turboshake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
     rs_sponge_squeeze(&ctx, out, outlen);
 }
 
+/* Multi-buffer sponges. Their lanes sit in groups of w, each group one kernel's
+ * states[25][w] (w = 1: separate states), so the whole blocks of every group go through the
+ * kernel's own loop, the states in its registers, and only the partial blocks and the padding
+ * touch lanes one at a time here. */
+
+/* Lanes per group of kernel k: 0 is the single-state kernel, then the multi-state ones,
+ * widest first. */
+static const unsigned char rs_mb_width[3] = { 1, 2, 2 };
+
+/* The kernel for n lanes on the path in use: the first of each n's list (sponge.py,
+ * mb_kernel_order: measured cost, a wider kernel allowed) that the path runs. */
+static unsigned rs_mb_kernel(unsigned n)
+{
+#ifdef RS_KT_MULTI
+    int path = rs_path();
+    switch (n) {
+    case 2:
+#if defined(RS_BUILD_NEON)
+        if (path == RS_PATH_NEON)
+            return 1;
+#endif
+#if defined(RS_BUILD_SHA3)
+        if (path == RS_PATH_SHA3)
+            return 2;
+#endif
+        break;
+    case 4:
+#if defined(RS_BUILD_NEON)
+        if (path == RS_PATH_NEON)
+            return 1;
+#endif
+#if defined(RS_BUILD_SHA3)
+        if (path == RS_PATH_SHA3)
+            return 2;
+#endif
+        break;
+    case 8:
+#if defined(RS_BUILD_NEON)
+        if (path == RS_PATH_NEON)
+            return 1;
+#endif
+#if defined(RS_BUILD_SHA3)
+        if (path == RS_PATH_SHA3)
+            return 2;
+#endif
+        break;
+    default:
+        break;
+    }
+#endif
+    (void)n;
+    return 0;
+}
+
+/* Lanes in the state: n, or a whole group of a wider kernel, whose spare lanes run copies of
+ * lane 0 (its input, its padding, its output pointer: they write lane 0's own bytes). */
+static unsigned rs_mb_lanes(unsigned n, unsigned w)
+{
+    return (n + w - 1) / w * w;
+}
+
+/* Lane j's word 0; word i is `w` words further on per step. */
+static uint64_t *rs_mb_lane(uint64_t *st, unsigned w, unsigned j)
+{
+    return st + 25 * (j - j % w) + j % w;
+}
+
+static void rs_mb_xor(uint64_t *lane, unsigned w, size_t pos, const uint8_t *in, size_t len)
+{
+    for (; len && (pos & 7); len--, pos++)
+        lane[(pos >> 3) * w] ^= (uint64_t)*in++ << (8 * (pos & 7));
+    for (; len >= 8; len -= 8, pos += 8, in += 8)
+        lane[(pos >> 3) * w] ^= rs_load64le(in);
+    for (; len; len--, pos++)
+        lane[(pos >> 3) * w] ^= (uint64_t)*in++ << (8 * (pos & 7));
+}
+
+static void rs_mb_extract(const uint64_t *lane, unsigned w, size_t pos, uint8_t *out, size_t len)
+{
+    for (; len && (pos & 7); len--, pos++)
+        *out++ = (uint8_t)(lane[(pos >> 3) * w] >> (8 * (pos & 7)));
+    for (; len >= 8; len -= 8, pos += 8, out += 8)
+        rs_store64le(out, lane[(pos >> 3) * w]);
+    for (; len; len--, pos++)
+        *out++ = (uint8_t)(lane[(pos >> 3) * w] >> (8 * (pos & 7)));
+}
+
+static void rs_mb_permute(uint64_t *st, unsigned n, unsigned k, unsigned rounds)
+{
+    unsigned g;
+    switch (k) {
+#if defined(RS_BUILD_NEON)
+    case 1:
+        for (g = 0; g < n; g += 2)
+            rs_neon_keccak_p1600_x2((uint64_t (*)[2])(st + 25 * g), rounds);
+        return;
+#endif
+#if defined(RS_BUILD_SHA3)
+    case 2:
+        for (g = 0; g < n; g += 2)
+            rs_sha3_keccak_p1600_x2((uint64_t (*)[2])(st + 25 * g), rounds);
+        return;
+#endif
+    default:
+        for (g = 0; g < n; g++)
+            keccak_p1600(st + 25 * g, rounds);
+    }
+}
+
+static void rs_mb_absorb_blocks(uint64_t *st, unsigned n, unsigned k, const uint8_t *const *in,
+                                size_t blocks, unsigned lanes, unsigned rounds)
+{
+    unsigned g;
+    switch (k) {
+#if defined(RS_BUILD_NEON)
+    case 1:
+        for (g = 0; g < n; g += 2)
+            rs_neon_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
+                                           blocks, lanes, rounds);
+        return;
+#endif
+#if defined(RS_BUILD_SHA3)
+    case 2:
+        for (g = 0; g < n; g += 2)
+            rs_sha3_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
+                                           blocks, lanes, rounds);
+        return;
+#endif
+    default:
+        for (g = 0; g < n; g++)
+            keccak_p1600_absorb(st + 25 * g, rounds, lanes, in[g], blocks * 8 * lanes);
+    }
+}
+
+static void rs_mb_squeeze_blocks(uint64_t *st, unsigned n, unsigned k, uint8_t *const *out,
+                                 size_t blocks, unsigned lanes, unsigned rounds)
+{
+    unsigned g;
+    switch (k) {
+#if defined(RS_BUILD_NEON)
+    case 1:
+        for (g = 0; g < n; g += 2)
+            rs_neon_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
+                                            blocks, lanes, rounds);
+        return;
+#endif
+#if defined(RS_BUILD_SHA3)
+    case 2:
+        for (g = 0; g < n; g += 2)
+            rs_sha3_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
+                                            blocks, lanes, rounds);
+        return;
+#endif
+    default:
+        for (g = 0; g < n; g++)
+            keccak_p1600_squeeze(st + 25 * g, rounds, lanes, out[g], blocks * 8 * lanes);
+    }
+}
+
+static void rs_mb_init(keccak_sponge_mb *mb, uint64_t *st, unsigned n, unsigned rate,
+                       unsigned rounds, uint8_t domain)
+{
+    mb->kernel = (uint8_t)rs_mb_kernel(n);
+    memset(st, 0, 25 * sizeof *st * rs_mb_lanes(n, rs_mb_width[mb->kernel]));
+    mb->rate = rate;
+    mb->pos = 0;
+    mb->rounds = (uint8_t)rounds;
+    mb->domain = domain;
+    mb->squeezing = 0;
+}
+
+static void rs_mb_absorb(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
+                         const uint8_t *const *in, size_t len)
+{
+    const uint8_t *p[8];
+    unsigned j, w = rs_mb_width[mb->kernel], m = rs_mb_lanes(n, w);
+    size_t take, blocks;
+
+    if (len == 0 || mb->squeezing)
+        return;
+    for (j = 0; j < m; j++)
+        p[j] = in[j < n ? j : 0];
+    if (mb->pos) {
+        take = mb->rate - mb->pos;
+        if (take > len)
+            take = len;
+        for (j = 0; j < m; j++) {
+            rs_mb_xor(rs_mb_lane(st, w, j), w, mb->pos, p[j], take);
+            p[j] += take;
+        }
+        mb->pos += (uint32_t)take;
+        len -= take;
+        if (mb->pos < mb->rate)
+            return;
+        rs_mb_permute(st, m, mb->kernel, mb->rounds);
+        mb->pos = 0;
+    }
+    blocks = len / mb->rate;
+    if (blocks) {
+        rs_mb_absorb_blocks(st, m, mb->kernel, p, blocks, mb->rate / 8, mb->rounds);
+        for (j = 0; j < m; j++)
+            p[j] += blocks * mb->rate;
+        len -= blocks * mb->rate;
+    }
+    if (len) {
+        for (j = 0; j < m; j++)
+            rs_mb_xor(rs_mb_lane(st, w, j), w, 0, p[j], len);
+        mb->pos = (uint32_t)len;
+    }
+}
+
+static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
+                          uint8_t *const *out, size_t len)
+{
+    uint8_t *p[8];
+    unsigned j, w = rs_mb_width[mb->kernel], m = rs_mb_lanes(n, w);
+    size_t take, blocks;
+    uint64_t *lane;
+
+    if (!mb->squeezing) {
+        /* The same padding as rs_sponge_squeeze, on every lane. */
+        for (j = 0; j < m; j++) {
+            lane = rs_mb_lane(st, w, j);
+            lane[(mb->pos >> 3) * w] ^= (uint64_t)mb->domain << (8 * (mb->pos & 7));
+            lane[((mb->rate - 1) >> 3) * w] ^= (uint64_t)0x80 << (8 * ((mb->rate - 1) & 7));
+        }
+        mb->pos = mb->rate;
+        mb->squeezing = 1;
+    }
+    if (len == 0)
+        return;
+    for (j = 0; j < m; j++)
+        p[j] = out[j < n ? j : 0];
+    while (len) {
+        if (mb->pos == mb->rate) {
+            blocks = len / mb->rate;
+            if (blocks) {
+                rs_mb_squeeze_blocks(st, m, mb->kernel, p, blocks, mb->rate / 8, mb->rounds);
+                for (j = 0; j < m; j++)
+                    p[j] += blocks * mb->rate;
+                len -= blocks * mb->rate;
+                continue;
+            }
+            rs_mb_permute(st, m, mb->kernel, mb->rounds);
+            mb->pos = 0;
+        }
+        take = mb->rate - mb->pos;
+        if (take > len)
+            take = len;
+        for (j = 0; j < m; j++) {
+            /* A spare lane's pointer is lane 0's: it only keeps pace. */
+            if (j < n)
+                rs_mb_extract(rs_mb_lane(st, w, j), w, mb->pos, p[j], take);
+            p[j] += take;
+        }
+        mb->pos += (uint32_t)take;
+        len -= take;
+    }
+}
+
+void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
+{
+    keccak_sponge_x2 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 2, 144, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 28);
+}
+
+void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
+{
+    keccak_sponge_x2 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
+}
+
+void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
+{
+    keccak_sponge_x2 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 2, 104, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 48);
+}
+
+void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
+{
+    keccak_sponge_x2 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 2, 72, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 64);
+}
+
+void keccak256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
+{
+    keccak_sponge_x2 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x01);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
+}
+
+void shake128_x2_init(keccak_sponge_x2 *ctx)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 2, 168, 24, 0x1F);
+}
+
+void shake128_x2_absorb(keccak_sponge_x2 *ctx, const uint8_t *const in[2], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 2, in, len);
+}
+
+void shake128_x2_squeeze(keccak_sponge_x2 *ctx, uint8_t *const out[2], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 2, out, len);
+}
+
+void shake128_x2(uint8_t *const out[2], size_t outlen,
+                 const uint8_t *const in[2], size_t inlen)
+{
+    keccak_sponge_x2 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 2, 168, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
+}
+
+void shake256_x2_init(keccak_sponge_x2 *ctx)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 2, 136, 24, 0x1F);
+}
+
+void shake256_x2_absorb(keccak_sponge_x2 *ctx, const uint8_t *const in[2], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 2, in, len);
+}
+
+void shake256_x2_squeeze(keccak_sponge_x2 *ctx, uint8_t *const out[2], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 2, out, len);
+}
+
+void shake256_x2(uint8_t *const out[2], size_t outlen,
+                 const uint8_t *const in[2], size_t inlen)
+{
+    keccak_sponge_x2 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
+}
+
+void turboshake128_x2_init(keccak_sponge_x2 *ctx, uint8_t domain)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 2, 168, 12, domain);
+}
+
+void turboshake128_x2_absorb(keccak_sponge_x2 *ctx, const uint8_t *const in[2], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 2, in, len);
+}
+
+void turboshake128_x2_squeeze(keccak_sponge_x2 *ctx, uint8_t *const out[2], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 2, out, len);
+}
+
+void turboshake128_x2(uint8_t *const out[2], size_t outlen,
+                      const uint8_t *const in[2], size_t inlen, uint8_t domain)
+{
+    keccak_sponge_x2 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 2, 168, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
+}
+
+void turboshake256_x2_init(keccak_sponge_x2 *ctx, uint8_t domain)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 2, 136, 12, domain);
+}
+
+void turboshake256_x2_absorb(keccak_sponge_x2 *ctx, const uint8_t *const in[2], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 2, in, len);
+}
+
+void turboshake256_x2_squeeze(keccak_sponge_x2 *ctx, uint8_t *const out[2], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 2, out, len);
+}
+
+void turboshake256_x2(uint8_t *const out[2], size_t outlen,
+                      const uint8_t *const in[2], size_t inlen, uint8_t domain)
+{
+    keccak_sponge_x2 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
+}
+
+void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
+{
+    keccak_sponge_x4 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 4, 144, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 28);
+}
+
+void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
+{
+    keccak_sponge_x4 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
+}
+
+void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
+{
+    keccak_sponge_x4 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 4, 104, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 48);
+}
+
+void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
+{
+    keccak_sponge_x4 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 4, 72, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 64);
+}
+
+void keccak256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
+{
+    keccak_sponge_x4 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x01);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
+}
+
+void shake128_x4_init(keccak_sponge_x4 *ctx)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 4, 168, 24, 0x1F);
+}
+
+void shake128_x4_absorb(keccak_sponge_x4 *ctx, const uint8_t *const in[4], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 4, in, len);
+}
+
+void shake128_x4_squeeze(keccak_sponge_x4 *ctx, uint8_t *const out[4], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 4, out, len);
+}
+
+void shake128_x4(uint8_t *const out[4], size_t outlen,
+                 const uint8_t *const in[4], size_t inlen)
+{
+    keccak_sponge_x4 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 4, 168, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
+}
+
+void shake256_x4_init(keccak_sponge_x4 *ctx)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 4, 136, 24, 0x1F);
+}
+
+void shake256_x4_absorb(keccak_sponge_x4 *ctx, const uint8_t *const in[4], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 4, in, len);
+}
+
+void shake256_x4_squeeze(keccak_sponge_x4 *ctx, uint8_t *const out[4], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 4, out, len);
+}
+
+void shake256_x4(uint8_t *const out[4], size_t outlen,
+                 const uint8_t *const in[4], size_t inlen)
+{
+    keccak_sponge_x4 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
+}
+
+void turboshake128_x4_init(keccak_sponge_x4 *ctx, uint8_t domain)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 4, 168, 12, domain);
+}
+
+void turboshake128_x4_absorb(keccak_sponge_x4 *ctx, const uint8_t *const in[4], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 4, in, len);
+}
+
+void turboshake128_x4_squeeze(keccak_sponge_x4 *ctx, uint8_t *const out[4], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 4, out, len);
+}
+
+void turboshake128_x4(uint8_t *const out[4], size_t outlen,
+                      const uint8_t *const in[4], size_t inlen, uint8_t domain)
+{
+    keccak_sponge_x4 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 4, 168, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
+}
+
+void turboshake256_x4_init(keccak_sponge_x4 *ctx, uint8_t domain)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 4, 136, 12, domain);
+}
+
+void turboshake256_x4_absorb(keccak_sponge_x4 *ctx, const uint8_t *const in[4], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 4, in, len);
+}
+
+void turboshake256_x4_squeeze(keccak_sponge_x4 *ctx, uint8_t *const out[4], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 4, out, len);
+}
+
+void turboshake256_x4(uint8_t *const out[4], size_t outlen,
+                      const uint8_t *const in[4], size_t inlen, uint8_t domain)
+{
+    keccak_sponge_x4 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
+}
+
+void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
+{
+    keccak_sponge_x8 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 8, 144, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 28);
+}
+
+void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
+{
+    keccak_sponge_x8 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
+}
+
+void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
+{
+    keccak_sponge_x8 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 8, 104, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 48);
+}
+
+void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
+{
+    keccak_sponge_x8 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 8, 72, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 64);
+}
+
+void keccak256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
+{
+    keccak_sponge_x8 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x01);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
+}
+
+void shake128_x8_init(keccak_sponge_x8 *ctx)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 8, 168, 24, 0x1F);
+}
+
+void shake128_x8_absorb(keccak_sponge_x8 *ctx, const uint8_t *const in[8], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 8, in, len);
+}
+
+void shake128_x8_squeeze(keccak_sponge_x8 *ctx, uint8_t *const out[8], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 8, out, len);
+}
+
+void shake128_x8(uint8_t *const out[8], size_t outlen,
+                 const uint8_t *const in[8], size_t inlen)
+{
+    keccak_sponge_x8 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 8, 168, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
+}
+
+void shake256_x8_init(keccak_sponge_x8 *ctx)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 8, 136, 24, 0x1F);
+}
+
+void shake256_x8_absorb(keccak_sponge_x8 *ctx, const uint8_t *const in[8], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 8, in, len);
+}
+
+void shake256_x8_squeeze(keccak_sponge_x8 *ctx, uint8_t *const out[8], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 8, out, len);
+}
+
+void shake256_x8(uint8_t *const out[8], size_t outlen,
+                 const uint8_t *const in[8], size_t inlen)
+{
+    keccak_sponge_x8 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
+}
+
+void turboshake128_x8_init(keccak_sponge_x8 *ctx, uint8_t domain)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 8, 168, 12, domain);
+}
+
+void turboshake128_x8_absorb(keccak_sponge_x8 *ctx, const uint8_t *const in[8], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 8, in, len);
+}
+
+void turboshake128_x8_squeeze(keccak_sponge_x8 *ctx, uint8_t *const out[8], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 8, out, len);
+}
+
+void turboshake128_x8(uint8_t *const out[8], size_t outlen,
+                      const uint8_t *const in[8], size_t inlen, uint8_t domain)
+{
+    keccak_sponge_x8 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 8, 168, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
+}
+
+void turboshake256_x8_init(keccak_sponge_x8 *ctx, uint8_t domain)
+{
+    rs_mb_init(&ctx->mb, ctx->state, 8, 136, 12, domain);
+}
+
+void turboshake256_x8_absorb(keccak_sponge_x8 *ctx, const uint8_t *const in[8], size_t len)
+{
+    rs_mb_absorb(&ctx->mb, ctx->state, 8, in, len);
+}
+
+void turboshake256_x8_squeeze(keccak_sponge_x8 *ctx, uint8_t *const out[8], size_t len)
+{
+    rs_mb_squeeze(&ctx->mb, ctx->state, 8, out, len);
+}
+
+void turboshake256_x8(uint8_t *const out[8], size_t outlen,
+                      const uint8_t *const in[8], size_t inlen, uint8_t domain)
+{
+    keccak_sponge_x8 ctx;
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
+}
+
 /* KangarooTwelve. */
 
 static const uint8_t rs_kt_marker[8] = { 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 };

@@ -104,6 +104,130 @@ void turboshake256_init(keccak_sponge *ctx, uint8_t domain);
 void turboshake256_absorb(keccak_sponge *ctx, const uint8_t *in, size_t len);
 void turboshake256_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len);
 
+/*
+ * Multi-buffer SHA-3, SHAKE, Keccak-256 and TurboSHAKE, N = 2, 4, 8: N independent
+ * messages hashed at once, lane j of every call being its own message and its own output,
+ * exactly the bytes of the single-buffer function on that message. Inputs of one call have
+ * one length across the lanes. Any pointer (the array itself, or one of its entries) may be
+ * NULL when its length is 0; an output may be its own lane's input (one-shot); nothing needs
+ * alignment.
+ *
+ * Every bundle declares every N: underneath runs the x-N kernel of the path in use that the
+ * generator's measurements favour for N (x8 on AVX-512, for N = 2 and 4 too; two x4 calls on
+ * AVX2; x2 on AArch64), and N single-state sponges where there is none, so the output never
+ * depends on the path.
+ *
+ * Incremental use, for the extendable-output functions: init, any number of absorb calls,
+ * then any number of squeeze calls of any lengths (the first one pads); whole blocks go
+ * straight from the states to the outputs. A context keeps the kernel chosen at init.
+ */
+typedef struct {
+    uint32_t rate;      /* bytes per block */
+    uint32_t pos;       /* bytes absorbed into, or squeezed from, the current block */
+    uint8_t rounds;
+    uint8_t domain;
+    uint8_t squeezing;
+    uint8_t kernel;     /* which kernel runs the lanes, chosen at init; 0: single-state */
+} keccak_sponge_mb;
+
+/* 2 sponges; `state` holds their lanes in the chosen kernel's layout (and the spare
+ * copies of a wider kernel). */
+typedef struct {
+    keccak_sponge_mb mb;
+    uint64_t state[25 * 8];
+} keccak_sponge_x2;
+
+void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen);
+void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen);
+void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen);
+void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen);
+void keccak256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen);
+void shake128_x2(uint8_t *const out[2], size_t outlen,
+                 const uint8_t *const in[2], size_t inlen);
+void shake128_x2_init(keccak_sponge_x2 *ctx);
+void shake128_x2_absorb(keccak_sponge_x2 *ctx, const uint8_t *const in[2], size_t len);
+void shake128_x2_squeeze(keccak_sponge_x2 *ctx, uint8_t *const out[2], size_t len);
+void shake256_x2(uint8_t *const out[2], size_t outlen,
+                 const uint8_t *const in[2], size_t inlen);
+void shake256_x2_init(keccak_sponge_x2 *ctx);
+void shake256_x2_absorb(keccak_sponge_x2 *ctx, const uint8_t *const in[2], size_t len);
+void shake256_x2_squeeze(keccak_sponge_x2 *ctx, uint8_t *const out[2], size_t len);
+void turboshake128_x2(uint8_t *const out[2], size_t outlen,
+                      const uint8_t *const in[2], size_t inlen, uint8_t domain);
+void turboshake128_x2_init(keccak_sponge_x2 *ctx, uint8_t domain);
+void turboshake128_x2_absorb(keccak_sponge_x2 *ctx, const uint8_t *const in[2], size_t len);
+void turboshake128_x2_squeeze(keccak_sponge_x2 *ctx, uint8_t *const out[2], size_t len);
+void turboshake256_x2(uint8_t *const out[2], size_t outlen,
+                      const uint8_t *const in[2], size_t inlen, uint8_t domain);
+void turboshake256_x2_init(keccak_sponge_x2 *ctx, uint8_t domain);
+void turboshake256_x2_absorb(keccak_sponge_x2 *ctx, const uint8_t *const in[2], size_t len);
+void turboshake256_x2_squeeze(keccak_sponge_x2 *ctx, uint8_t *const out[2], size_t len);
+
+/* 4 sponges; `state` holds their lanes in the chosen kernel's layout (and the spare
+ * copies of a wider kernel). */
+typedef struct {
+    keccak_sponge_mb mb;
+    uint64_t state[25 * 8];
+} keccak_sponge_x4;
+
+void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen);
+void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen);
+void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen);
+void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen);
+void keccak256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen);
+void shake128_x4(uint8_t *const out[4], size_t outlen,
+                 const uint8_t *const in[4], size_t inlen);
+void shake128_x4_init(keccak_sponge_x4 *ctx);
+void shake128_x4_absorb(keccak_sponge_x4 *ctx, const uint8_t *const in[4], size_t len);
+void shake128_x4_squeeze(keccak_sponge_x4 *ctx, uint8_t *const out[4], size_t len);
+void shake256_x4(uint8_t *const out[4], size_t outlen,
+                 const uint8_t *const in[4], size_t inlen);
+void shake256_x4_init(keccak_sponge_x4 *ctx);
+void shake256_x4_absorb(keccak_sponge_x4 *ctx, const uint8_t *const in[4], size_t len);
+void shake256_x4_squeeze(keccak_sponge_x4 *ctx, uint8_t *const out[4], size_t len);
+void turboshake128_x4(uint8_t *const out[4], size_t outlen,
+                      const uint8_t *const in[4], size_t inlen, uint8_t domain);
+void turboshake128_x4_init(keccak_sponge_x4 *ctx, uint8_t domain);
+void turboshake128_x4_absorb(keccak_sponge_x4 *ctx, const uint8_t *const in[4], size_t len);
+void turboshake128_x4_squeeze(keccak_sponge_x4 *ctx, uint8_t *const out[4], size_t len);
+void turboshake256_x4(uint8_t *const out[4], size_t outlen,
+                      const uint8_t *const in[4], size_t inlen, uint8_t domain);
+void turboshake256_x4_init(keccak_sponge_x4 *ctx, uint8_t domain);
+void turboshake256_x4_absorb(keccak_sponge_x4 *ctx, const uint8_t *const in[4], size_t len);
+void turboshake256_x4_squeeze(keccak_sponge_x4 *ctx, uint8_t *const out[4], size_t len);
+
+/* 8 sponges; `state` holds their lanes in the chosen kernel's layout. */
+typedef struct {
+    keccak_sponge_mb mb;
+    uint64_t state[25 * 8];
+} keccak_sponge_x8;
+
+void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen);
+void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen);
+void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen);
+void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen);
+void keccak256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen);
+void shake128_x8(uint8_t *const out[8], size_t outlen,
+                 const uint8_t *const in[8], size_t inlen);
+void shake128_x8_init(keccak_sponge_x8 *ctx);
+void shake128_x8_absorb(keccak_sponge_x8 *ctx, const uint8_t *const in[8], size_t len);
+void shake128_x8_squeeze(keccak_sponge_x8 *ctx, uint8_t *const out[8], size_t len);
+void shake256_x8(uint8_t *const out[8], size_t outlen,
+                 const uint8_t *const in[8], size_t inlen);
+void shake256_x8_init(keccak_sponge_x8 *ctx);
+void shake256_x8_absorb(keccak_sponge_x8 *ctx, const uint8_t *const in[8], size_t len);
+void shake256_x8_squeeze(keccak_sponge_x8 *ctx, uint8_t *const out[8], size_t len);
+void turboshake128_x8(uint8_t *const out[8], size_t outlen,
+                      const uint8_t *const in[8], size_t inlen, uint8_t domain);
+void turboshake128_x8_init(keccak_sponge_x8 *ctx, uint8_t domain);
+void turboshake128_x8_absorb(keccak_sponge_x8 *ctx, const uint8_t *const in[8], size_t len);
+void turboshake128_x8_squeeze(keccak_sponge_x8 *ctx, uint8_t *const out[8], size_t len);
+void turboshake256_x8(uint8_t *const out[8], size_t outlen,
+                      const uint8_t *const in[8], size_t inlen, uint8_t domain);
+void turboshake256_x8_init(keccak_sponge_x8 *ctx, uint8_t domain);
+void turboshake256_x8_absorb(keccak_sponge_x8 *ctx, const uint8_t *const in[8], size_t len);
+void turboshake256_x8_squeeze(keccak_sponge_x8 *ctx, uint8_t *const out[8], size_t len);
+
 /* KangarooTwelve (KT128, RFC 9861) with customization string `custom`. */
 typedef struct {
     keccak_sponge node;  /* the first chunk, then the chaining values */
