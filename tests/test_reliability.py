@@ -22,16 +22,22 @@ class RepresentativeSubset(unittest.TestCase):
                                                   {"gnu-asm-x86-64", "asm-bmi2"})
         self.subset = variants.keccak_subset(self.space, "representative")
 
-    def test_every_shape_at_small_unrolls_and_every_unroll(self):
-        chosen = {(v.unroll, v.lane_complement, v.parity, v.rotate) for v in self.subset}
-        for unroll, lc, parity, rotate in itertools.product(
-                (1, 2, 3), (False, True), variants.PARITIES, variants.ROTATIONS):
-            self.assertIn((unroll, lc, parity, rotate), chosen)
+    def test_every_shape_at_unroll_2_and_every_unroll(self):
+        chosen = {(v.unroll, v.lane_complement, v.parity, v.rotate, v.isa) for v in self.subset}
+        for lc, parity, rotate in itertools.product(
+                (False, True), variants.PARITIES, variants.ROTATIONS):
+            self.assertIn((2, lc, parity, rotate, "scalar"), chosen)
+        for v in self.space:
+            if v.isa == "x86asm":
+                self.assertIn(v, self.subset)
+        for unroll, lc, parity in itertools.product((1, 3), (False, True), variants.PARITIES):
+            self.assertIn((unroll, lc, parity, "builtin", "scalar"), chosen)
         for unroll in variants.KECCAK_UNROLLS:
             for parity in variants.PARITIES:
-                self.assertIn((unroll, True, parity, "builtin"), chosen)
-        self.assertLess(len(self.subset), len(self.space) // 2)
+                self.assertIn((unroll, True, parity, "builtin", "scalar"), chosen)
+        self.assertLess(len(self.subset), len(self.space) // 3)
         self.assertTrue(set(self.subset) <= set(self.space))
+        self.assertEqual(variants.keccak_subset(self.space, "valgrind"), self.subset)
 
     def test_all_is_all_and_unknown_is_refused(self):
         self.assertEqual(variants.keccak_subset(self.space, "all"), self.space)

@@ -62,7 +62,9 @@ class Flavour:
         """Every family's variants generated for this compiler (one testsuite run) and
         compiled with the flavour's flags, and the out/ sources likewise for a family
         without a variant space. Returns {family: objects}."""
-        ctx, subsets = self.ctx, self.spec["subset"]
+        ctx = self.ctx
+        subsets = dict(self.spec["subset"],
+                       **self.spec.get("subset_by_compiler", {}).get(self.cc["id"], {}))
         chosen = matrix.chosen_spaces(ctx.target, self.cc, self.families, subsets)
         generated = matrix.testsuite(self.w, ctx, self.cc, self.gen, chosen, subsets,
                                      self.families)
