@@ -221,8 +221,10 @@ START_TEST(test_one_shot)
     struct setup s;
     setup_case(&s, _i);
     /* An empty message may come as NULL pointers, or a NULL array. */
-    if (s.c->length == 0 && s.n == 4)
+    if (s.c->length == 0 && s.n == 4) {
+        free(s.msg[1]);
         s.msg[1] = NULL;
+    }
     one_shot(s.c->function, s.n, s.out, s.c->outlen,
              s.c->length == 0 && s.n == 8 ? NULL : (const uint8_t *const *)s.msg, s.c->length,
              (uint8_t)s.c->domain);
