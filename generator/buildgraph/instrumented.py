@@ -43,8 +43,9 @@ class Flavour:
 
     def __init__(self, w, ctx, families, flavour, cc, cflags):
         self.w, self.ctx, self.flavour, self.cc, self.cflags = w, ctx, flavour, cc, cflags
-        self.families = [f for f in families if f.check]
         self.spec = FLAVOURS[flavour]
+        only = self.spec.get("families_by_compiler", {}).get(cc["id"])
+        self.families = [f for f in families if f.check and (only is None or f.name in only)]
         self.base = os.path.join("build", f"{cc['cc']}-{flavour}")
         self.gen, self.obj = os.path.join(self.base, "gen"), os.path.join(self.base, "obj")
 
@@ -62,9 +63,7 @@ class Flavour:
         """Every family's variants generated for this compiler (one testsuite run) and
         compiled with the flavour's flags, and the out/ sources likewise for a family
         without a variant space. Returns {family: objects}."""
-        ctx = self.ctx
-        subsets = dict(self.spec["subset"],
-                       **self.spec.get("subset_by_compiler", {}).get(self.cc["id"], {}))
+        ctx, subsets = self.ctx, self.spec["subset"]
         chosen = matrix.chosen_spaces(ctx.target, self.cc, self.families, subsets)
         generated = matrix.testsuite(self.w, ctx, self.cc, self.gen, chosen, subsets,
                                      self.families)
