@@ -16,39 +16,9 @@ build=${1:-$root/build}/peers/xkcp-kt128
 mkdir -p "$build"
 command -v xsltproc >/dev/null || { echo "bench_xkcp_kt128: xsltproc not installed (apt-get install -y xsltproc)" >&2; exit 2; }
 
-# export SRC DEST: a git directory's HEAD, a work tree's HEAD, or a plain folder, into DEST.
-export_tree() {
-    mkdir -p "$2"
-    if [ -f "$1/HEAD" ] && [ -d "$1/objects" ]; then
-        git --git-dir="$1" archive HEAD | tar x -C "$2"
-    elif [ -e "$1/.git" ]; then
-        git -C "$1" archive HEAD | tar x -C "$2"
-    else
-        cp -R "$1"/. "$2"
-    fi
-}
-
 src=$build/src
-if [ ! -f "$src/Makefile.build" ] || [ ! -f "$src/support/XKCBuild/src/Main.makefile" ]; then
-    rm -rf "$src"
-    if [ -n "${XKCP_SRC:-}" ]; then
-        export_tree "$XKCP_SRC" "$src"
-    else
-        git clone --quiet --depth 1 https://github.com/XKCP/XKCP "$build/clone" ||
-            { echo "bench_xkcp_kt128: cannot clone XKCP; set XKCP_SRC and XKCBUILD_SRC to local copies" >&2; exit 2; }
-        export_tree "$build/clone" "$src"
-    fi
-    if [ ! -f "$src/support/XKCBuild/src/Main.makefile" ]; then
-        rm -rf "$src/support/XKCBuild"
-        if [ -n "${XKCBUILD_SRC:-}" ]; then
-            export_tree "$XKCBUILD_SRC" "$src/support/XKCBuild"
-        else
-            git clone --quiet --depth 1 https://github.com/XKCP/XKCBuild "$build/xkcbuild" ||
-                { echo "bench_xkcp_kt128: cannot clone XKCBuild; set XKCBUILD_SRC" >&2; exit 2; }
-            export_tree "$build/xkcbuild" "$src/support/XKCBuild"
-        fi
-    fi
-fi
+. "$root/tests/peers/xkcp_source.sh"
+xkcp_source bench_xkcp_kt128 "$build" "$src"
 
 ours=$root/out/x86_64
 printf 'compiler and flags\tinput\tour path\tours median c/B\tours best\tXKCP median c/B\tXKCP best\tXKCP/ours (medians)\n'

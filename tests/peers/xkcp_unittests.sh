@@ -20,38 +20,9 @@ mkdir -p "$build"
 command -v xsltproc >/dev/null || { echo "xkcp_unittests: xsltproc not installed (apt-get install -y xsltproc)" >&2; exit 2; }
 [ -f "$root/out/$bundle/KeccakP-1600-SnP.h" ] || { echo "xkcp_unittests: no bundle out/$bundle" >&2; exit 2; }
 
-export_tree() {
-    mkdir -p "$2"
-    if [ -f "$1/HEAD" ] && [ -d "$1/objects" ]; then
-        git --git-dir="$1" archive HEAD | tar x -C "$2"
-    elif [ -e "$1/.git" ]; then
-        git -C "$1" archive HEAD | tar x -C "$2"
-    else
-        cp -R "$1"/. "$2"
-    fi
-}
-
 src=$build/src
-if [ ! -f "$src/Makefile.build" ] || [ ! -f "$src/support/XKCBuild/src/Main.makefile" ]; then
-    rm -rf "$src"
-    if [ -n "${XKCP_SRC:-}" ]; then
-        export_tree "$XKCP_SRC" "$src"
-    else
-        git clone --quiet --depth 1 https://github.com/XKCP/XKCP "$build/clone" ||
-            { echo "xkcp_unittests: cannot clone XKCP; set XKCP_SRC and XKCBUILD_SRC to local copies" >&2; exit 2; }
-        export_tree "$build/clone" "$src"
-    fi
-    if [ ! -f "$src/support/XKCBuild/src/Main.makefile" ]; then
-        rm -rf "$src/support/XKCBuild"
-        if [ -n "${XKCBUILD_SRC:-}" ]; then
-            export_tree "$XKCBUILD_SRC" "$src/support/XKCBuild"
-        else
-            git clone --quiet --depth 1 https://github.com/XKCP/XKCBuild "$build/xkcbuild" ||
-                { echo "xkcp_unittests: cannot clone XKCBuild; set XKCBUILD_SRC" >&2; exit 2; }
-            export_tree "$build/xkcbuild" "$src/support/XKCBuild"
-        fi
-    fi
-fi
+. "$root/tests/peers/xkcp_source.sh"
+xkcp_source xkcp_unittests "$build" "$src"
 
 d=$build/$bundle-$cc
 rm -rf "$d"
