@@ -382,6 +382,11 @@ def cmd_tune(args):
               sorted(cli.parse_caps(args.caps)), args.quick, args.command_line)
 
 
+def cmd_tune_bundle(args):
+    from . import tune_bundle
+    tune_bundle.main(args)
+
+
 def cmd_bench(args):
     from . import bench
     bench.main(args, sys.modules[__name__])
@@ -500,6 +505,18 @@ def parser():
         O("--quick", "the pruned space", "", "off", {"action": "store_true"})), cmd_tune,
         "time the built candidates of one compiler and record the winner in "
         "generator/profiles/ (run by ninja tune)")
+    subcommand(sub, "tune-bundle", (
+        O("--cc", "the compilers to build the bundle with and race", "comma-separated gcc, "
+          "clang", "gcc,clang", {"default": "gcc,clang"}),
+        O("--cflags", "the flags the bundle is compiled with, as a vendoring user's (no -m "
+          "flags: each function carries its target attribute)", "a flag string", "-O2",
+          {"default": "-O2"}),
+        O("--turns", "turns per option in each round-robin race", "3..1000", "31",
+          {"default": "31"}),
+        O("--profiles", "the folder to write the profiles to", "a folder path",
+          "generator/profiles", {"default": ""})), cmd_tune_bundle,
+        "race, on this CPU, the options of every run-time decision of this architecture's "
+        "bundle compiled as users compile it, and record the winners in generator/profiles/")
     subcommand(sub, "report", (
         O("--out", "the folder for report.md and the plots", "a folder path", "out/report",
           {"default": "out/report"}),), cmd_report,

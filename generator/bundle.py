@@ -13,7 +13,8 @@ import os
 import re
 import tempfile
 
-from . import bundle_profile, cpuid, kernels, outdir, render, targets, variants, vendor
+from . import (bundle_profile, cpu_table, cpuid, kernels, outdir, render, targets, variants,
+               vendor)
 from .errors import UsageError
 
 DISPATCH_FILES = ("rs_dispatch.h", "rs_dispatch.c")
@@ -45,6 +46,13 @@ class Dispatch:
         if len(self.paths) > 1 and not self.arch:
             raise UsageError(f"target {target.name} has no dispatch: one path only")
         self.summary = ", ".join(p.name for p in bundle.paths)
+        self.path_features = [set(self.path_cpu(p)) for p in bundle.paths]
+
+    def path_cpu(self, p):
+        kernels_ = [self.leaf_variant(spec) for spec in p.kt_leaves]
+        return ({f for k in kernels_ for f in self.leaf_cpu(k)}
+                | set(variants.CHACHA_ISAS[p.chacha].cpu)
+                | set(targets.KECCAK_FLAVOURS[p.keccak].cpu))
 
     def leaf_variant(self, spec):
         if targets.is_arm_x2(spec):
@@ -71,24 +79,93 @@ class Dispatch:
         return {"built": " || ".join(f"defined(RS_BUILD_{n})" for n in names) or "0",
                 "when": " || ".join(f"path == RS_PATH_{n}" for n in names) or "0"}
 
+    def chacha_guards(self, level):
+        """A ChaCha level's build condition and its option number in the run-time choice."""
+        levels = self.chacha_levels
+        return dict(self.guards("chacha-" + level),
+                    option=levels.index(level) if level in levels else -1)
+
     @property
     def leaf_specs(self):
         """Every multi-state kernel some path runs, widest first, once each."""
-        specs = dict.fromkeys(s for p in self.bundle.paths for s in p.kt_leaves)
+        # The widest path's order first: among kernels of one width, the one it lists first
+        # leads the static order of a CPU without figures.
+        specs = dict.fromkeys(s for p in reversed(self.bundle.paths) for s in p.kt_leaves)
         return sorted(specs, key=lambda s: -int(re.match(r"x(\d+)", s).group(1)))
 
     @property
     def leaves(self):
+        """Per multi-state kernel: its width, file tag, function, header, class name and
+        guards. The kernels of targets.DEFAULT_MULTIS keep their plain public names
+        (keccak_p1600_x8, keccak_p1600_x4); every other one is tagged with its ISA, its
+        symbols prefixed rs_<isa>_ (the AArch64 x2 kernels' way)."""
         out = []
         for spec in self.leaf_specs:
             k = self.leaf_variant(spec)
             arm = isinstance(k, tuple)
             n = 2 if arm else k.instances
-            tag = f"x2_{k[0]}" if arm else f"x{n}"
-            out.append(dict(n=n, tag=tag, name=spec,
-                            fn=f"rs_{k[0]}_keccak_p1600_x2" if arm else f"keccak_p1600_x{n}",
-                            header=f"keccak_p1600_{tag}.h", **self.guards(spec)))
+            isa = k[0] if arm else k.isa
+            plain = not arm and f"x{n}-{isa}" in targets.DEFAULT_MULTIS.get(self.target.name, ())
+            tag = f"x{n}" if plain else f"x{n}_{isa}"
+            out.append(dict(n=n, tag=tag, name=spec, cls=f"x{n}-{isa}", isa=isa,
+                            fn_prefix="" if plain else f"rs_{isa}_",
+                            fn=f"keccak_p1600_x{n}" if plain else f"rs_{isa}_keccak_p1600_x{n}",
+                            header=f"keccak_p1600_{tag}.h",
+                            cpu=set(self.leaf_cpu(k)), **self.guards(spec)))
         return out
+
+    @property
+    def chacha_levels(self):
+        """The ChaCha levels some path runs, narrowest (scalar) first."""
+        order = list(variants.CHACHA_ISAS)
+        return sorted({p.chacha for p in self.bundle.paths} | {"scalar"}, key=order.index)
+
+    @property
+    def decisions(self):
+        """What the table decides at run time (cpu_table.DECISIONS), each with its options
+        as C numbers them (0: the single-state kernel, or scalar ChaCha), which of them each
+        path can run (bit o of runs[p]) and each option's build condition."""
+        leaves = self.leaves
+        keccak = dict(options=[cpu_table.SINGLE] + [l["cls"] for l in leaves],
+                      built=["1"] + [l["built"] for l in leaves],
+                      runs=[1 | sum(1 << (i + 1) for i, l in enumerate(leaves) if l["cpu"] <= f)
+                            for f in self.path_features])
+        levels = self.chacha_levels
+        chacha = dict(options=levels,
+                      built=["1"] + [self.guards("chacha-" + l)["built"] for l in levels[1:]],
+                      runs=[sum(1 << i for i, l in enumerate(levels)
+                                if set(variants.CHACHA_ISAS[l].cpu) <= f)
+                            for f in self.path_features])
+        return [dict(name=d, **(chacha if d == "chacha" else keccak))
+                for d in cpu_table.DECISIONS]
+
+    def table(self):
+        """The per-CPU rows (generator/cpu_table.py), per compiler section, as option
+        numbers per decision."""
+        decisions = self.decisions
+        # cpu_table takes options widest first, the single-state one (or scalar) last.
+        options = {d["name"]: tuple(reversed(d["options"][1:])) + (d["options"][0],)
+                   if d["name"] == "chacha" else tuple(d["options"][1:]) + (d["options"][0],)
+                   for d in decisions}
+        unrolls = {}
+        for l in self.leaves:
+            m = re.search(r"-u(\d+)-", l["name"])
+            unrolls[l["cls"]] = int(m.group(1)) if m else targets.DEFAULT_SIMD_UNROLL
+        table = cpu_table.build(self.target.arch, options, unrolls)
+
+        def ids(orders):
+            return [[d["options"].index(o) for o in order]
+                    for d, order in zip(decisions, orders)]
+        sections = []
+        for cond, cc in cpu_table.COMPILER_SECTIONS:
+            rows = [dict(vendor=r.vendor, family=r.family, model=r.model, name=r.label,
+                         order=ids(r.orders)) for r in table.rows.get(cc, ())]
+            sections.append(dict(cond=cond, compiler=cc, rows=rows,
+                                 default=ids(table.default[cc]),
+                                 default_name=cpu_table.default_label(table, cc)))
+        return dict(sections=sections, other=ids(table.default[""]),
+                    other_name=cpu_table.default_label(table, ""), sources=table.sources,
+                    width=max(len(d["options"]) for d in decisions))
 
     @property
     def any_multi(self):
@@ -157,11 +234,16 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
                     out[f"keccak_p1600_{leaf['tag']}.{ext}"] = text.replace(
                         '#include "keccak_p1600_x2.h"', f'#include "{leaf["header"]}"')
             else:
-                out.update(kernels.keccak_simd(env, k, prefix, command, target,
-                                               built=leaf["built"]))
+                for name, text in kernels.keccak_simd(env, k, prefix + leaf["fn_prefix"],
+                                                      command, target,
+                                                      built=leaf["built"]).items():
+                    ext = name.rsplit(".", 1)[1]
+                    out[f"keccak_p1600_{leaf['tag']}.{ext}"] = text.replace(
+                        f'#include "{name.rsplit(".", 1)[0]}.h"', f'#include "{leaf["header"]}"')
         params = (("target", target.name), ("bundle", bundle.name),
                   ("paths", dispatch.summary), ("prefix", prefix or "(none)"))
-        common = dict(prefix=prefix, arch=dispatch.arch, paths=dispatch.paths)
+        common = dict(prefix=prefix, arch=dispatch.arch, paths=dispatch.paths,
+                      decisions=dispatch.decisions, table=dispatch.table())
         out["rs_dispatch.h"] = render.render(
             env, "rs_dispatch.h.j2", **common, guard=kernels.guard(prefix, "rs_dispatch.h"),
             header=render.provenance(params, command, "rs_dispatch.h: run-time path choice."))
@@ -185,10 +267,8 @@ def self_test_leaves(dispatch):
         return []
     out = []
     for leaf in dispatch.leaves:
-        k = dispatch.leaf_variant(leaf["name"])
-        arm = isinstance(k, tuple)
         out.append(dict(spec=leaf["name"], n=leaf["n"], built=leaf["built"], when=leaf["when"],
-                        header=leaf["header"], fn_prefix=f"rs_{k[0]}_" if arm else ""))
+                        header=leaf["header"], fn_prefix=leaf["fn_prefix"]))
     return out
 
 

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""Bundles shaped by tuned profiles: what each dispatch path of a bundle runs, per kernel
-family, follows a profile's winners instead of a fixed rule.
+"""Bundles shaped by tuned profiles: the kernels a bundle carries follow measured figures
+instead of a fixed rule (which of them runs on a CPU is the run-time table of
+generator/cpu_table.py).
 
-- ChaCha: a path never runs a level above the profile's winning level (a machine where AVX2
-  ChaCha beat AVX-512 runs AVX2 on its AVX-512 path), in the winner's schedule and rotation.
-- KT128 leaves: a path keeps a wider x-N kernel only while it beats the narrower ones of that
-  path per instance (the x4 against x8 choice), each at the profile's unroll.
+- ChaCha: each level in the canonical profile's winning schedule and rotation for the
+  compiler (bundle.CHACHA_BY_COMPILER gives clang its own).
+- Multi-state kernels: each class at the unroll whose worst loss over every profiled CPU and
+  compiler is smallest, within BUNDLE_UNROLLS.
 - Single-state Keccak: the profile's scalar shape (unroll, lane complementing, parity); a
   RORX or x86asm winner is taken as the portable C builtin rotation, since the bundle's BMI2
   flavour makes the compiler emit RORX itself and a bundle builds under MSVC and tcc too. A
@@ -25,7 +26,7 @@ import json
 import os
 import re
 
-from . import profiles, targets, variants
+from . import cpu_table, profiles, targets, variants
 from .errors import UsageError
 
 
@@ -78,55 +79,41 @@ def chacha_shape(choices, target, compiler_id, widest):
     return cap, won
 
 
-def leaf_median(candidates, kernel, name):
-    for row in candidates.get(kernel, ()):
-        if row.get("variant") == name and row.get("status") == "ok":
-            return row.get("median_24")
-    return None
+# The unrolls a bundle's multi-state kernels may carry: beyond 4 a kernel's code grows with no
+# measured gain on any profiled CPU (each class's figures over unrolls 1-24 lie within a few
+# percent), and the bundle carries four of them on its AVX-512 path.
+BUNDLE_UNROLLS = (1, 2, 3, 4)
 
 
-def leaves(spec_list, choices, candidates, target):
-    """The path's leaf specs at the profile's unrolls, a wider one dropped where a narrower
-    one on the same path is faster per instance."""
+def leaves(spec_list, target):
+    """The path's leaf specs, each at the unroll whose worst loss over every profiled CPU and
+    compiler is smallest (generator/cpu_table.py); a spec that names its unroll keeps it.
+    Which of them runs on a given CPU is the run-time table's business, not a pruning here."""
     out = []
     for spec in spec_list:
-        if targets.is_arm_x2(spec):
-            out.append((spec, None))
+        if targets.is_arm_x2(spec) or re.search(r"-u\d+-", spec):
+            out.append(spec)
             continue
         m = targets.multi_variant(spec, target)
-        kernel = f"keccak_x{m.instances}_{m.isa}"
-        won = choices.get(kernel)
-        if won and not re.search(r"-u\d+-", spec):
-            m = variants.simd_from_name(won)
-            spec = f"x{m.instances}-u{m.unroll}-{m.isa}"
-        out.append((spec, leaf_median(candidates, kernel, won or "")))
-    kept = []
-    for i, (spec, fig) in enumerate(out):
-        narrower = [f for _, f in out[i + 1:] if f is not None]
-        if fig is not None and narrower and min(narrower) < fig:
-            continue
-        kept.append(spec)
-    return tuple(kept)
+        cls = f"x{m.instances}-{m.isa}"
+        unroll = cpu_table.carried_unroll(target.arch, cls, BUNDLE_UNROLLS)
+        out.append(f"x{m.instances}-u{unroll}-{m.isa}" if unroll else spec)
+    return tuple(out)
 
 
 def shaped(bundle, compiler_id=targets.CANONICAL_CC):
-    """The bundle with each path's kernels per the canonical profile of `compiler_id`, and
-    its single-state Keccak shape: (bundle, keccak variant)."""
+    """The bundle with each path's multi-state kernels at their carried unrolls, and its
+    single-state Keccak shape from the canonical profile of `compiler_id`: (bundle, keccak
+    variant). Every path keeps its ChaCha level: which level runs on a CPU is the run-time
+    table's choice (generator/cpu_table.py)."""
     target = targets.get(bundle.target)
-    choices, candidates = canonical(compiler_id, target)
+    choices, _ = canonical(compiler_id, target)
     keccak = keccak_shape(choices, target, compiler_id)
-    if not choices or len(bundle.paths) == 1:
+    if len(bundle.paths) == 1:
         return bundle, keccak
-    widest = max((p.chacha for p in bundle.paths),
-                 key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
-    cap, _ = chacha_shape(choices, target, compiler_id, widest)
-    order = list(variants.CHACHA_ISAS)
-    paths = []
-    for p in bundle.paths:
-        chacha = p.chacha if order.index(p.chacha) <= order.index(cap) else cap
-        paths.append(dataclasses.replace(
-            p, chacha=chacha, kt_leaves=leaves(p.kt_leaves, choices, candidates, target)))
-    return dataclasses.replace(bundle, paths=tuple(paths)), keccak
+    paths = tuple(dataclasses.replace(p, kt_leaves=leaves(p.kt_leaves, target))
+                  for p in bundle.paths)
+    return dataclasses.replace(bundle, paths=paths), keccak
 
 
 def chacha_for(bundle, compiler_id):

@@ -6,7 +6,7 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from . import chacha, cpuid, keccak, render, simd, sponge, targets, variants, vectors, x86asm
+from . import chacha, cpu_table, cpuid, keccak, render, simd, sponge, targets, variants, vectors, x86asm
 
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 
@@ -71,7 +71,7 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None):
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
                            family=level.family,
                            rotate=rotate, kernel=k, paths=paths,
-                           **(dispatch.guards("chacha-" + level.name) if dispatch else {})))
+                           **(dispatch.chacha_guards(level.name) if dispatch else {})))
     if dispatch:
         # A level no path runs is left out of the bundle.
         levels = [l for l in levels if not l["paths"] or l["built"] != "0"]
@@ -118,7 +118,7 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
     common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx, dispatch=dispatch,
                   hashes=sponge.HASHES,
                   xofs=sponge.XOFS, turboshakes=sponge.TURBOSHAKES, kt=sponge.KT128,
-                  mb_widths=sponge.MULTI_BUFFER_WIDTHS, **multi_buffer(multi_ctx),
+                  mb_widths=sponge.MULTI_BUFFER_WIDTHS, **multi_buffer(multi_ctx, target.arch),
                   pad_last=f"0x{sponge.PAD_LAST:02X}")
     what = {
         "keccak_sponge.h": "keccak_sponge.h: SHA-3, SHAKE, Keccak-256, TurboSHAKE, KT128.",
@@ -134,14 +134,19 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
     return files
 
 
-def multi_buffer(multis):
+def multi_buffer(multis, arch):
     """What the multi-buffer sponges need of the multi-state kernels: per N, the kernels to
     try (1-based indices into `multis`) and the lanes its context holds (a kernel wider than N
     runs spare copies)."""
     kernels = [(i, m["n"], m.get("isa") or m["name"].rsplit("-", 1)[1])
                for i, m in enumerate(multis, 1)]
+    costs = {}
+    for _, w, isa in kernels:
+        c = cpu_table.per_instance_cost(arch, f"x{w}-{isa}", None)
+        if c is not None:
+            costs[(w, isa)] = c
     widest = max([m["n"] for m in multis] or [1])
-    return {"mb_order": {n: sponge.mb_kernel_order(n, kernels)
+    return {"mb_order": {n: sponge.mb_kernel_order(n, kernels, costs)
                          for n in sponge.MULTI_BUFFER_WIDTHS},
             "mb_lanes": {n: max(n, widest) for n in sponge.MULTI_BUFFER_WIDTHS}}
 

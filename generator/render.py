@@ -12,6 +12,13 @@ TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 
 
 @functools.lru_cache(maxsize=None)
+def c_string(text):
+    """A C string literal of printable ASCII text (tojson's \\u escapes are not C's)."""
+    if any(not (0x20 <= ord(c) < 0x7f) for c in text):
+        raise ValueError(f"not printable ASCII: {text!r}")
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def environment():
     """One environment per process: compiling the templates costs more than rendering them."""
     try:
@@ -32,6 +39,7 @@ def environment():
     env.filters["hex8"] = lambda v: f"0x{v:02X}"
     # An instruction inside a GNU asm string with operands: registers are spelled %%reg.
     env.filters["asm"] = lambda line: line.replace("%", "%%")
+    env.filters["cstring"] = c_string
     return env
 
 

@@ -64,27 +64,17 @@ TURBOSHAKES = tuple(_turboshake(b) for b in (128, 256))
 # against one bundle builds against any other; what runs each is the path's business.
 MULTI_BUFFER_WIDTHS = (2, 4, 8)
 
-# One permutation per instance, TSC cycles, of each kernel as the x86_64 bundle builds it (-O2,
-# no -m flags: the x-N kernels carry their own target attributes), on the canonical machine
-# (AMD EPYC Zen 5, family 26 model 2, gcc 12.2, 2026-12-01, median of a loaded 2-core VM):
-# 1 is the single-state kernel. A wider kernel half or a quarter full still wins there: x8
-# runs 8 instances for what x4-avx2 takes for 2.4 (the AVX2 kernel without AVX-512VL's
-# rotations), so the x4 and x2 APIs on the AVX-512 path run x8. On another CPU the figures
-# differ (issue 16 measured x4 at 4-5x the scalar kernel on an Intel Xeon, where a half-full
-# x8 would lose): re-measure before trusting the order there. Kernels absent here (AArch64's
-# x2) are used only where their width divides N, widest first.
-MB_PERMUTATION_COST = {1: 515, (8, "avx512"): 64, (4, "avx2"): 215}
-
-
-def mb_kernel_order(n, kernels):
+def mb_kernel_order(n, kernels, costs):
     """The multi-state kernels to try for N = n lanes, best first, each given as (index, width,
-    isa); the caller takes the first its path runs, else n single-state sponges. A kernel
-    wider than n runs the spare instances as copies of lane 0."""
+    isa); the caller takes the first the CPU runs, else n single-state sponges. `costs` maps
+    (width, isa) to one permutation per instance relative to the single-state kernel (1), as
+    measured (generator/cpu_table.py). A kernel wider than n runs the spare instances as copies
+    of lane 0. Kernels without a figure are used only where their width divides n, widest
+    first. (A bundle orders its kernels per CPU at run time instead.)"""
     def cost(k):
-        c = MB_PERMUTATION_COST.get((k[1], k[2]))
+        c = costs.get((k[1], k[2]))
         return None if c is None else -(-n // k[1]) * k[1] * c
-    scalar = n * MB_PERMUTATION_COST[1]
-    measured = sorted((k for k in kernels if cost(k) is not None and cost(k) < scalar), key=cost)
+    measured = sorted((k for k in kernels if cost(k) is not None and cost(k) < n), key=cost)
     others = [k for k in kernels if cost(k) is None and n % k[1] == 0]
     return [k[0] for k in measured + others]
 

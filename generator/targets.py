@@ -315,7 +315,8 @@ BUNDLES = {
         DispatchPath("scalar"),
         DispatchPath("sse2", chacha="sse2"),
         DispatchPath("avx2", keccak="bmi2", kt_leaves=("x4-avx2",), chacha="avx2"),
-        DispatchPath("avx512", keccak="bmi2", kt_leaves=("x8-avx512", "x4-avx2"),
+        DispatchPath("avx512", keccak="bmi2",
+                     kt_leaves=("x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl"),
                      chacha="avx512"),
     ), "x86-64: scalar, SSE2, AVX2+BMI2, AVX-512+BMI2 paths chosen by CPUID"),
     "aarch64": Bundle("aarch64", "aarch64", (

@@ -22,12 +22,13 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import selftest, targets, vendor  # noqa: E402
+from generator import bundle, selftest, targets, vendor  # noqa: E402
 
 OUT = os.path.join(ROOT, "out")
 WARN = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
 TCC_WARN = ["-Wall", "-Werror"]
 CONSUMER = os.path.join(ROOT, "tests", "vendor_consumer.c")
+CPU_ROWS = os.path.join(ROOT, "tests", "cpu_rows.c")
 VENDORING = os.path.join(ROOT, "docs", "vendoring.md")
 ABC = hashlib.sha3_256(b"abc").hexdigest()
 QEMU_A64 = ["qemu-aarch64", "-cpu", "max"]
@@ -101,6 +102,67 @@ class Base(unittest.TestCase):
         if want_path:
             self.assertEqual(got["path"], want_path, r.stderr)
         return got
+
+
+class CpuRows(Base):
+    """The per-CPU table of out/x86_64 as each compiler builds it (-O2, no -m flags): every
+    row's CPU identity (ROUNDSMITH_CPU) takes that row's choices, a CPU no row names takes
+    the minimax row, on every forced path each choice is the first of the row's order the
+    path can run, and the outputs are the same under every row and path."""
+
+    def expected(self, order, decision, path):
+        runs = decision["runs"][paths("x86_64").index(path)]
+        return next(decision["options"][o] for o in order if (runs >> o) & 1)
+
+    def check_compiler(self, cc, section):
+        exe = self.build([cc], os.path.join(OUT, "x86_64"), f"rows_{cc}",
+                         flags=["-O2", *WARN], extra=[CPU_ROWS])
+        b = targets.BUNDLES["x86_64"]
+        d = bundle.Dispatch(bundle.bundle_profile.shaped(b)[0], targets.get(b.target), "")
+        decisions = d.decisions
+        table = d.table()
+        sec = next(s for s in table["sections"] if s["compiler"] == section)
+        rows = [(f"{r['vendor']}:{r['family']}:{r['model']}", r["name"], r["order"])
+                for r in sec["rows"]]
+        rows.append(("NoSuchVendor:99:99", sec["default_name"], sec["default"]))
+        outputs = set()
+        here = parse(run([exe]).stdout)["path"]
+        for ident, name, order in rows:
+            for path in [None] + paths("x86_64"):
+                env = {"ROUNDSMITH_CPU": ident}
+                if path:
+                    env["ROUNDSMITH_PATH"] = path
+                r = run([exe], env=env)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(r.stderr, "", f"{ident} {path}")
+                got = dict(line.split("=", 1) for line in r.stdout.splitlines())
+                on = path or here
+                if path and got["path"] != path:
+                    continue   # a path this CPU lacks: the fallback is the normal choice
+                self.assertEqual(got["row"], name, ident)
+                self.assertEqual(got["selftest"], "0", f"{ident} on {on}")
+                for k, dec in enumerate(decisions):
+                    self.assertEqual(got[dec["name"]], self.expected(order[k], dec, on),
+                                     f"{cc}: {ident} on {on}: {dec['name']}")
+                outputs.add((got["digest_mb"], got["digest_kt128"], got["digest_chacha8"]))
+        self.assertEqual(len(outputs), 1, outputs)
+
+    def test_gcc(self):
+        self.check_compiler("gcc", "gcc")
+
+    def test_clang(self):
+        if not have("clang"):
+            self.skipTest("clang not installed")
+        self.check_compiler("clang", "clang")
+
+    def test_bad_identity_is_one_line(self):
+        exe = self.build(["gcc"], os.path.join(OUT, "x86_64"), "rows_bad", extra=[CPU_ROWS])
+        for bad in ("GenuineIntel", "GenuineIntel:6", "GenuineIntel:x:1", "a:1:2:3",
+                    "ThirteenCharsX:6:1"):
+            r = run([exe], env={"ROUNDSMITH_CPU": bad})
+            self.assertEqual(r.returncode, 0)
+            self.assertEqual(len(r.stderr.splitlines()), 1, bad)
+            self.assertIn("ROUNDSMITH_CPU", r.stderr)
 
 
 class SelfTest(Base):

@@ -42,7 +42,7 @@ class Paths(unittest.TestCase):
         self.assertEqual(d.guards("x4-avx2")["when"],
                          "path == RS_PATH_AVX2 || path == RS_PATH_AVX512")
         self.assertEqual(d.guards("chacha-scalar"), {"built": "1", "when": "1"})
-        self.assertEqual([l["n"] for l in d.leaves], [8, 4])
+        self.assertEqual([l["n"] for l in d.leaves], [8, 4, 4, 2])
 
     def test_portable_bundle_has_no_dispatch(self):
         files = bundle.files(targets.BUNDLES["portable"], "", "cmd")

@@ -13,22 +13,35 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class KernelOrder(unittest.TestCase):
+    # Per-instance costs relative to the single-state kernel, as cpu_table derives them.
+    COSTS = {(8, "avx512"): 0.12, (4, "avx2"): 0.42}
+
     def test_measured_kernels_by_cost_wider_allowed(self):
         kernels = [(1, 8, "avx512"), (2, 4, "avx2")]
         for n in sponge.MULTI_BUFFER_WIDTHS:
-            self.assertEqual(sponge.mb_kernel_order(n, kernels), [1, 2])
+            self.assertEqual(sponge.mb_kernel_order(n, kernels, self.COSTS), [1, 2])
+
+    def test_a_wide_kernel_half_full_loses_to_a_full_one_where_it_costs_more(self):
+        kernels = [(1, 8, "avx512"), (2, 4, "avx512vl")]
+        costs = {(8, "avx512"): 0.2, (4, "avx512vl"): 0.26}
+        self.assertEqual(sponge.mb_kernel_order(4, kernels, costs), [2, 1])
+        self.assertEqual(sponge.mb_kernel_order(8, kernels, costs), [1, 2])
 
     def test_avx2_alone_runs_every_width(self):
-        self.assertEqual(sponge.mb_kernel_order(2, [(1, 4, "avx2")]), [1])
+        self.assertEqual(sponge.mb_kernel_order(2, [(1, 4, "avx2")], self.COSTS), [1])
+
+    def test_a_kernel_dearer_than_single_states_is_left_out(self):
+        self.assertEqual(sponge.mb_kernel_order(2, [(1, 8, "avx512")], {(8, "avx512"): 0.3}),
+                         [])
 
     def test_unmeasured_kernels_only_where_they_divide(self):
         kernels = [(1, 2, "neon"), (2, 2, "sha3")]
         for n in sponge.MULTI_BUFFER_WIDTHS:
-            self.assertEqual(sponge.mb_kernel_order(n, kernels), [1, 2])
-        self.assertEqual(sponge.mb_kernel_order(2, [(1, 4, "avx512vl")]), [])
+            self.assertEqual(sponge.mb_kernel_order(n, kernels, {}), [1, 2])
+        self.assertEqual(sponge.mb_kernel_order(2, [(1, 4, "avx512vl")], {}), [])
 
     def test_no_kernel_no_order(self):
-        self.assertEqual(sponge.mb_kernel_order(4, []), [])
+        self.assertEqual(sponge.mb_kernel_order(4, [], self.COSTS), [])
 
 
 class Vectors(unittest.TestCase):

@@ -194,7 +194,7 @@ def _all_committed():
 
 # --- vendoring (issue 14): the self-test, the API without Check, e2e, build systems, ct ----
 
-E2E_VENDOR = ("SelfTest", "Planted", "Header", "Cxx", "Recipe")
+E2E_VENDOR = ("SelfTest", "Planted", "Header", "Cxx", "Recipe", "CpuRows")
 CT_FLAGS = {"gcc": "-O2 -g -march=x86-64-v3", "clang": "-O2 -gdwarf-4 -march=x86-64-v3",
             "tcc": "-O2 -g"}
 # The paths valgrind 3.19 can execute (it reports no AVX-512); tcc builds the scalar one.
@@ -224,7 +224,7 @@ def vendor_edges(w, ctx, cc, compiled):
 
     inputs = gen_inputs + _all_committed() + [
         "docs/vendoring.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py",
-        "tests/vendor_consumer.c", "examples/plotter_f1.c"]
+        "tests/vendor_consumer.c", "tests/cpu_rows.c", "examples/plotter_f1.c"]
     for cls in E2E_VENDOR:
         log = os.path.join("build", "vendor", f"e2e_{cls}.log")
         w.build([log], "e2e_module", implicit=inputs,

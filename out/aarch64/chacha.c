@@ -2644,9 +2644,9 @@ static void rs_chacha8_run(const uint32_t *st, uint64_t pos, int wide, const uin
 {
 #if RS_CHACHA_SIMD
     if (n >= 4) {
-        int path = rs_path();
+        int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_NEON) || defined(RS_BUILD_SHA3)
-        if (path == RS_PATH_NEON || path == RS_PATH_SHA3) {
+        if (level == 1) {
             rs_chacha8_neon(st, pos, wide, in, out, n);
             return;
         }
@@ -2679,9 +2679,9 @@ static void rs_chacha12_run(const uint32_t *st, uint64_t pos, int wide, const ui
 {
 #if RS_CHACHA_SIMD
     if (n >= 4) {
-        int path = rs_path();
+        int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_NEON) || defined(RS_BUILD_SHA3)
-        if (path == RS_PATH_NEON || path == RS_PATH_SHA3) {
+        if (level == 1) {
             rs_chacha12_neon(st, pos, wide, in, out, n);
             return;
         }
@@ -2714,9 +2714,9 @@ static void rs_chacha20_run(const uint32_t *st, uint64_t pos, int wide, const ui
 {
 #if RS_CHACHA_SIMD
     if (n >= 4) {
-        int path = rs_path();
+        int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_NEON) || defined(RS_BUILD_SHA3)
-        if (path == RS_PATH_NEON || path == RS_PATH_SHA3) {
+        if (level == 1) {
             rs_chacha20_neon(st, pos, wide, in, out, n);
             return;
         }
@@ -2781,9 +2781,9 @@ void chacha20_ietf_xor(uint8_t *out, const uint8_t *in, size_t len,
 const char *chacha_level(void)
 {
 #if RS_CHACHA_SIMD
-    int path = rs_path();
+    int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_NEON) || defined(RS_BUILD_SHA3)
-    if (path == RS_PATH_NEON || path == RS_PATH_SHA3)
+    if (level == 1)
         return "neon";
 #endif
 #endif

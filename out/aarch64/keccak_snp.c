@@ -14,7 +14,7 @@
  *     parity          = fused
  *     rotate          = builtin
  *     prefix          = (none)
- *     kt128 leaves    = x2-neon, x2-sha3
+ *     kt128 leaves    = x2-sha3, x2-neon
  *     dispatch        = generic, neon, sha3
  */
 

@@ -90,10 +90,181 @@ static int rs_choose(void)
 }
 
 /*
+ * The per-CPU table. Options of a decision are numbered as in rs_dispatch.h; a row holds,
+ * per decision, the options best first (3 slots, 255 past the last). Figures
+ * from: (no profile).
+ */
+#define RS_SLOTS RS_OPTIONS_MAX
+struct rs_cpu_row {
+    const char *vendor;
+    unsigned family, model;
+    const char *name;
+    unsigned char order[RS_DECISIONS][RS_SLOTS];
+};
+
+/* Per compiler: its rows, then the row of a CPU none of them names (last). */
+#if defined(__clang__)
+static const struct rs_cpu_row rs_rows[] = {
+    {"", 0, 0, "no CPU measured: the generator's static order",
+     { { 1, 2, 0 }, { 1, 2, 0 }, { 1, 2, 0 }, { 1, 2, 0 }, { 1, 0, 255 } }},
+};
+#elif defined(__GNUC__)
+static const struct rs_cpu_row rs_rows[] = {
+    {"", 0, 0, "no CPU measured: the generator's static order",
+     { { 1, 2, 0 }, { 1, 2, 0 }, { 1, 2, 0 }, { 1, 2, 0 }, { 1, 0, 255 } }},
+};
+#else
+static const struct rs_cpu_row rs_rows[] = {
+    {"", 0, 0, "no CPU measured: the generator's static order",
+     { { 1, 2, 0 }, { 1, 2, 0 }, { 1, 2, 0 }, { 1, 2, 0 }, { 1, 0, 255 } }},
+};
+#endif
+#define RS_ROWS (sizeof rs_rows / sizeof rs_rows[0])
+
+static const char *const rs_decision_names[RS_DECISIONS] = { "mb2", "mb4", "mb8", "kt128", "chacha" };
+static const char *const rs_option_names[RS_DECISIONS][RS_SLOTS] = {
+    { "x1", "x2-sha3", "x2-neon" },
+    { "x1", "x2-sha3", "x2-neon" },
+    { "x1", "x2-sha3", "x2-neon" },
+    { "x1", "x2-sha3", "x2-neon" },
+    { "scalar", "neon", NULL },
+};
+
+/* Bit o of rs_runs[d][p]: path p's CPU features cover option o of decision d. */
+static const unsigned rs_runs[RS_DECISIONS][3] = {
+    { 1, 5, 7 },
+    { 1, 5, 7 },
+    { 1, 5, 7 },
+    { 1, 5, 7 },
+    { 3, 3, 3 },
+};
+
+/* Bit o: option o of decision d is compiled into this build. */
+static unsigned rs_options_built(int d)
+{
+    unsigned built = 1u;
+    switch (d) {
+    case 0:
+#if defined(RS_BUILD_SHA3)
+        built |= 1u << 1;
+#endif
+#if defined(RS_BUILD_NEON)
+        built |= 1u << 2;
+#endif
+        break;
+    case 1:
+#if defined(RS_BUILD_SHA3)
+        built |= 1u << 1;
+#endif
+#if defined(RS_BUILD_NEON)
+        built |= 1u << 2;
+#endif
+        break;
+    case 2:
+#if defined(RS_BUILD_SHA3)
+        built |= 1u << 1;
+#endif
+#if defined(RS_BUILD_NEON)
+        built |= 1u << 2;
+#endif
+        break;
+    case 3:
+#if defined(RS_BUILD_SHA3)
+        built |= 1u << 1;
+#endif
+#if defined(RS_BUILD_NEON)
+        built |= 1u << 2;
+#endif
+        break;
+    case 4:
+#if defined(RS_BUILD_NEON) || defined(RS_BUILD_SHA3)
+        built |= 1u << 1;
+#endif
+        break;
+    default:
+        break;
+    }
+    return built;
+}
+
+static int rs_usable(int d, int o, int path)
+{
+    return o >= 0 && o < RS_SLOTS && ((rs_runs[d][path] & rs_options_built(d)) >> o) & 1;
+}
+
+static int rs_pick(const struct rs_cpu_row *row, int d, int path)
+{
+    int i;
+    for (i = 0; i < RS_SLOTS && row->order[d][i] != 255; i++)
+        if (rs_usable(d, row->order[d][i], path))
+            return row->order[d][i];
+    return 0;
+}
+
+/* No CPU identity is read here yet: every CPU takes the last row. */
+static void rs_cpu_identity(char vendor[13], unsigned *family, unsigned *model)
+{
+    vendor[0] = 0;
+    *family = *model = 0;
+}
+
+/* The row for this CPU, or for the one ROUNDSMITH_CPU=<vendor>:<family>:<model> names. */
+static int rs_row(void)
+{
+    char vendor[13];
+    unsigned family, model;
+    size_t i;
+    const char *as = getenv("ROUNDSMITH_CPU");
+
+    rs_cpu_identity(vendor, &family, &model);
+    if (as && *as) {
+        const char *colon = strchr(as, ':');
+        char *end;
+        unsigned long f = 0, m = 0;
+        int ok = colon && colon - as < 13;
+        if (ok) {
+            f = strtoul(colon + 1, &end, 10);
+            ok = *end == ':' && end > colon + 1;
+            if (ok) {
+                const char *mm = end + 1;
+                m = strtoul(mm, &end, 10);
+                ok = !*end && end > mm;
+            }
+        }
+        if (ok) {
+            memcpy(vendor, as, (size_t)(colon - as));
+            vendor[colon - as] = 0;
+            family = (unsigned)f;
+            model = (unsigned)m;
+        } else {
+            fprintf(stderr, "roundsmith: ROUNDSMITH_CPU=%s is not <vendor>:<family>:<model> "
+                            "(for example GenuineIntel:6:167); using this CPU's row\n", as);
+        }
+    }
+    for (i = 0; i + 1 < RS_ROWS; i++)
+        if (!strcmp(rs_rows[i].vendor, vendor) && rs_rows[i].family == family &&
+            rs_rows[i].model == model)
+            return (int)i;
+    return (int)RS_ROWS - 1;
+}
+
+/* Path, row and every decision's option in one int: bits 0-3 the path, 4 bits per decision
+ * from bit 4, the row from bit 24. */
+#define RS_ROW_SHIFT 24
+static int rs_decide(void)
+{
+    int path = rs_choose(), row = rs_row(), d, state;
+    state = path | row << RS_ROW_SHIFT;
+    for (d = 0; d < RS_DECISIONS; d++)
+        state |= rs_pick(&rs_rows[row], d, path) << (4 + 4 * d);
+    return state;
+}
+
+/*
  * The choice is cached in one int. Two threads calling first at the same time both compute it
  * and store the same value (CPUID and the environment do not change under a running program);
  * an aligned int is loaded and stored whole on every target here, so a reader sees -1 or the
- * answer, never a torn value. The worst case is the fallback message printed twice. gcc and
+ * answer, never a torn value. The worst case is a fallback message printed twice. gcc and
  * clang get relaxed atomics, which says the same to the compiler and to sanitizers.
  */
 #if defined(__GNUC__) && !defined(__TINYC__)
@@ -106,17 +277,59 @@ static volatile int rs_cached = -1;
 #define RS_STORE(v) (rs_cached = (v))
 #endif
 
+static int rs_state(void)
+{
+    int s = RS_LOAD();
+    if (s < 0) {
+        s = rs_decide();
+        RS_STORE(s);
+    }
+    return s;
+}
+
 int rs_path(void)
 {
-    int p = RS_LOAD();
-    if (p < 0) {
-        p = rs_choose();
-        RS_STORE(p);
-    }
-    return p;
+    return rs_state() & 15;
 }
 
 const char *rs_path_name(void)
 {
     return rs_path_names[rs_path()];
 }
+
+int rs_choice(int d)
+{
+    return d >= 0 && d < RS_DECISIONS ? (rs_state() >> (4 + 4 * d)) & 15 : 0;
+}
+
+const char *rs_decision_name(int d)
+{
+    return d >= 0 && d < RS_DECISIONS ? rs_decision_names[d] : NULL;
+}
+
+const char *rs_choice_name(int d)
+{
+    return d >= 0 && d < RS_DECISIONS ? rs_option_names[d][rs_choice(d)] : NULL;
+}
+
+const char *rs_cpu_row_name(void)
+{
+    return rs_rows[rs_state() >> RS_ROW_SHIFT].name;
+}
+
+#ifdef RS_TUNING_HOOKS
+const char *rs_option_name(int d, int o)
+{
+    return d >= 0 && d < RS_DECISIONS && o >= 0 && o < RS_SLOTS ? rs_option_names[d][o] : NULL;
+}
+
+int rs_tuning_force(int d, int o)
+{
+    int s = rs_state();
+    if (d < 0 || d >= RS_DECISIONS || !rs_usable(d, o, s & 15))
+        return -1;
+    s = (s & ~(15 << (4 + 4 * d))) | o << (4 + 4 * d);
+    RS_STORE(s);
+    return 0;
+}
+#endif

@@ -405,8 +405,8 @@ void turboshake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
  * widest first. */
 static const unsigned char rs_mb_width[1] = { 1 };
 
-/* The kernel for n lanes on the path in use: the first of each n's list (sponge.py,
- * mb_kernel_order: measured cost, a wider kernel allowed) that the path runs. */
+/* The kernel for n lanes: the first of each n's list (sponge.py, mb_kernel_order: measured
+ * cost, a wider kernel allowed) that the CPU runs. */
 static unsigned rs_mb_kernel(unsigned n)
 {
     (void)n;

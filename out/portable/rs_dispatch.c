@@ -28,3 +28,8 @@ const char *rs_path_name(void)
 {
     return "portable";
 }
+
+const char *rs_cpu_row_name(void)
+{
+    return "one code path: nothing is chosen per CPU";
+}

@@ -31,6 +31,10 @@ int rs_path(void);
 /* Its name: "portable". */
 const char *rs_path_name(void);
 
+/* Which row of the per-CPU table is in use, in words (the CPU and the profile it follows, or
+ * why none applies). */
+const char *rs_cpu_row_name(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5296,21 +5296,21 @@ static void rs_chacha8_run(const uint32_t *st, uint64_t pos, int wide, const uin
 {
 #if RS_CHACHA_SIMD
     if (n >= 4) {
-        int path = rs_path();
+        int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX512) {
+        if (level == 3) {
             rs_chacha8_avx512(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_AVX2)
-        if (path == RS_PATH_AVX2) {
+        if (level == 2) {
             rs_chacha8_avx2(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_SSE2)
-        if (path == RS_PATH_SSE2) {
+        if (level == 1) {
             rs_chacha8_sse2(st, pos, wide, in, out, n);
             return;
         }
@@ -5343,21 +5343,21 @@ static void rs_chacha12_run(const uint32_t *st, uint64_t pos, int wide, const ui
 {
 #if RS_CHACHA_SIMD
     if (n >= 4) {
-        int path = rs_path();
+        int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX512) {
+        if (level == 3) {
             rs_chacha12_avx512(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_AVX2)
-        if (path == RS_PATH_AVX2) {
+        if (level == 2) {
             rs_chacha12_avx2(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_SSE2)
-        if (path == RS_PATH_SSE2) {
+        if (level == 1) {
             rs_chacha12_sse2(st, pos, wide, in, out, n);
             return;
         }
@@ -5390,21 +5390,21 @@ static void rs_chacha20_run(const uint32_t *st, uint64_t pos, int wide, const ui
 {
 #if RS_CHACHA_SIMD
     if (n >= 4) {
-        int path = rs_path();
+        int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX512) {
+        if (level == 3) {
             rs_chacha20_avx512(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_AVX2)
-        if (path == RS_PATH_AVX2) {
+        if (level == 2) {
             rs_chacha20_avx2(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_SSE2)
-        if (path == RS_PATH_SSE2) {
+        if (level == 1) {
             rs_chacha20_sse2(st, pos, wide, in, out, n);
             return;
         }
@@ -5469,17 +5469,17 @@ void chacha20_ietf_xor(uint8_t *out, const uint8_t *in, size_t len,
 const char *chacha_level(void)
 {
 #if RS_CHACHA_SIMD
-    int path = rs_path();
+    int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_AVX512)
-    if (path == RS_PATH_AVX512)
+    if (level == 3)
         return "avx512";
 #endif
 #if defined(RS_BUILD_AVX2)
-    if (path == RS_PATH_AVX2)
+    if (level == 2)
         return "avx2";
 #endif
 #if defined(RS_BUILD_SSE2)
-    if (path == RS_PATH_SSE2)
+    if (level == 1)
         return "sse2";
 #endif
 #endif
@@ -10777,21 +10777,21 @@ static void rs_chacha8_run(const uint32_t *st, uint64_t pos, int wide, const uin
 {
 #if RS_CHACHA_SIMD
     if (n >= 4) {
-        int path = rs_path();
+        int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX512) {
+        if (level == 3) {
             rs_chacha8_avx512(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_AVX2)
-        if (path == RS_PATH_AVX2) {
+        if (level == 2) {
             rs_chacha8_avx2(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_SSE2)
-        if (path == RS_PATH_SSE2) {
+        if (level == 1) {
             rs_chacha8_sse2(st, pos, wide, in, out, n);
             return;
         }
@@ -10824,21 +10824,21 @@ static void rs_chacha12_run(const uint32_t *st, uint64_t pos, int wide, const ui
 {
 #if RS_CHACHA_SIMD
     if (n >= 4) {
-        int path = rs_path();
+        int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX512) {
+        if (level == 3) {
             rs_chacha12_avx512(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_AVX2)
-        if (path == RS_PATH_AVX2) {
+        if (level == 2) {
             rs_chacha12_avx2(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_SSE2)
-        if (path == RS_PATH_SSE2) {
+        if (level == 1) {
             rs_chacha12_sse2(st, pos, wide, in, out, n);
             return;
         }
@@ -10871,21 +10871,21 @@ static void rs_chacha20_run(const uint32_t *st, uint64_t pos, int wide, const ui
 {
 #if RS_CHACHA_SIMD
     if (n >= 4) {
-        int path = rs_path();
+        int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX512) {
+        if (level == 3) {
             rs_chacha20_avx512(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_AVX2)
-        if (path == RS_PATH_AVX2) {
+        if (level == 2) {
             rs_chacha20_avx2(st, pos, wide, in, out, n);
             return;
         }
 #endif
 #if defined(RS_BUILD_SSE2)
-        if (path == RS_PATH_SSE2) {
+        if (level == 1) {
             rs_chacha20_sse2(st, pos, wide, in, out, n);
             return;
         }
@@ -10950,17 +10950,17 @@ void chacha20_ietf_xor(uint8_t *out, const uint8_t *in, size_t len,
 const char *chacha_level(void)
 {
 #if RS_CHACHA_SIMD
-    int path = rs_path();
+    int level = rs_choice(RS_DECISION_CHACHA);
 #if defined(RS_BUILD_AVX512)
-    if (path == RS_PATH_AVX512)
+    if (level == 3)
         return "avx512";
 #endif
 #if defined(RS_BUILD_AVX2)
-    if (path == RS_PATH_AVX2)
+    if (level == 2)
         return "avx2";
 #endif
 #if defined(RS_BUILD_SSE2)
-    if (path == RS_PATH_SSE2)
+    if (level == 1)
         return "sse2";
 #endif
 #endif

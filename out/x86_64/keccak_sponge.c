@@ -14,7 +14,7 @@
  *     parity          = fused
  *     rotate          = builtin
  *     prefix          = (none)
- *     kt128 leaves    = x8-u2-avx512, x4-u2-avx2
+ *     kt128 leaves    = x8-u2-avx512, x4-u1-avx512vl, x4-u2-avx2, x2-u3-avx512vl
  *     dispatch        = scalar, sse2, avx2, avx512
  */
 
@@ -25,12 +25,14 @@
 #include "keccak_p1600.h"
 #include "keccak_sponge.h"
 #include "keccak_p1600_x8.h"
+#include "keccak_p1600_x4_avx512vl.h"
 #include "keccak_p1600_x4.h"
+#include "keccak_p1600_x2_avx512vl.h"
 #include "rs_dispatch.h"
 
 /* KangarooTwelve's leaves go through the multi-state kernels of the path rs_dispatch.c
  * chose; the scalar path is always there. */
-#if defined(RS_BUILD_AVX512) || defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+#if defined(RS_BUILD_AVX512) || defined(RS_BUILD_AVX512) || defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512) || defined(RS_BUILD_AVX512)
 #define RS_KT_MULTI 1
 #endif
 
@@ -414,51 +416,22 @@ void turboshake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
 
 /* Lanes per group of kernel k: 0 is the single-state kernel, then the multi-state ones,
  * widest first. */
-static const unsigned char rs_mb_width[3] = { 1, 8, 4 };
+static const unsigned char rs_mb_width[5] = { 1, 8, 4, 4, 2 };
 
-/* The kernel for n lanes on the path in use: the first of each n's list (sponge.py,
- * mb_kernel_order: measured cost, a wider kernel allowed) that the path runs. */
+/* The kernel for n lanes: the one rs_dispatch.c's per-CPU table chose for that width on the
+ * path in use (0: the single-state kernel). */
 static unsigned rs_mb_kernel(unsigned n)
 {
-#ifdef RS_KT_MULTI
-    int path = rs_path();
     switch (n) {
     case 2:
-#if defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX512)
-            return 1;
-#endif
-#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
-            return 2;
-#endif
-        break;
+        return (unsigned)rs_choice(RS_DECISION_MB2);
     case 4:
-#if defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX512)
-            return 1;
-#endif
-#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
-            return 2;
-#endif
-        break;
+        return (unsigned)rs_choice(RS_DECISION_MB4);
     case 8:
-#if defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX512)
-            return 1;
-#endif
-#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
-        if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
-            return 2;
-#endif
-        break;
+        return (unsigned)rs_choice(RS_DECISION_MB8);
     default:
-        break;
+        return 0;
     }
-#endif
-    (void)n;
-    return 0;
 }
 
 /* Lanes in the state: n, or a whole group of a wider kernel, whose spare lanes run copies of
@@ -504,10 +477,22 @@ static void rs_mb_permute(uint64_t *st, unsigned n, unsigned k, unsigned rounds)
             keccak_p1600_x8((uint64_t (*)[8])(st + 25 * g), rounds);
         return;
 #endif
-#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+#if defined(RS_BUILD_AVX512)
     case 2:
         for (g = 0; g < n; g += 4)
+            rs_avx512vl_keccak_p1600_x4((uint64_t (*)[4])(st + 25 * g), rounds);
+        return;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+    case 3:
+        for (g = 0; g < n; g += 4)
             keccak_p1600_x4((uint64_t (*)[4])(st + 25 * g), rounds);
+        return;
+#endif
+#if defined(RS_BUILD_AVX512)
+    case 4:
+        for (g = 0; g < n; g += 2)
+            rs_avx512vl_keccak_p1600_x2((uint64_t (*)[2])(st + 25 * g), rounds);
         return;
 #endif
     default:
@@ -528,11 +513,25 @@ static void rs_mb_absorb_blocks(uint64_t *st, unsigned n, unsigned k, const uint
                                    blocks, lanes, rounds);
         return;
 #endif
-#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+#if defined(RS_BUILD_AVX512)
     case 2:
+        for (g = 0; g < n; g += 4)
+            rs_avx512vl_keccak_p1600_x4_absorb((uint64_t (*)[4])(st + 25 * g), in + g,
+                                               blocks, lanes, rounds);
+        return;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+    case 3:
         for (g = 0; g < n; g += 4)
             keccak_p1600_x4_absorb((uint64_t (*)[4])(st + 25 * g), in + g,
                                    blocks, lanes, rounds);
+        return;
+#endif
+#if defined(RS_BUILD_AVX512)
+    case 4:
+        for (g = 0; g < n; g += 2)
+            rs_avx512vl_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
+                                               blocks, lanes, rounds);
         return;
 #endif
     default:
@@ -553,11 +552,25 @@ static void rs_mb_squeeze_blocks(uint64_t *st, unsigned n, unsigned k, uint8_t *
                                     blocks, lanes, rounds);
         return;
 #endif
-#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+#if defined(RS_BUILD_AVX512)
     case 2:
+        for (g = 0; g < n; g += 4)
+            rs_avx512vl_keccak_p1600_x4_squeeze((uint64_t (*)[4])(st + 25 * g), out + g,
+                                                blocks, lanes, rounds);
+        return;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+    case 3:
         for (g = 0; g < n; g += 4)
             keccak_p1600_x4_squeeze((uint64_t (*)[4])(st + 25 * g), out + g,
                                     blocks, lanes, rounds);
+        return;
+#endif
+#if defined(RS_BUILD_AVX512)
+    case 4:
+        for (g = 0; g < n; g += 2)
+            rs_avx512vl_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
+                                                blocks, lanes, rounds);
         return;
 #endif
     default:
@@ -1119,6 +1132,32 @@ static void rs_kt_leaves_x8(uint8_t *cv, const uint8_t *in, size_t count)
             rs_store64le(cv + 32 * j + 8 * k, s[k][j]);
 }
 #endif
+#if defined(RS_BUILD_AVX512)
+/* `count` (1..4) leaves at once, each its own stream into the kernel's block loop (the
+ * states stay in its registers across a leaf's blocks); a short batch repeats its last leaf in
+ * the spare instances, which still beats the narrower paths. The last block's padding is xored
+ * in first: the loop then xors the tail's lanes and permutes. */
+static void rs_kt_leaves_x4_avx512vl(uint8_t *cv, const uint8_t *in, size_t count)
+{
+    uint64_t s[25][4];
+    const uint8_t *chunk[4];
+    size_t j, k;
+
+    memset(s, 0, sizeof s);
+    for (j = 0; j < 4; j++)
+        chunk[j] = in + (j < count ? j : count - 1) * 8192;
+    rs_avx512vl_keccak_p1600_x4_absorb(s, chunk, 48, 21, 12);
+    for (j = 0; j < 4; j++) {
+        chunk[j] += 8064;
+        s[16][j] ^= 0x0B;
+        s[20][j] ^= (uint64_t)0x80 << 56;
+    }
+    rs_avx512vl_keccak_p1600_x4_absorb(s, chunk, 1, 16, 12);
+    for (j = 0; j < count; j++)
+        for (k = 0; k < 4; k++)
+            rs_store64le(cv + 32 * j + 8 * k, s[k][j]);
+}
+#endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
 /* `count` (1..4) leaves at once, each its own stream into the kernel's block loop (the
  * states stay in its registers across a leaf's blocks); a short batch repeats its last leaf in
@@ -1145,6 +1184,32 @@ static void rs_kt_leaves_x4(uint8_t *cv, const uint8_t *in, size_t count)
             rs_store64le(cv + 32 * j + 8 * k, s[k][j]);
 }
 #endif
+#if defined(RS_BUILD_AVX512)
+/* `count` (1..2) leaves at once, each its own stream into the kernel's block loop (the
+ * states stay in its registers across a leaf's blocks); a short batch repeats its last leaf in
+ * the spare instances, which still beats the narrower paths. The last block's padding is xored
+ * in first: the loop then xors the tail's lanes and permutes. */
+static void rs_kt_leaves_x2_avx512vl(uint8_t *cv, const uint8_t *in, size_t count)
+{
+    uint64_t s[25][2];
+    const uint8_t *chunk[2];
+    size_t j, k;
+
+    memset(s, 0, sizeof s);
+    for (j = 0; j < 2; j++)
+        chunk[j] = in + (j < count ? j : count - 1) * 8192;
+    rs_avx512vl_keccak_p1600_x2_absorb(s, chunk, 48, 21, 12);
+    for (j = 0; j < 2; j++) {
+        chunk[j] += 8064;
+        s[16][j] ^= 0x0B;
+        s[20][j] ^= (uint64_t)0x80 << 56;
+    }
+    rs_avx512vl_keccak_p1600_x2_absorb(s, chunk, 1, 16, 12);
+    for (j = 0; j < count; j++)
+        for (k = 0; k < 4; k++)
+            rs_store64le(cv + 32 * j + 8 * k, s[k][j]);
+}
+#endif
 
 /* Chaining values of `count` whole chunks at `in`, each TurboSHAKE128(chunk, 0x0B, 32). */
 static void rs_kt_leaves(uint8_t *cv, const uint8_t *in, size_t count)
@@ -1152,24 +1217,52 @@ static void rs_kt_leaves(uint8_t *cv, const uint8_t *in, size_t count)
     rs_sponge leaf;
 #ifdef RS_KT_MULTI
     size_t take;
-    int path = rs_path();
-    /* Every leaf goes through the widest kernel the CPU runs, a short last batch included. */
+    /* Every leaf goes through the kernel the per-CPU table chose, a short last batch
+     * included. */
+    switch (rs_choice(RS_DECISION_KT128)) {
 #if defined(RS_BUILD_AVX512)
-    for (; count && (path == RS_PATH_AVX512); count -= take) {
-        take = count < 8 ? count : 8;
-        rs_kt_leaves_x8(cv, in, take);
-        in += take * 8192;
-        cv += take * 32;
-    }
+    case 1:
+        for (; count; count -= take) {
+            take = count < 8 ? count : 8;
+            rs_kt_leaves_x8(cv, in, take);
+            in += take * 8192;
+            cv += take * 32;
+        }
+        break;
+#endif
+#if defined(RS_BUILD_AVX512)
+    case 2:
+        for (; count; count -= take) {
+            take = count < 4 ? count : 4;
+            rs_kt_leaves_x4_avx512vl(cv, in, take);
+            in += take * 8192;
+            cv += take * 32;
+        }
+        break;
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
-    for (; count && (path == RS_PATH_AVX2 || path == RS_PATH_AVX512); count -= take) {
-        take = count < 4 ? count : 4;
-        rs_kt_leaves_x4(cv, in, take);
-        in += take * 8192;
-        cv += take * 32;
-    }
+    case 3:
+        for (; count; count -= take) {
+            take = count < 4 ? count : 4;
+            rs_kt_leaves_x4(cv, in, take);
+            in += take * 8192;
+            cv += take * 32;
+        }
+        break;
 #endif
+#if defined(RS_BUILD_AVX512)
+    case 4:
+        for (; count; count -= take) {
+            take = count < 2 ? count : 2;
+            rs_kt_leaves_x2_avx512vl(cv, in, take);
+            in += take * 8192;
+            cv += take * 32;
+        }
+        break;
+#endif
+    default:
+        break;
+    }
 #endif
     for (; count; count--, in += 8192, cv += 32) {
         rs_sponge_init(&leaf, 168, 12, 0x0B);

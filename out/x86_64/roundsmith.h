@@ -64,7 +64,9 @@ const char *rs_selftest_name(int code);
 #define RS_SELFTEST_TURBOSHAKE256 18 /* turboshake256 */
 #define RS_SELFTEST_KT128 19 /* kt128 */
 #define RS_SELFTEST_KT128_TREE 20 /* kt128 (tree, incremental) */
+#define RS_SELFTEST_KECCAK_X2_AVX512VL 51 /* keccak_p1600_x2 (x2-avx512vl) */
 #define RS_SELFTEST_KECCAK_X4_AVX2 52 /* keccak_p1600_x4 (x4-avx2) */
+#define RS_SELFTEST_KECCAK_X4_AVX512VL 53 /* keccak_p1600_x4 (x4-avx512vl) */
 #define RS_SELFTEST_KECCAK_X8_AVX512 54 /* keccak_p1600_x8 (x8-avx512) */
 #define RS_SELFTEST_CHACHA8 108 /* chacha8 */
 #define RS_SELFTEST_CHACHA12 112 /* chacha12 */

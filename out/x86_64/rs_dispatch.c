@@ -188,10 +188,238 @@ static int rs_choose(void)
 }
 
 /*
+ * The per-CPU table. Options of a decision are numbered as in rs_dispatch.h; a row holds,
+ * per decision, the options best first (5 slots, 255 past the last). Figures
+ * from: x86_64-amd-epyc-f26m2-clang-bundle.json, x86_64-amd-epyc-f26m2-gcc-bundle.json, x86_64-intel-r-xeon-r-processor-f6m167-clang.json, x86_64-intel-r-xeon-r-processor-f6m167-gcc.json.
+ */
+#define RS_SLOTS RS_OPTIONS_MAX
+struct rs_cpu_row {
+    const char *vendor;
+    unsigned family, model;
+    const char *name;
+    unsigned char order[RS_DECISIONS][RS_SLOTS];
+};
+
+/* Per compiler: its rows, then the row of a CPU none of them names (last). */
+#if defined(__clang__)
+static const struct rs_cpu_row rs_rows[] = {
+    {"AuthenticAMD", 26, 2, "AuthenticAMD family 26 model 2: x86_64-amd-epyc-f26m2-clang-bundle.json",
+     { { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+    {"GenuineIntel", 6, 167, "GenuineIntel family 6 model 167: x86_64-intel-r-xeon-r-processor-f6m167-clang.json",
+     { { 4, 2, 3, 1, 0 }, { 2, 3, 1, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+    {"", 0, 0, "CPU without a profile: least worst loss over 2 measured CPUs (clang figures)",
+     { { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+};
+#elif defined(__GNUC__)
+static const struct rs_cpu_row rs_rows[] = {
+    {"AuthenticAMD", 26, 2, "AuthenticAMD family 26 model 2: x86_64-amd-epyc-f26m2-gcc-bundle.json",
+     { { 4, 1, 2, 3, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+    {"GenuineIntel", 6, 167, "GenuineIntel family 6 model 167: x86_64-intel-r-xeon-r-processor-f6m167-gcc.json",
+     { { 4, 2, 3, 1, 0 }, { 2, 3, 1, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+    {"", 0, 0, "CPU without a profile: least worst loss over 2 measured CPUs (gcc figures)",
+     { { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+};
+#else
+static const struct rs_cpu_row rs_rows[] = {
+    {"", 0, 0, "CPU without a profile: least worst loss over 2 measured CPUs",
+     { { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+};
+#endif
+#define RS_ROWS (sizeof rs_rows / sizeof rs_rows[0])
+
+static const char *const rs_decision_names[RS_DECISIONS] = { "mb2", "mb4", "mb8", "kt128", "chacha" };
+static const char *const rs_option_names[RS_DECISIONS][RS_SLOTS] = {
+    { "x1", "x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl" },
+    { "x1", "x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl" },
+    { "x1", "x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl" },
+    { "x1", "x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl" },
+    { "scalar", "sse2", "avx2", "avx512", NULL },
+};
+
+/* Bit o of rs_runs[d][p]: path p's CPU features cover option o of decision d. */
+static const unsigned rs_runs[RS_DECISIONS][4] = {
+    { 1, 1, 9, 31 },
+    { 1, 1, 9, 31 },
+    { 1, 1, 9, 31 },
+    { 1, 1, 9, 31 },
+    { 3, 3, 7, 15 },
+};
+
+/* Bit o: option o of decision d is compiled into this build. */
+static unsigned rs_options_built(int d)
+{
+    unsigned built = 1u;
+    switch (d) {
+    case 0:
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 1;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 2;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+        built |= 1u << 3;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 4;
+#endif
+        break;
+    case 1:
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 1;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 2;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+        built |= 1u << 3;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 4;
+#endif
+        break;
+    case 2:
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 1;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 2;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+        built |= 1u << 3;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 4;
+#endif
+        break;
+    case 3:
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 1;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 2;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+        built |= 1u << 3;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 4;
+#endif
+        break;
+    case 4:
+#if defined(RS_BUILD_SSE2)
+        built |= 1u << 1;
+#endif
+#if defined(RS_BUILD_AVX2)
+        built |= 1u << 2;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 3;
+#endif
+        break;
+    default:
+        break;
+    }
+    return built;
+}
+
+static int rs_usable(int d, int o, int path)
+{
+    return o >= 0 && o < RS_SLOTS && ((rs_runs[d][path] & rs_options_built(d)) >> o) & 1;
+}
+
+static int rs_pick(const struct rs_cpu_row *row, int d, int path)
+{
+    int i;
+    for (i = 0; i < RS_SLOTS && row->order[d][i] != 255; i++)
+        if (rs_usable(d, row->order[d][i], path))
+            return row->order[d][i];
+    return 0;
+}
+
+#if defined(RS_DISPATCH_ARCH)
+/* CPUID's vendor string, and the family and model as Intel and AMD define them (the extended
+ * fields folded in). */
+static void rs_cpu_identity(char vendor[13], unsigned *family, unsigned *model)
+{
+    unsigned r[4], base;
+    rs_cpuid(0, r);
+    memcpy(vendor, &r[1], 4);
+    memcpy(vendor + 4, &r[3], 4);
+    memcpy(vendor + 8, &r[2], 4);
+    vendor[12] = 0;
+    rs_cpuid(1, r);
+    base = (r[0] >> 8) & 15;
+    *family = base == 15 ? base + ((r[0] >> 20) & 255) : base;
+    *model = (r[0] >> 4) & 15;
+    if (base == 6 || base == 15)
+        *model |= ((r[0] >> 16) & 15) << 4;
+}
+#else
+static void rs_cpu_identity(char vendor[13], unsigned *family, unsigned *model)
+{
+    vendor[0] = 0;
+    *family = *model = 0;
+}
+#endif
+
+/* The row for this CPU, or for the one ROUNDSMITH_CPU=<vendor>:<family>:<model> names. */
+static int rs_row(void)
+{
+    char vendor[13];
+    unsigned family, model;
+    size_t i;
+    const char *as = getenv("ROUNDSMITH_CPU");
+
+    rs_cpu_identity(vendor, &family, &model);
+    if (as && *as) {
+        const char *colon = strchr(as, ':');
+        char *end;
+        unsigned long f = 0, m = 0;
+        int ok = colon && colon - as < 13;
+        if (ok) {
+            f = strtoul(colon + 1, &end, 10);
+            ok = *end == ':' && end > colon + 1;
+            if (ok) {
+                const char *mm = end + 1;
+                m = strtoul(mm, &end, 10);
+                ok = !*end && end > mm;
+            }
+        }
+        if (ok) {
+            memcpy(vendor, as, (size_t)(colon - as));
+            vendor[colon - as] = 0;
+            family = (unsigned)f;
+            model = (unsigned)m;
+        } else {
+            fprintf(stderr, "roundsmith: ROUNDSMITH_CPU=%s is not <vendor>:<family>:<model> "
+                            "(for example GenuineIntel:6:167); using this CPU's row\n", as);
+        }
+    }
+    for (i = 0; i + 1 < RS_ROWS; i++)
+        if (!strcmp(rs_rows[i].vendor, vendor) && rs_rows[i].family == family &&
+            rs_rows[i].model == model)
+            return (int)i;
+    return (int)RS_ROWS - 1;
+}
+
+/* Path, row and every decision's option in one int: bits 0-3 the path, 4 bits per decision
+ * from bit 4, the row from bit 24. */
+#define RS_ROW_SHIFT 24
+static int rs_decide(void)
+{
+    int path = rs_choose(), row = rs_row(), d, state;
+    state = path | row << RS_ROW_SHIFT;
+    for (d = 0; d < RS_DECISIONS; d++)
+        state |= rs_pick(&rs_rows[row], d, path) << (4 + 4 * d);
+    return state;
+}
+
+/*
  * The choice is cached in one int. Two threads calling first at the same time both compute it
  * and store the same value (CPUID and the environment do not change under a running program);
  * an aligned int is loaded and stored whole on every target here, so a reader sees -1 or the
- * answer, never a torn value. The worst case is the fallback message printed twice. gcc and
+ * answer, never a torn value. The worst case is a fallback message printed twice. gcc and
  * clang get relaxed atomics, which says the same to the compiler and to sanitizers.
  */
 #if defined(__GNUC__) && !defined(__TINYC__)
@@ -204,17 +432,59 @@ static volatile int rs_cached = -1;
 #define RS_STORE(v) (rs_cached = (v))
 #endif
 
+static int rs_state(void)
+{
+    int s = RS_LOAD();
+    if (s < 0) {
+        s = rs_decide();
+        RS_STORE(s);
+    }
+    return s;
+}
+
 int rs_path(void)
 {
-    int p = RS_LOAD();
-    if (p < 0) {
-        p = rs_choose();
-        RS_STORE(p);
-    }
-    return p;
+    return rs_state() & 15;
 }
 
 const char *rs_path_name(void)
 {
     return rs_path_names[rs_path()];
 }
+
+int rs_choice(int d)
+{
+    return d >= 0 && d < RS_DECISIONS ? (rs_state() >> (4 + 4 * d)) & 15 : 0;
+}
+
+const char *rs_decision_name(int d)
+{
+    return d >= 0 && d < RS_DECISIONS ? rs_decision_names[d] : NULL;
+}
+
+const char *rs_choice_name(int d)
+{
+    return d >= 0 && d < RS_DECISIONS ? rs_option_names[d][rs_choice(d)] : NULL;
+}
+
+const char *rs_cpu_row_name(void)
+{
+    return rs_rows[rs_state() >> RS_ROW_SHIFT].name;
+}
+
+#ifdef RS_TUNING_HOOKS
+const char *rs_option_name(int d, int o)
+{
+    return d >= 0 && d < RS_DECISIONS && o >= 0 && o < RS_SLOTS ? rs_option_names[d][o] : NULL;
+}
+
+int rs_tuning_force(int d, int o)
+{
+    int s = rs_state();
+    if (d < 0 || d >= RS_DECISIONS || !rs_usable(d, o, s & 15))
+        return -1;
+    s = (s & ~(15 << (4 + 4 * d))) | o << (4 + 4 * d);
+    RS_STORE(s);
+    return 0;
+}
+#endif

@@ -48,11 +48,48 @@ extern "C" {
 #define RS_PATH_AVX2 2
 #define RS_PATH_AVX512 3
 
+/*
+ * Per CPU, inside a path: which kernel serves each decision below is read from a table of
+ * measured CPUs (CPUID vendor, family and model; one table per compiler, from the profiles
+ * the bundle was generated with), the first of the row's order that the path in use can run.
+ * A CPU without a row gets the order whose worst loss over the measured CPUs is smallest.
+ * ROUNDSMITH_CPU=<vendor>:<family>:<model> (for example GenuineIntel:6:167) makes the choice
+ * as for that CPU; ROUNDSMITH_PATH still forces the path.
+ */
+#define RS_DECISION_MB2 0 /* options: x1, x8-avx512, x4-avx512vl, x4-avx2, x2-avx512vl */
+#define RS_DECISION_MB4 1 /* options: x1, x8-avx512, x4-avx512vl, x4-avx2, x2-avx512vl */
+#define RS_DECISION_MB8 2 /* options: x1, x8-avx512, x4-avx512vl, x4-avx2, x2-avx512vl */
+#define RS_DECISION_KT128 3 /* options: x1, x8-avx512, x4-avx512vl, x4-avx2, x2-avx512vl */
+#define RS_DECISION_CHACHA 4 /* options: scalar, sse2, avx2, avx512 */
+#define RS_DECISIONS 5
+#define RS_OPTIONS_MAX 5
+
+/* The option (its number in the list above) decision d takes on the path in use. */
+int rs_choice(int d);
+
+/* The decision's name ("mb2", "mb4", "mb8", "kt128", "chacha") and the name of the option it takes, or
+ * NULL for a d out of range. */
+const char *rs_decision_name(int d);
+const char *rs_choice_name(int d);
+
+#ifdef RS_TUNING_HOOKS
+/* For tuners racing the options of one build (compiled in only with -DRS_TUNING_HOOKS):
+ * the name of option o of decision d (NULL past the last), and making o the choice of d from
+ * now on. Returns 0, or -1 when the path in use cannot run o or it was compiled out. Not
+ * thread-safe against calls running at the same time. */
+const char *rs_option_name(int d, int o);
+int rs_tuning_force(int d, int o);
+#endif
+
 /* The path in use (RS_PATH_*), chosen on the first call. */
 int rs_path(void);
 
 /* Its name: "scalar", "sse2", "avx2", "avx512". */
 const char *rs_path_name(void);
+
+/* Which row of the per-CPU table is in use, in words (the CPU and the profile it follows, or
+ * why none applies). */
+const char *rs_cpu_row_name(void);
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,9 @@
 
 #include "roundsmith.h"
 #include "keccak_p1600_x8.h"
+#include "keccak_p1600_x4_avx512vl.h"
 #include "keccak_p1600_x4.h"
+#include "keccak_p1600_x2_avx512vl.h"
 
 /* Every input is m(i) = seed[i mod 64] ^ (i / 64), so only the seed is stored. */
 static const uint8_t rs_st_seed[64] = {
@@ -67,13 +69,15 @@ static const uint8_t rs_st_want[396] = {
     0x90, 0x97, 0x68, 0x6B, 0xF3, 0x97, 0x12, 0x10, 0x2F, 0xDA, 0xA4, 0x89,
     0xBC, 0xBE, 0x5E, 0x5C, 0x2C, 0xBF, 0xAE, 0x8F, 0xE7, 0x50, 0x47, 0x3C
 };
-static const uint64_t rs_st_want_fnv[11] = {
+static const uint64_t rs_st_want_fnv[13] = {
     0x558AB5988DDEAB8BULL,
     0xC82CC3B22935C610ULL,
     0xA45B0A2541F0E44FULL,
     0x1994DB607618BE4DULL,
     0x638BAEFD1AF35DEBULL,
     0xB4E3883380F23904ULL,
+    0xB4E3883380F23904ULL,
+    0x3A6049064613D8D5ULL,
     0xDA7EF6181DD96047ULL,
     0x05DA5A2F7C4FE685ULL,
     0x43D225DF233DB8B6ULL,
@@ -267,6 +271,22 @@ static void rs_st_x8_x8_u2_avx512(unsigned *code)
 }
 #endif
 
+/* 53: keccak_p1600_x4 (x4-avx512vl), on the paths that run it. */
+#if defined(RS_BUILD_AVX512)
+static void rs_st_x4_x4_u1_avx512vl(unsigned *code)
+{
+    uint64_t separate[4][25], states[25][4];
+    size_t j;
+    for (j = 0; j < 4; j++)
+        rs_st_lanes(separate[j], 200 * j);
+    rs_avx512vl_keccak_x4_interleave(states, (const uint64_t (*)[25])separate);
+    rs_avx512vl_keccak_p1600_x4(states, 12);
+    rs_avx512vl_keccak_f1600_x4(states);
+    rs_avx512vl_keccak_x4_deinterleave(separate, (const uint64_t (*)[4])states);
+    rs_st_verdict(code, 53, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 100) ^ rs_st_want_fnv[5]);
+}
+#endif
+
 /* 52: keccak_p1600_x4 (x4-avx2), on the paths that run it. */
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
 static void rs_st_x4_x4_u2_avx2(unsigned *code)
@@ -279,7 +299,23 @@ static void rs_st_x4_x4_u2_avx2(unsigned *code)
     keccak_p1600_x4(states, 12);
     keccak_f1600_x4(states);
     keccak_x4_deinterleave(separate, (const uint64_t (*)[4])states);
-    rs_st_verdict(code, 52, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 100) ^ rs_st_want_fnv[5]);
+    rs_st_verdict(code, 52, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 100) ^ rs_st_want_fnv[6]);
+}
+#endif
+
+/* 51: keccak_p1600_x2 (x2-avx512vl), on the paths that run it. */
+#if defined(RS_BUILD_AVX512)
+static void rs_st_x2_x2_u3_avx512vl(unsigned *code)
+{
+    uint64_t separate[2][25], states[25][2];
+    size_t j;
+    for (j = 0; j < 2; j++)
+        rs_st_lanes(separate[j], 200 * j);
+    rs_avx512vl_keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
+    rs_avx512vl_keccak_p1600_x2(states, 12);
+    rs_avx512vl_keccak_f1600_x2(states);
+    rs_avx512vl_keccak_x2_deinterleave(separate, (const uint64_t (*)[2])states);
+    rs_st_verdict(code, 51, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50) ^ rs_st_want_fnv[7]);
 }
 #endif
 
@@ -299,7 +335,7 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
         chacha8_keysetup(&x, msg + 40, 128, NULL);
         chacha8_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
-        rs_st_verdict(code, 108, h ^ rs_st_want_fnv[6]);
+        rs_st_verdict(code, 108, h ^ rs_st_want_fnv[8]);
     }
 
     /* 112: chacha12 */
@@ -313,7 +349,7 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
         chacha12_keysetup(&x, msg + 40, 128, NULL);
         chacha12_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
-        rs_st_verdict(code, 112, h ^ rs_st_want_fnv[7]);
+        rs_st_verdict(code, 112, h ^ rs_st_want_fnv[9]);
     }
 
     /* 120: chacha20 */
@@ -327,18 +363,18 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
         chacha20_keysetup(&x, msg + 40, 128, NULL);
         chacha20_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
-        rs_st_verdict(code, 120, h ^ rs_st_want_fnv[8]);
+        rs_st_verdict(code, 120, h ^ rs_st_want_fnv[10]);
     }
 
     /* 130: chacha20_xor */
     rs_st_fill(buf, 0, 2021);
     chacha20_xor(buf, buf, 2021, msg, msg + 32, 0xfffffffdULL + 1);
-    rs_st_verdict(code, 130, rs_st_fnv(0xCBF29CE484222325ULL, buf, 2021) ^ rs_st_want_fnv[9]);
+    rs_st_verdict(code, 130, rs_st_fnv(0xCBF29CE484222325ULL, buf, 2021) ^ rs_st_want_fnv[11]);
 
     /* 131: chacha20_ietf_xor */
     rs_st_fill(buf, 0, 2021);
     chacha20_ietf_xor(buf, buf, 2021, msg, msg + 40, (uint32_t)(0xfffffffdULL + 1));
-    rs_st_verdict(code, 131, rs_st_fnv(0xCBF29CE484222325ULL, buf, 2021) ^ rs_st_want_fnv[10]);
+    rs_st_verdict(code, 131, rs_st_fnv(0xCBF29CE484222325ULL, buf, 2021) ^ rs_st_want_fnv[12]);
 }
 
 int rs_selftest(void)
@@ -354,9 +390,17 @@ int rs_selftest(void)
     if (path == RS_PATH_AVX512)
         rs_st_x8_x8_u2_avx512(&code);
 #endif
+#if defined(RS_BUILD_AVX512)
+    if (path == RS_PATH_AVX512)
+        rs_st_x4_x4_u1_avx512vl(&code);
+#endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
         rs_st_x4_x4_u2_avx2(&code);
+#endif
+#if defined(RS_BUILD_AVX512)
+    if (path == RS_PATH_AVX512)
+        rs_st_x2_x2_u3_avx512vl(&code);
 #endif
     rs_st_chacha(&code, msg);
     return (int)code;
@@ -399,8 +443,12 @@ const char *rs_selftest_name(int code)
         return "kt128 (tree, incremental)";
     case 54:
         return "keccak_p1600_x8 (x8-avx512)";
+    case 53:
+        return "keccak_p1600_x4 (x4-avx512vl)";
     case 52:
         return "keccak_p1600_x4 (x4-avx2)";
+    case 51:
+        return "keccak_p1600_x2 (x2-avx512vl)";
     case 108:
         return "chacha8";
     case 112:
