@@ -114,6 +114,48 @@ class Profiles(unittest.TestCase):
                          {k: v for k, v in after.items() if k != "chacha"})
 
 
+class ShippedProfiles(unittest.TestCase):
+    """The committed profiles in generator/profiles/, as configure.py would look them up on
+    the CPU each was measured on."""
+
+    INTEL = ("Intel(R) Xeon(R) Processor", "family 6 model 167")
+    FEATURES = ["avx2", "avx512bw", "avx512f", "avx512vl", "bmi1", "bmi2", "ssse3"]
+
+    def on_intel(self):
+        return (mock.patch.object(profiles, "cpu_identity",
+                                  return_value=(self.INTEL[0], self.FEATURES)),
+                mock.patch.object(profiles, "cpu_family_model", return_value=self.INTEL[1]),
+                mock.patch.object(profiles.platform, "machine", return_value="x86_64"))
+
+    def test_the_intel_profiles_apply_on_their_cpu(self):
+        for cc, version, cflags in (("gcc", "12.2.0", "-O3 -march=native"),
+                                    ("clang", "14.0.6", "-O3 -march=native"),
+                                    ("tcc", "927", "-O2")):
+            a, b, c = self.on_intel()
+            with a, b, c:
+                path = profiles.host_path(cc)
+                self.assertEqual(os.path.basename(path),
+                                 f"x86_64-intel-r-xeon-r-processor-f6m167-{cc}.json")
+                self.assertTrue(os.path.exists(path), path)
+                got, warnings = profiles.lookup(cc, version, cflags)
+            with open(path) as f:
+                data = json.load(f)
+            # The key matches whole; a family is dropped only once its sources change (then
+            # the warning names sources.<family>, never a key field).
+            self.assertFalse([w for w in warnings if "sources." not in w], warnings)
+            self.assertTrue(set(got) <= set(data["choice"]))
+            self.assertEqual({k: data["choice"][k] for k in got}, got)
+            if not warnings:
+                self.assertEqual(got, data["choice"])
+
+    def test_another_cpu_does_not_pick_them(self):
+        a, b, c = self.on_intel()
+        with a, c, mock.patch.object(profiles, "cpu_family_model",
+                                     return_value="family 6 model 207"):
+            got, warnings = profiles.lookup("gcc", "12.2.0", "-O3 -march=native")
+        self.assertEqual((got, warnings), ({}, []))  # another file name: no such profile
+
+
 class Candidates(unittest.TestCase):
     target = targets.get("x86_64")
 
