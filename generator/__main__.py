@@ -393,8 +393,18 @@ def cmd_bench(args):
 
 
 def cmd_report(args):
+    if args.profiles:
+        from . import profile_page
+        if args.tsv:
+            raise UsageError("report --profiles reads generator/profiles/, not .tsv files "
+                             f"('{args.tsv[0]}'): give one or the other")
+        profile_page.main(args.out or profile_page.PAGE)
+        return
     from . import report
-    report.main(args.tsv, args.out, args.command_line)
+    if not args.tsv:
+        raise UsageError("report needs build/report/<compiler>-<bench>.tsv files (or "
+                         "--profiles)")
+    report.main(args.tsv, args.out or "out/report", args.command_line)
 
 
 def cmd_list(args):
@@ -518,11 +528,18 @@ def parser():
         "race, on this CPU, the options of every run-time decision of this architecture's "
         "bundle compiled as users compile it, and record the winners in generator/profiles/")
     subcommand(sub, "report", (
-        O("--out", "the folder for report.md and the plots", "a folder path", "out/report",
-          {"default": "out/report"}),), cmd_report,
-        "markdown tables and SVG plots from the benches' --tsv rows (run by ninja report)",
-        positionals=((("tsv",), {"nargs": "+",
-                                 "help": "build/report/<compiler>-<bench>.tsv files"}),))
+        O("--out", "the folder for report.md and the plots; with --profiles, the markdown "
+          "file to write", "a folder path; with --profiles, a file path",
+          "out/report; with --profiles, docs/profiles.md", {"default": None}),
+        O("--profiles", "instead of bench rows, set every profile in generator/profiles/ side "
+          "by side: each CPU's winners per kernel and compiler, one CPU's pick on another, "
+          "how each was measured, its ties (the page docs/profiles.md)", "", "off",
+          {"action": "store_true"})), cmd_report,
+        "markdown tables and SVG plots from the benches' --tsv rows (run by ninja report), or "
+        "the tuned profiles side by side (--profiles)",
+        positionals=((("tsv",), {"nargs": "*",
+                                 "help": "build/report/<compiler>-<bench>.tsv files (none "
+                                         "with --profiles)"}),))
     subcommand(sub, "permute", (
         O("--rounds", "the number of rounds (the last ones of Keccak-f[1600])", "0..24", "24",
           {"default": "24"}),

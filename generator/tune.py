@@ -10,12 +10,15 @@ AVX-512 machine too). The build compiles the candidates (in parallel, through ni
 space links into build/<cc>/bench_*, the quick one into build/<cc>/quick/bench_*) and each
 bench program races its candidates round-robin in one process (tests/timing.h); this module
 only chooses and records. The figure that decides is a candidate's median wall-clock TSC
-cycles over its turns (the best is recorded beside it).
+cycles over its turns (the best is recorded beside it), and the least median replaces the
+untuned default only when it beats it by more than the race's own spread, in the race and
+again in a second run of the two alone (generator/decide.py); otherwise the profile records a
+tie and keeps the default.
 """
 
 import re
 
-from . import benchdata, profiles, targets, variants
+from . import benchdata, decide, profiles, targets, variants
 from .errors import UsageError
 
 # What decides per bench, and what it means (recorded in the profile): the candidate's median
@@ -87,10 +90,12 @@ def untuned(target, compiler_id, kernel):
 def describe(row, metric):
     if not benchdata.ok(row):
         return row.get("status", "no figure")
+    column = decide.spread_column(metric)
+    spread = f", spread {row[column]:.1%}" if column in row else ""
     if metric == "median_24":
-        return (f"{row['median_24']:.0f} cycles (best {row['best_24']:.0f}; reference "
+        return (f"{row['median_24']:.0f} cycles (best {row['best_24']:.0f}{spread}; reference "
                 f"{row['ref_median_24']:.0f})")
-    return (f"{row['bulk_median']:.3f} c/B (best {row['bulk_best']:.3f}; OpenSSL "
+    return (f"{row['bulk_median']:.3f} c/B (best {row['bulk_best']:.3f}{spread}; OpenSSL "
             f"{row['bulk_ossl_median']:.3f})")
 
 
@@ -123,17 +128,36 @@ def choose(rows, bench):
 def confirm(command, best, base, bench):
     """Time the winner and the untuned default again, side by side in a second run: a winner
     that came out ahead only because the machine slowed while its default was timed does not
-    survive it. Returns (the row that wins the second run, both rows of that run)."""
+    survive it. Returns (the verdict of that run, or None when it did not time both; both rows
+    of that run that were timed)."""
     names = [best["variant"], base["variant"]]
     again = {r["variant"]: r for r in benchdata.run(command + names)
              if r["variant"] in names and benchdata.ok(r)}
     if len(again) < 2:
-        return best, list(again.values())
-    kept = best if score(again[names[0]], bench) < score(again[names[1]], bench) else base
-    print(f"  confirm: {names[0]} against {names[1]} again: "
-          f"{score(again[names[1]], bench) / score(again[names[0]], bench):.2f}x; keeping "
-          f"{kept['variant']}", flush=True)
-    return kept, [again[n] for n in names]
+        return None, list(again.values())
+    return decide.judge(again[names[0]], again[names[1]], METRICS[bench][0]), \
+        [again[n] for n in names]
+
+
+def settle(command, best, base, bench):
+    """Whether the race's winner `best` replaces the untuned default `base`: only when it beats
+    it decisively (generator/decide.py) in the race and again in a second run of the two
+    alone (no second run when the first race already says tie). Returns (the row kept, the
+    second run's rows, the tie's record for the profile or None)."""
+    first = decide.judge(best, base, METRICS[bench][0])
+    if not first.decisive:
+        return base, [], first.record("first")
+    second, again = confirm(command, best, base, bench)
+    if second is None:
+        # The rule needs both races; a second run that lost one of them decides nothing.
+        print(f"  confirm: {best['variant']} against {base['variant']} again: not both timed; "
+              f"keeping {base['variant']}", flush=True)
+        return base, again, first.record("confirmation (not both timed)")
+    kept = best if second.decisive else base
+    print(f"  confirm: {best['variant']} against {base['variant']} again: "
+          f"{1 + second.margin:.2f}x, spread {second.spread:.1%}; keeping {kept['variant']}",
+          flush=True)
+    return kept, again, None if second.decisive else second.record("confirmation")
 
 
 def tune(benches, compiler_id, version, cflags, target_name, caps, quick, command):
@@ -150,7 +174,7 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
     total = sum(len(c) for _, _, c in jobs)
     print(f"tune: {compiler_id} {version} ({cflags}): {total} candidates"
           + (" (quick)" if quick else ""), flush=True)
-    choice, table, metrics, confirmations = {}, {}, {}, {}
+    choice, table, metrics, confirmations, ties = {}, {}, {}, {}, {}
     for bench, cmd, cands in jobs:
         if not cands:
             continue
@@ -166,7 +190,11 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
             kernels.setdefault(kernel_of(v), []).append(rows.get(
                 v.name, {"variant": v.name, "status": "no row from the bench"}))
         for kernel, krows in kernels.items():
-            metrics[kernel] = f"{metric}: {meaning}; the winner has the least {metric}"
+            metrics[kernel] = (f"{metric}: {meaning}; the winner has the least {metric}, and "
+                               f"replaces the untuned default only when default / winner - 1 "
+                               f"exceeds the larger {decide.spread_column(metric)} of the two, "
+                               f"in the race and in a second run of the two alone (else a tie: "
+                               f"the default stays)")
             table[kernel] = sorted(krows, key=lambda r: (not benchdata.ok(r),
                                                          benchdata.ok(r) and score(r, bench)))
             best = choose(krows, bench)
@@ -177,8 +205,16 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
             default = untuned(target, compiler_id, kernel).name
             base = rows.get(default)
             if base and benchdata.ok(base) and best is not base:
-                best, again = confirm(cmd, best, base, bench)
-                confirmations[kernel] = again
+                winner = best
+                best, again, tie = settle(cmd, best, base, bench)
+                if again:
+                    confirmations[kernel] = again
+                if tie:
+                    ties[kernel] = tie
+                    print(f"tune: {compiler_id}: {kernel}: tie: {winner['variant']} is "
+                          f"{1 + tie['margin']:.2f}x the untuned default {default} in the "
+                          f"{tie['race']} race, not more than the spread "
+                          f"({tie['spread']:.1%}): keeping the default", flush=True)
             choice[kernel] = best["variant"]
             print(f"tune: {compiler_id}: {kernel}: {best['variant']}, {describe(best, metric)}"
                   + (f"; {score(base, bench) / score(best, bench):.2f}x the untuned default "
@@ -188,6 +224,6 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
         raise UsageError(f"{benches['keccak']}: no scalar Keccak candidate gave every vector "
                          "right; nothing recorded")
     k = profiles.key(compiler_id, version, cflags)
-    path = profiles.save(k, choice, table, command, metrics, confirmations)
+    path = profiles.save(k, choice, table, command, metrics, confirmations, ties)
     print(f"tune: {compiler_id}: profile -> {path}", flush=True)
     return path

@@ -117,9 +117,13 @@ static void ossl_xor20(uint8_t *buf)
 }
 
 /* The --tsv columns, in the order of the figures: c/B for bulk and xor, cycles per call for
- * the single-block calls. */
+ * the single-block calls. After them the variant's own spread in each race (3rd quartile / 1st
+ * of its turns, minus 1): a tuner declares a winner only by a margin larger than the spreads
+ * of the two it compares (generator/decide.py). They go last, so the older columns keep their
+ * places. */
 static const char *const columns[7] = {"bulk", "bulk_ref", "bulk_ossl", "blk1", "blk1_ref",
                                        "xor20", "xor20_ossl"};
+static const char *const spread_columns[3] = {"bulk_spread", "blk1_spread", "xor20_spread"};
 
 static const char usage[] =
     "usage: bench_chacha [OPTION...] [-f SUBSTRING] [-b BULK_TURNS] [-s SINGLE_TURNS]\n"
@@ -207,6 +211,7 @@ int main(int argc, char **argv)
     uint8_t *bulk = xmalloc(BULK_BYTES), *small = xmalloc(XOR_BYTES);
     unsigned chosen[NVARIANTS];
     static struct rs_figure fig[NVARIANTS + 2][3];  /* [contender][race] */
+    static double spread[NVARIANTS + 2][3];         /* [contender][race] */
     int i, rounds_given = 0;
 
     for (i = 1; i < argc; i++)
@@ -244,6 +249,8 @@ int main(int argc, char **argv)
         printf("compiler\tvariant\tstatus\tlevel\tclass");
         for (k = 0; k < 7; k++)
             printf("\t%s_median\t%s_best", columns[k], columns[k]);
+        for (k = 0; k < 3; k++)
+            printf("\t%s", spread_columns[k]);
         printf("\n");
     }
     for (k = 0; k < NVARIANTS; k++) {
@@ -293,8 +300,10 @@ int main(int argc, char **argv)
             }
             race(e, calls, m, p == 0 ? bulk_rounds : p == 1 ? single_rounds : xor_rounds,
                  p == 1 ? 3 : 2, &o);
-            for (j = 0; j < m; j++)
+            for (j = 0; j < m; j++) {
                 fig[j][p] = e[j].fig;
+                spread[j][p] = e[j].spread;
+            }
         }
     }
     if (!o.tsv && n) {
@@ -322,6 +331,8 @@ int main(int argc, char **argv)
                    rs_class_names[rs_class_of(v->cpu)]);
             for (c = 0; c < 7; c++)
                 printf("\t%.4f\t%.4f", f[c].median, f[c].best);
+            for (c = 0; c < 3; c++)
+                printf("\t%.4f", spread[k][c]);
             printf("\n");
         } else
             printf("%-34s %-5s %-6s | %7.3f %7.3f %7.3f %6.2f %6.2f | %6.1f %6.1f %6.2f | %7.3f "

@@ -10,8 +10,9 @@
  *
  * Rows: compiler, variant, median TSC cycles for 24 and 12 rounds, the reference's for 24,
  * reference / kernel (tests/bench_table.py prints the table). With --tsv: a header, then the
- * median and best of each, the kernel's ISA class, and the reference's spread over the rounds
- * (what generator/tune.py, generator/bench.py and the report read).
+ * median and best of each, the kernel's ISA class, the reference's spread over the rounds and
+ * the kernel's own (spread_24, spread_12: what generator/tune.py, generator/bench.py and the
+ * report read).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -228,7 +229,6 @@ int main(int argc, char **argv)
             ref = k;
     for (k = 0; k < n; k++)
         if (k != ref)
-            rs_perm_row(o.tsv, RS_COMPILER, e[k].name, e[k].isa_class, e[k].fig, e12[k].fig,
-                        &e[ref]);
+            rs_perm_row(o.tsv, RS_COMPILER, &e[k], &e12[k], &e[ref]);
     return 0;
 }

@@ -186,7 +186,6 @@ int main(int argc, char **argv)
             ref = i;
     for (i = 0; i < n; i++)
         if (i != ref)
-            rs_perm_row(o.tsv, RS_COMPILER, e[i].name, e[i].isa_class, e[i].fig, e12[i].fig,
-                        &e[ref]);
+            rs_perm_row(o.tsv, RS_COMPILER, &e[i], &e12[i], &e[ref]);
     return 0;
 }

@@ -72,7 +72,8 @@ VALID = {
     "--cc-version": ["12.2.0", ""],
     "--cflags": ["-O2", "-O3 -march=native"],
 }
-FLAGS = ("--force", "--amalgamate", "--canonical", "--help", "--quick", "--xkcp-all")
+FLAGS = ("--force", "--amalgamate", "--canonical", "--help", "--quick", "--xkcp-all",
+         "--profiles")
 OUTPUT_OPTIONS = ("--out", "--root", "--keep")
 # The subcommands and the options each takes; testsuite always asks for its quick subset, so
 # a valid list costs a second, not a minute.
@@ -96,7 +97,7 @@ COMMANDS = {
     # tune and report get programs and files that are not what they want, never real ones.
     "tune": ["--bench", "--bench-simd", "--bench-chacha", "--cc-id", "--cc-version",
              "--cflags", "--target", "--caps", "--quick"],
-    "report": ["--out"],
+    "report": ["--out", "--profiles"],
 }
 # How often each comes up: valid testsuite and bundle lists cost about a second each.
 WEIGHTS = {"generate": 30, "bundle": 8, "check": 6, "testsuite": 4, "describe": 8,

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """The documentation stays true to the tree: docs/cli.md is what tools/cli_reference.py
-prints from the parsers now, every docs page is reachable from README.md, every relative
+prints from the parsers now, docs/profiles.md is what `report --profiles` makes of
+generator/profiles/ now, every docs page is reachable from README.md, every relative
 link resolves to a file and heading, and README's test command is the one CI runs."""
 
 import os
@@ -60,6 +61,15 @@ class CliReference(unittest.TestCase):
         r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "cli_reference.py"),
                             "--check"], capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(r.returncode, 0, r.stderr)
+
+
+class ProfilesPage(unittest.TestCase):
+    def test_profiles_page_is_current(self):
+        from generator import profile_page
+        now = profile_page.render(profile_page.load())
+        self.assertTrue(read(os.path.join(DOCS, "profiles.md")) == now,
+                        "docs/profiles.md is stale (a profile, or the candidate spaces it is "
+                        f"read against, changed): {profile_page.COMMAND}")
 
 
 class Links(unittest.TestCase):

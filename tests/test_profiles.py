@@ -114,6 +114,48 @@ class Profiles(unittest.TestCase):
                          {k: v for k, v in after.items() if k != "chacha"})
 
 
+class ShippedProfiles(unittest.TestCase):
+    """The committed profiles in generator/profiles/, as configure.py would look them up on
+    the CPU each was measured on."""
+
+    INTEL = ("Intel(R) Xeon(R) Processor", "family 6 model 167")
+    FEATURES = ["avx2", "avx512bw", "avx512f", "avx512vl", "bmi1", "bmi2", "ssse3"]
+
+    def on_intel(self):
+        return (mock.patch.object(profiles, "cpu_identity",
+                                  return_value=(self.INTEL[0], self.FEATURES)),
+                mock.patch.object(profiles, "cpu_family_model", return_value=self.INTEL[1]),
+                mock.patch.object(profiles.platform, "machine", return_value="x86_64"))
+
+    def test_the_intel_profiles_apply_on_their_cpu(self):
+        for cc, version, cflags in (("gcc", "12.2.0", "-O3 -march=native"),
+                                    ("clang", "14.0.6", "-O3 -march=native"),
+                                    ("tcc", "927", "-O2")):
+            a, b, c = self.on_intel()
+            with a, b, c:
+                path = profiles.host_path(cc)
+                self.assertEqual(os.path.basename(path),
+                                 f"x86_64-intel-r-xeon-r-processor-f6m167-{cc}.json")
+                self.assertTrue(os.path.exists(path), path)
+                got, warnings = profiles.lookup(cc, version, cflags)
+            with open(path) as f:
+                data = json.load(f)
+            # The key matches whole; a family is dropped only once its sources change (then
+            # the warning names sources.<family>, never a key field).
+            self.assertFalse([w for w in warnings if "sources." not in w], warnings)
+            self.assertTrue(set(got) <= set(data["choice"]))
+            self.assertEqual({k: data["choice"][k] for k in got}, got)
+            if not warnings:
+                self.assertEqual(got, data["choice"])
+
+    def test_another_cpu_does_not_pick_them(self):
+        a, b, c = self.on_intel()
+        with a, c, mock.patch.object(profiles, "cpu_family_model",
+                                     return_value="family 6 model 207"):
+            got, warnings = profiles.lookup("gcc", "12.2.0", "-O3 -march=native")
+        self.assertEqual((got, warnings), ({}, []))  # another file name: no such profile
+
+
 class Candidates(unittest.TestCase):
     target = targets.get("x86_64")
 
@@ -152,10 +194,10 @@ class Candidates(unittest.TestCase):
 
 
 TSV = ("compiler\tvariant\tstatus\tclass\tmedian_24\tbest_24\tmedian_12\tbest_12"
-       "\tref_median_24\tref_best_24\tref_spread_24\n"
-       "gcc\ta\tok\tscalar\t600\t590\t300\t290\t900\t880\t0.01\n"
+       "\tref_median_24\tref_best_24\tref_spread_24\tspread_24\tspread_12\n"
+       "gcc\ta\tok\tscalar\t600\t590\t300\t290\t900\t880\t0.01\t0.02\t0.01\n"
        "gcc\tb\tWRONG: fails 'zero state', not timed\n"
-       "gcc\tc\tok\t512-bit\t620\t600\t310\t300\t1000\t980\t0.01\n"
+       "gcc\tc\tok\t512-bit\t620\t600\t310\t300\t1000\t980\t0.01\t0.03\t0.02\n"
        "gcc\td\tskipped (CPU lacks bmi2)\n")
 
 
@@ -164,6 +206,7 @@ class Choice(unittest.TestCase):
         rows = benchdata.parse_tsv(TSV)
         self.assertEqual([r["variant"] for r in rows], ["a", "b", "c", "d"])
         self.assertEqual(rows[0]["median_24"], 600.0)
+        self.assertEqual(rows[0]["spread_24"], 0.02)
         self.assertNotIn("median_24", rows[1])
         self.assertEqual([benchdata.ok(r) for r in rows], [True, False, True, False])
 
@@ -176,7 +219,7 @@ class Choice(unittest.TestCase):
         self.assertIsNone(tune.choose([rows[1], rows[3]], "keccak"))
 
     def test_a_busy_race_is_reported(self):
-        rows = benchdata.parse_tsv(TSV.replace("\t0.01\n", "\t0.20\n"))
+        rows = benchdata.parse_tsv(TSV.replace("\t0.01\t0.0", "\t0.20\t0.0"))
         self.assertGreater(tune.drift(rows), tune.DRIFT_WARNING)
         self.assertLess(tune.drift(benchdata.parse_tsv(TSV)), tune.DRIFT_WARNING)
 
@@ -188,24 +231,80 @@ class Choice(unittest.TestCase):
 
 
 class Confirm(unittest.TestCase):
-    def row(self, name, median, ref):
-        return {"variant": name, "status": "ok", "median_24": median, "ref_median_24": ref}
+    def row(self, name, median, ref, spread=0.01):
+        return {"variant": name, "status": "ok", "median_24": median, "ref_median_24": ref,
+                "spread_24": spread}
 
     def test_a_win_that_does_not_hold_in_a_second_run_goes_to_the_default(self):
         best, base = self.row("fast", 600, 900), self.row("default", 650, 900)
         again = [self.row("fast", 700, 900), self.row("default", 650, 900)]
         with mock.patch.object(benchdata, "run", return_value=again) as run, \
                 mock.patch("sys.stdout"):
-            kept, rows = tune.confirm(["bench", "--tsv"], best, base, "keccak")
+            kept, rows, tie = tune.settle(["bench", "--tsv"], best, base, "keccak")
         run.assert_called_once_with(["bench", "--tsv", "fast", "default"])
         self.assertIs(kept, base)
         self.assertEqual([r["variant"] for r in rows], ["fast", "default"])
+        self.assertEqual(tie["race"], "confirmation")
+        self.assertLess(tie["margin"], 0)
 
     def test_a_win_that_holds_is_kept(self):
         best, base = self.row("fast", 600, 900), self.row("default", 650, 900)
         again = [self.row("default", 660, 900), self.row("fast", 610, 900)]
         with mock.patch.object(benchdata, "run", return_value=again), mock.patch("sys.stdout"):
-            self.assertIs(tune.confirm(["b"], best, base, "keccak")[0], best)
+            self.assertIs(tune.settle(["b"], best, base, "keccak")[0], best)
+
+
+class Ties(unittest.TestCase):
+    """The tuner end to end over canned rows: a winner within the spread is recorded as a tie
+    in the profile, and the default is its choice."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        patcher = mock.patch.object(profiles, "PROFILE_DIR", self.tmp.name)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        self.addCleanup(self.tmp.cleanup)
+
+    def tune(self, fast_median):
+        target = targets.get("x86_64")
+        default = targets.default_keccak(target, "gcc").name
+        names = [v.name for v in tune.candidates(target, CAPS, True)]
+        fast = next(n for n in names if n != default)
+
+        def run(command, progress=None):
+            rows = []
+            for name in command[2:]:
+                median = fast_median if name == fast else 600.0
+                rows.append({"compiler": "gcc", "variant": name, "status": "ok",
+                             "median_24": median, "best_24": median - 5, "ref_median_24": 850.0,
+                             "ref_spread_24": 0.01, "spread_24": 0.02})
+                if progress:
+                    progress(len(rows), rows[-1])
+            return rows
+        with mock.patch.object(benchdata, "run", side_effect=run), \
+                mock.patch("sys.stdout") as out:
+            path = tune.tune({"keccak": "bench_keccak"}, "gcc", "12.2.0", "-O3", "x86_64",
+                             CAPS, True, "test")
+        with open(path) as f:
+            said = "".join(str(c.args[0]) for c in out.write.call_args_list)
+            return json.load(f), fast, default, said
+
+    def test_a_margin_within_the_spread_is_a_tie_and_the_default_stays(self):
+        data, fast, default, said = self.tune(590.0)     # 1.7% ahead, spreads 2%
+        self.assertEqual(data["choice"]["keccak_scalar"], default)
+        tie = data["ties"]["keccak_scalar"]
+        self.assertEqual((tie["winner"], tie["default"], tie["race"]), (fast, default, "first"))
+        self.assertEqual(tie["spread"], 0.02)
+        self.assertNotIn("keccak_scalar", data["confirmations"])
+        self.assertIn(f"keccak_scalar: tie: {fast} is 1.02x the untuned default {default}", said)
+        self.assertIn("spread_24", data["metrics"]["keccak_scalar"])
+
+    def test_a_clear_win_is_chosen_and_no_tie_recorded(self):
+        data, fast, default, _ = self.tune(500.0)
+        self.assertEqual(data["choice"]["keccak_scalar"], fast)
+        self.assertEqual(data["ties"], {})
+        self.assertEqual([r["variant"] for r in data["confirmations"]["keccak_scalar"]],
+                         [fast, default])
 
 
 def options(**kw):

@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """The bench report: its tables from the benches' --tsv rows (standard library only), and its
-plots (skipped where matplotlib is not installed)."""
+plots (skipped where matplotlib is not installed); and the profiles page (report --profiles):
+CPUs side by side from generator/profiles/."""
 
 import contextlib
 import io
+import json
 import os
 import tempfile
 import unittest
 from unittest import mock
 
-from generator import report
+from generator import __main__ as cli_main
+from generator import profile_page, report
 from generator.errors import UsageError
 
 HEAD = ("compiler\tvariant\tstatus\tmedian_24\tbest_24\tmedian_12\tbest_12\tref_median_24"
@@ -141,6 +144,104 @@ class Report(unittest.TestCase):
             report.main(self.paths, out)
         with open(os.path.join(out, "keccak_unroll.svg")) as f:
             self.assertEqual(f.read(), first)
+
+
+
+def profile(cpu, cpu_id, cc, choice, rows, ties=None, command="python3 -m generator tune"):
+    """A profile as the tuner writes it: rows {kernel: {variant: median}}."""
+    def row(kernel, name, median):
+        key = "bulk_median" if kernel == "chacha" else "median_24"
+        return {"variant": name, "status": "ok", key: median}
+    data = {"key": {"arch": "x86_64", "cpu": cpu, "cpu_id": cpu_id, "compiler": cc,
+                    "version": "1", "cflags": "-O3"},
+            "choice": choice, "metrics": {}, "confirmations": {}, "measured_with": command,
+            "candidates": {k: [row(k, n, m) for n, m in v.items()] for k, v in rows.items()}}
+    if ties is not None:
+        data["ties"] = ties
+    return data
+
+
+class ProfilesPage(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        tie = {"winner": "chacha-x16-step", "default": "chacha-x32-seq", "race": "first",
+               "margin": 0.021, "spread": 0.034}
+        self.profiles = {
+            "amd-gcc.json": profile("AMD EPYC", "family 26 model 2", "gcc",
+                                    {"keccak_scalar": "u3", "chacha": "chacha-x32-seq"},
+                                    {"keccak_scalar": {"u3": 640.0, "u24": 672.0},
+                                     "chacha": {"chacha-x32-seq": 0.215,
+                                                "chacha-x16-step": 0.212}},
+                                    ties={"chacha": tie}),
+            "intel-gcc.json": profile("Intel Xeon", "family 6 model 167", "gcc",
+                                      {"keccak_scalar": "u24", "chacha": "chacha-x16-step"},
+                                      {"keccak_scalar": {"u24": 560.0, "u3": 588.0},
+                                       "chacha": {"chacha-x16-step": 0.29}},
+                                      command="python3 -m generator tune --quick"),
+        }
+        for name, data in self.profiles.items():
+            with open(os.path.join(self.tmp.name, name), "w") as f:
+                json.dump(data, f)
+        self.text = profile_page.render(profile_page.load(self.tmp.name))
+
+    def test_each_cpus_winner_and_figure_per_kernel(self):
+        self.assertIn("### keccak_scalar", self.text)
+        self.assertIn("| gcc `-O3` | `u3` 640 cycles | `u24` 560 cycles |", self.text)
+        self.assertIn("| gcc `-O3` | `chacha-x32-seq` 0.215 c/B | `chacha-x16-step` 0.290 c/B |",
+                      self.text)
+        self.assertIn("AMD EPYC (family 26 model 2)", self.text)
+
+    def test_one_cpus_pick_on_another_from_the_others_rows(self):
+        self.assertIn("| kernel | compiler | AMD EPYC's pick on Intel Xeon | Intel Xeon's pick "
+                      "on AMD EPYC |", self.text)
+        # u3 on Intel: 588 / 560; u24 on AMD: 672 / 640. x32-seq has no row in Intel's race;
+        # x16-step ran faster on AMD than AMD's pick, kept after a tie.
+        self.assertIn("| keccak_scalar | gcc `-O3` | 1.05x | 1.05x |", self.text)
+        self.assertIn("| chacha | gcc `-O3` | not measured on Intel Xeon | 0.99x |", self.text)
+
+    def test_how_each_was_measured_and_its_ties(self):
+        amd = next(l for l in self.text.splitlines() if l.startswith("| AMD EPYC"))
+        self.assertIn("| chacha |", amd)
+        intel = next(l for l in self.text.splitlines() if l.startswith("| Intel Xeon"))
+        self.assertIn("quick by its command", intel)
+        self.assertIn("not recorded (tuned before the tie rule)", intel)
+        self.assertIn("Ties (a winner within the race's spread, so the untuned default stays): "
+                      "gcc `-O3` on AMD EPYC (family 26 model 2): chacha: `chacha-x16-step` was "
+                      "1.02x the untuned default `chacha-x32-seq` in the first race, within the "
+                      "spread (3.4%): the default kept.", self.text)
+
+    def test_the_space_is_told_from_the_rows_too(self):
+        self.assertEqual(profile_page.space_of(self.profiles["intel-gcc.json"]),
+                         ("quick", None, 3))
+
+    def test_the_page_is_written_over_its_own_only(self):
+        page = os.path.join(self.tmp.name, "profiles.md")
+        with mock.patch.object(profile_page.profiles, "PROFILE_DIR", self.tmp.name), \
+                contextlib.redirect_stdout(io.StringIO()) as said:
+            self.assertEqual(cli_main.main(["report", "--profiles", "--out", page]), 0)
+            self.assertEqual(cli_main.main(["report", "--profiles", "--out", page]), 0)
+        self.assertIn("(unchanged)", said.getvalue())
+        with open(page) as f:
+            self.assertEqual(f.read(), self.text)
+        mine = os.path.join(self.tmp.name, "notes.md")
+        with open(mine, "w") as f:
+            f.write("my notes\n")
+        err = io.StringIO()
+        with mock.patch.object(profile_page.profiles, "PROFILE_DIR", self.tmp.name), \
+                contextlib.redirect_stderr(err):
+            self.assertEqual(cli_main.main(["report", "--profiles", "--out", mine]), 2)
+            self.assertEqual(cli_main.main(["report", "--profiles", "gcc-keccak.tsv"]), 2)
+            self.assertEqual(cli_main.main(["report"]), 2)
+        with open(mine) as f:
+            self.assertEqual(f.read(), "my notes\n")
+        self.assertIn("a file this command did not write", err.getvalue())
+
+    def test_a_file_that_is_not_a_profile_is_refused(self):
+        with open(os.path.join(self.tmp.name, "other.json"), "w") as f:
+            f.write("[]")
+        with self.assertRaises(UsageError):
+            profile_page.load(self.tmp.name)
 
 
 if __name__ == "__main__":

@@ -202,7 +202,7 @@ static inline void rs_bench_options(int *argc, char **argv, struct rs_options *o
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("%s", usage);
             printf("common options:\n"
-                   "  --tsv           machine-readable rows (a header, then median and best)\n"
+                   "  --tsv           machine-readable rows (a header, then median, best, spread)\n"
                    "  --turns N       turns per contender in the round-robin");
             if (default_rounds)
                 printf(" (default %u)", default_rounds);
@@ -250,25 +250,30 @@ static inline void rs_no_options_left(int argc, char **argv, int first)
 
 /* The rows of the permutation benches (bench_keccak, bench_keccak_simd): with --tsv a header
  * and the median and best of each figure plus the plain reference's, from the same race, and
- * its spread over the rounds (the drift the race saw); else the medians, as
+ * its spread over the rounds (the drift the race saw), then the kernel's own spread at 24
+ * rounds and at the second count: a tuner declares a winner only by a margin larger than the
+ * spreads of the two it compares (generator/decide.py). New columns go last, so a reader that
+ * counts columns still finds the old ones where they were. Without --tsv, the medians, as
  * tests/bench_table.py reads. */
 static inline void rs_perm_header(unsigned second_rounds)
 {
     printf("compiler\tvariant\tstatus\tclass\tmedian_24\tbest_24\tmedian_%u\tbest_%u"
-           "\tref_median_24\tref_best_24\tref_spread_24\n", second_rounds, second_rounds);
+           "\tref_median_24\tref_best_24\tref_spread_24\tspread_24\tspread_%u\n",
+           second_rounds, second_rounds, second_rounds);
 }
 
-static inline void rs_perm_row(int tsv, const char *cc, const char *name, int isa_class,
-                               struct rs_figure c24, struct rs_figure c12,
-                               const struct rs_entrant *ref24)
+/* c24, c12: the kernel's entrant in the 24-round race and in the second one. */
+static inline void rs_perm_row(int tsv, const char *cc, const struct rs_entrant *c24,
+                               const struct rs_entrant *c12, const struct rs_entrant *ref24)
 {
     if (tsv)
-        printf("%s\t%s\tok\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.4f\n", cc, name,
-               rs_class_names[isa_class], c24.median, c24.best, c12.median, c12.best,
-               ref24->fig.median, ref24->fig.best, ref24->spread);
+        printf("%s\t%s\tok\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.4f\t%.4f\t%.4f\n", cc,
+               c24->name, rs_class_names[c24->isa_class], c24->fig.median, c24->fig.best,
+               c12->fig.median, c12->fig.best, ref24->fig.median, ref24->fig.best,
+               ref24->spread, c24->spread, c12->spread);
     else
-        printf("%s\t%s\t%.0f\t%.0f\t%.0f\t%.2f\n", cc, name, c24.median, c12.median,
-               ref24->fig.median, ref24->fig.median / c24.median);
+        printf("%s\t%s\t%.0f\t%.0f\t%.0f\t%.2f\n", cc, c24->name, c24->fig.median,
+               c12->fig.median, ref24->fig.median, ref24->fig.median / c24->fig.median);
     fflush(stdout);
 }
 
