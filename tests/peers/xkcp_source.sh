@@ -3,7 +3,9 @@
 # in DEST, from `git clone` of github.com/XKCP/XKCP and XKCP/XKCBuild or, where GitHub is out
 # of reach, from local copies: XKCP_SRC and XKCBUILD_SRC name either a git directory (a clone
 # or a mirror; its HEAD is taken) or a work tree. Nothing of it enters this tree.
-#   xkcp_source NAME BUILD DEST      (NAME: the calling script, for its messages)
+#   xkcp_source NAME BUILD DEST [lib]   (NAME: the calling script, for its messages)
+# With `lib`, XKCP's tree alone: for a script that compiles a few of its files itself and so
+# needs neither XKCBuild nor make and xsltproc.
 
 # export SRC DEST: a git directory's HEAD, a work tree's HEAD, or a plain folder, into DEST.
 export_tree() {
@@ -18,15 +20,19 @@ export_tree() {
 }
 
 xkcp_source() {
-    [ -f "$3/Makefile.build" ] && [ -f "$3/support/XKCBuild/src/Main.makefile" ] && return 0
+    [ -f "$3/Makefile.build" ] &&
+        { [ "${4:-}" = lib ] || [ -f "$3/support/XKCBuild/src/Main.makefile" ]; } && return 0
     rm -rf "$3"
+    need="XKCP_SRC and XKCBUILD_SRC to local copies"
+    [ "${4:-}" = lib ] && need="XKCP_SRC to a local copy"
     if [ -n "${XKCP_SRC:-}" ]; then
         export_tree "$XKCP_SRC" "$3"
     else
         git clone --quiet --depth 1 https://github.com/XKCP/XKCP "$2/clone" ||
-            { echo "$1: cannot clone XKCP; set XKCP_SRC and XKCBUILD_SRC to local copies" >&2; exit 2; }
+            { echo "$1: cannot clone XKCP; set $need" >&2; exit 2; }
         export_tree "$2/clone" "$3"
     fi
+    [ "${4:-}" = lib ] && return 0
     if [ ! -f "$3/support/XKCBuild/src/Main.makefile" ]; then
         rm -rf "$3/support/XKCBuild"
         if [ -n "${XKCBUILD_SRC:-}" ]; then
