@@ -523,7 +523,7 @@ def parser():
           {"default": "-O2"}),
         O("--turns", "turns per option in each round-robin race", "3..1000", "31",
           {"default": "31"}),
-        O("--profiles", "the folder to write the profiles to", "a folder path",
+        O("--profile-dir", "the folder to write the profiles to", "a folder path",
           "generator/profiles", {"default": ""})), cmd_tune_bundle,
         "race, on this CPU, the options of every run-time decision of this architecture's "
         "bundle compiled as users compile it, and record the winners in generator/profiles/")

@@ -22,7 +22,6 @@ import subprocess
 import tempfile
 
 from . import benchdata, bundle, cpu_table, decide, profiles, targets
-from .buildgraph import probes
 from .errors import UsageError
 
 HARNESS = os.path.join(profiles.ROOT, "tests", "tune_bundle.c")
@@ -141,7 +140,7 @@ def tune_one(work, cc, cflags, turns, directory, command):
         print(f"tune-bundle: {cc}: {d}: {won}" + (f" (tie: {tie['winner']} not ahead of the "
               f"default by more than the spread)" if tie else "") + f"  [{line}]", flush=True)
     wrong = [f"{r['decision']} {r['variant']}" for r in rows if r.get("status", "ok") != "ok"]
-    k = profiles.key(cc, probes.gcc_version(cc), cflags)
+    k = profiles.key(cc, compiler_version(cc), cflags)
     k.update(mode="bundle", bundle=host_bundle().name,
              vendor=cpu_table.vendor_of({"cpu": k["cpu"]}) or cpu_vendor(),
              path=rows[0].get("path", "") if rows else "")
@@ -149,6 +148,15 @@ def tune_one(work, cc, cflags, turns, directory, command):
     print(f"tune-bundle: {cc}: profile -> {path}" + (f"; WRONG: {', '.join(wrong)}"
                                                      if wrong else ""), flush=True)
     return path, wrong
+
+
+def compiler_version(cc):
+    """gcc's full version; clang answers -dumpversion only."""
+    for flag in ("-dumpfullversion", "-dumpversion"):
+        r = subprocess.run([cc, flag], capture_output=True, text=True)
+        if r.returncode == 0 and r.stdout.strip():
+            return r.stdout.strip()
+    return "?"
 
 
 def cpu_vendor():
@@ -196,9 +204,9 @@ def main(args):
         turns = 0
     if not 3 <= turns <= 1000:
         raise UsageError(f"--turns takes a number from 3 to 1000, not '{args.turns}'")
-    directory = args.profiles
+    directory = args.profile_dir
     if directory and not os.path.isdir(directory):
-        raise UsageError(f"--profiles {directory}: not a folder")
+        raise UsageError(f"--profile-dir {directory}: not a folder")
     failed = False
     with tempfile.TemporaryDirectory(prefix="roundsmith-tune-bundle-") as work:
         for cc in ccs:
