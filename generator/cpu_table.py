@@ -69,6 +69,18 @@ def vendor_of(key):
     return ""
 
 
+def host_vendor():
+    """This machine's CPUID vendor string, as /proc/cpuinfo says it ("" elsewhere)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("vendor_id"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
 def identity(key):
     """(vendor, family, model) of a profile's key, or None when it did not record them."""
     m = re.fullmatch(r"family (\d+) model (\d+)", key.get("cpu_id") or "")

@@ -142,7 +142,7 @@ def tune_one(work, cc, cflags, turns, directory, command):
     wrong = [f"{r['decision']} {r['variant']}" for r in rows if r.get("status", "ok") != "ok"]
     k = profiles.key(cc, compiler_version(cc), cflags)
     k.update(mode="bundle", bundle=host_bundle().name,
-             vendor=cpu_table.vendor_of({"cpu": k["cpu"]}) or cpu_vendor(),
+             vendor=cpu_table.host_vendor() or cpu_table.vendor_of({"cpu": k["cpu"]}),
              path=rows[0].get("path", "") if rows else "")
     path = save(k, choice, candidates, command, metrics, ties, directory)
     print(f"tune-bundle: {cc}: profile -> {path}" + (f"; WRONG: {', '.join(wrong)}"
@@ -157,17 +157,6 @@ def compiler_version(cc):
         if r.returncode == 0 and r.stdout.strip():
             return r.stdout.strip()
     return "?"
-
-
-def cpu_vendor():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("vendor_id"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return ""
 
 
 def profile_path(k, directory):

@@ -2,9 +2,10 @@
 """The variants build/out/<target>/ is generated with: the command-line options, over the
 matching tuned profile's winner, over the built-in default (generator/targets.py)."""
 
+import platform
 import re
 
-from generator import profiles, targets, variants
+from generator import cpu_table, profiles, targets, variants
 from generator.buildgraph.flags import optimisation
 from generator.buildgraph.ninja import rel
 from generator.errors import UsageError
@@ -37,7 +38,28 @@ def tuned_choices(args, target, cc):
               + (f", {ident}" if ident else "") + f") with {cc['id']} {cc['version']} "
               f"{optimisation(args, cc)} ({where}): built-in defaults; `./configure.py --tune "
               f"quick` makes one ({QUICK_TUNE_TIME})")
+    bundle_row_note(cc)
     return choices
+
+
+def bundle_row_note(cc):
+    """One line: whether the bundles' per-CPU table has a row measured on this CPU for this
+    compiler (a bundle profile), and how to make one when not."""
+    model, _ = profiles.cpu_identity()
+    ident = cpu_table.identity({"cpu": model, "cpu_id": profiles.cpu_family_model(),
+                                "vendor": cpu_table.host_vendor()})
+    if ident is None:
+        return
+    mine = [name for name, data in cpu_table.load(platform.machine())
+            if cpu_table.is_bundle(data) and cpu_table.identity(data["key"]) == ident
+            and data["key"].get("compiler") == cc["id"]]
+    if mine:
+        print(f"configure.py: {cc['cc']}: the bundles' per-CPU table has this CPU's row "
+              f"(generator/profiles/{mine[0]})")
+    else:
+        print(f"configure.py: {cc['cc']}: the bundles' per-CPU table has no {cc['id']} row for "
+              f"this CPU ({' '.join(map(str, ident))}): they run the least-worst-loss choice; "
+              f"`python3 -m generator tune-bundle --cc {cc['id']}` measures one")
 
 
 def pick_keccak(args, target, cc, tuned):
