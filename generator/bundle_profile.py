@@ -50,6 +50,30 @@ def canonical(compiler_id, target):
     return data.get("choice", {}), data.get("candidates", {})
 
 
+def carried(compiler_id, target):
+    """The canonical profile's choices, with the scalar Keccak shape and the ChaCha shape
+    replaced by the ones whose worst loss over every CPU profiled with this compiler is
+    smallest (cpu_table.minimax_variant): a bundle carries one shape of each for every CPU,
+    and the canonical machine's winner can cost another CPU far more (gcc's x32-seq ChaCha,
+    Zen 5's best, ran 1.6x slower than x16 on the Intel Xeon profiled)."""
+    choices, candidates = canonical(compiler_id, target)
+    if not choices:
+        return choices, candidates
+    choices = dict(choices)
+    scalar = cpu_table.minimax_variant(
+        target.arch, compiler_id, "keccak_scalar", "median_24",
+        lambda v: v.endswith("-scalar") and ("-shift-" in v or "-builtin-" in v),
+        smaller=lambda v: variants.keccak_from_name(v).unroll)
+    if scalar:
+        choices["keccak_scalar"] = scalar
+    widest = choices.get("chacha", "").rsplit("-", 1)[-1]
+    chacha_ = cpu_table.minimax_variant(target.arch, compiler_id, "chacha", "bulk_median",
+                                        lambda v: v.endswith("-" + widest))
+    if widest and chacha_:
+        choices["chacha"] = chacha_
+    return choices, candidates
+
+
 def keccak_shape(choices, target, compiler_id):
     """The single-state kernel a bundle carries for this compiler: the profile's shape, in
     portable C."""
@@ -107,7 +131,7 @@ def shaped(bundle, compiler_id=targets.CANONICAL_CC):
     variant). Every path keeps its ChaCha level: which level runs on a CPU is the run-time
     table's choice (generator/cpu_table.py)."""
     target = targets.get(bundle.target)
-    choices, _ = canonical(compiler_id, target)
+    choices, _ = carried(compiler_id, target)
     keccak = keccak_shape(choices, target, compiler_id)
     if len(bundle.paths) == 1:
         return bundle, keccak
@@ -121,5 +145,5 @@ def chacha_for(bundle, compiler_id):
     target = targets.get(bundle.target)
     widest = max((p.chacha for p in bundle.paths),
                  key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
-    choices, _ = canonical(compiler_id, target)
+    choices, _ = carried(compiler_id, target)
     return chacha_shape(choices, target, compiler_id, widest)[1]

@@ -313,3 +313,28 @@ def default_label(table, compiler):
         return "no CPU measured: the generator's static order"
     return (f"CPU without a profile: least worst loss over {len(cpus)} measured "
             f"CPU{'s' if len(cpus) > 1 else ''}" + (f" ({compiler} figures)" if compiler else ""))
+
+
+def minimax_variant(arch, compiler, kernel, metric, accept, smaller=None, directory=None):
+    """The candidate of a profile entry (`kernel`: keccak_scalar, chacha) a bundle carries for
+    one compiler, as one shape for every CPU: the one whose worst loss over that compiler's
+    -march=native profiles (each CPU's best among the accepted candidates it measured) is
+    smallest, among those every profile measured; within MINIMAX_SLACK of it, the least by
+    `smaller` (less code). None without two profiles to weigh."""
+    per = []
+    for _, data in load(arch, directory):
+        if is_bundle(data) or data.get("key", {}).get("compiler") != compiler:
+            continue
+        rows = {r["variant"]: r[metric] for r in data.get("candidates", {}).get(kernel, ())
+                if _ok(r) and metric in r and accept(r["variant"])}
+        if rows:
+            per.append(rows)
+    if len(per) < 2:
+        return None
+    common = set.intersection(*(set(r) for r in per))
+    if not common:
+        return None
+    worst = {v: max(r[v] / min(r.values()) for r in per) for v in common}
+    best = min(worst.values())
+    near = sorted(v for v, w in worst.items() if w <= best * (1 + MINIMAX_SLACK))
+    return min(near, key=lambda v: (smaller(v) if smaller else 0, worst[v], v))

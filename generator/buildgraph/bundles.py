@@ -236,6 +236,11 @@ def vendor_edges(w, ctx, cc, compiled):
             w.build([log], "e2e_module", implicit=inputs,
                     variables=[("module", f"tests.e2e_buildsys.{system}_{name}")])
             logs.append(log)
+    log = os.path.join("build", "vendor", "e2e_tune_bundle.log")
+    w.build([log], "e2e_module", implicit=gen_inputs + [
+        "tests/e2e_tune_bundle.py", "tests/tune_bundle.c", "tests/timing.h"],
+        variables=[("module", "tests.e2e_tune_bundle")])
+    logs.append(log)
     logs += ct_selftest_edges(w)
     return logs
 

@@ -9,7 +9,7 @@
  *     target          = x86_64
  *     kernel          = keccak-p1600
  *     isa             = scalar
- *     unroll          = 3
+ *     unroll          = 2
  *     lane_complement = off
  *     parity          = fused
  *     rotate          = builtin
@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define KeccakP1600_implementation "roundsmith keccakp1600-u3-nolc-fused-builtin-scalar"
+#define KeccakP1600_implementation "roundsmith keccakp1600-u2-nolc-fused-builtin-scalar"
 #define KeccakP1600_stateSizeInBytes 200
 #define KeccakP1600_stateAlignment 8
 #define KeccakF1600_FastLoop_supported

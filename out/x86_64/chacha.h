@@ -9,10 +9,10 @@
  *     target             = x86_64
  *     kernel             = chacha
  *     isa                = avx512
- *     width              = 32
- *     states             = 2
- *     schedule           = seq
- *     rotate             = shift
+ *     width              = 16
+ *     states             = 1
+ *     schedule           = step
+ *     rotate             = vprold
  *     rounds             = 8,12,20
  *     prefix             = (none)
  *     one_block_schedule = step
@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /*
- * ChaCha keystreams and encryption (chacha-x32-seq-shift-avx512).
+ * ChaCha keystreams and encryption (chacha-x16-step-vprold-avx512).
  *
  * The state is Bernstein's original layout: words 0-3 the constants, 4-11 the key (a 128-bit
  * key is used twice), 12-13 a 64-bit block counter (low word first), 14-15 the 8-byte IV.

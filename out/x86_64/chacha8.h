@@ -9,10 +9,10 @@
  *     target             = x86_64
  *     kernel             = chacha
  *     isa                = avx512
- *     width              = 32
- *     states             = 2
- *     schedule           = seq
- *     rotate             = shift
+ *     width              = 16
+ *     states             = 1
+ *     schedule           = step
+ *     rotate             = vprold
  *     rounds             = 8,12,20
  *     prefix             = (none)
  *     one_block_schedule = step

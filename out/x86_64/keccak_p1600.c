@@ -8,7 +8,7 @@
  * Parameters:
  *     target   = x86_64
  *     flavours = scalar, bmi2
- *     variant  = keccakp1600-u3-nolc-fused-builtin-scalar
+ *     variant  = keccakp1600-u2-nolc-fused-builtin-scalar
  *     prefix   = (none)
  */
 

@@ -9,7 +9,7 @@
  *     target          = x86_64
  *     kernel          = keccak-p1600
  *     isa             = scalar
- *     unroll          = 3
+ *     unroll          = 2
  *     lane_complement = off
  *     parity          = fused
  *     rotate          = builtin
@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 /*
- * The Keccak-p[1600] permutation (keccakp1600-u3-nolc-fused-builtin-scalar).
+ * The Keccak-p[1600] permutation (keccakp1600-u2-nolc-fused-builtin-scalar).
  *
  * The state is 25 lanes of 64 bits. Lane (x, y) is at index x + 5y and holds the
  * little-endian reading of its 8 bytes (FIPS 202 byte order), whatever the host's byte order.

@@ -9,7 +9,7 @@
  *     target          = x86_64
  *     kernel          = keccak-p1600
  *     isa             = scalar
- *     unroll          = 3
+ *     unroll          = 2
  *     lane_complement = off
  *     parity          = fused
  *     rotate          = builtin
