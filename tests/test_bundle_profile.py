@@ -19,7 +19,10 @@ def row(name, median):
 
 
 def shaped(choices, candidates=None):
-    with mock.patch.object(bundle_profile, "canonical", return_value=(choices, candidates or {})):
+    """The x86_64 bundle shaped by a canonical profile of these choices alone (no minimax
+    over other profiles)."""
+    with mock.patch.object(bundle_profile, "canonical", return_value=(choices, candidates or {})), \
+            mock.patch.object(bundle_profile.cpu_table, "minimax_variant", return_value=None):
         return bundle_profile.shaped(X86)
 
 
@@ -53,6 +56,22 @@ class Shape(unittest.TestCase):
         self.assertEqual(k.isa, "scalar")
         _, k = shaped({"keccak_scalar": "keccakp1600-u2-avx512"})
         self.assertEqual(k, targets.default_keccak(targets.get("x86_64"), "gcc"))
+
+    def test_the_carried_shape_is_the_least_worst_loss_over_the_compilers_profiles(self):
+        def native(cpu, figures):
+            return (f"{cpu}.json", {"key": {"arch": "x86_64", "compiler": "gcc"}, "candidates": {
+                "chacha": [{"variant": v, "status": "ok", "bulk_median": m}
+                           for v, m in figures.items()]}})
+        # x32 is best on one CPU and 60% behind on the other; x16 never more than 5% behind.
+        fake = [native("a", {"chacha-x32-seq-shift-avx512": 0.24,
+                             "chacha-x16-step-vprold-avx512": 0.25}),
+                native("b", {"chacha-x32-seq-shift-avx512": 0.55,
+                             "chacha-x16-step-vprold-avx512": 0.34})]
+        with mock.patch.object(bundle_profile, "canonical",
+                               return_value=({"chacha": "chacha-x32-seq-shift-avx512"}, {})), \
+                mock.patch.object(bundle_profile.cpu_table, "load", return_value=fake):
+            choices, _ = bundle_profile.carried("gcc", targets.get("x86_64"))
+        self.assertEqual(choices["chacha"], "chacha-x16-step-vprold-avx512")
 
     def test_without_a_profile_the_bundle_is_as_listed(self):
         with mock.patch.object(bundle_profile.cpu_table, "load", return_value=[]):
