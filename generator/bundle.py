@@ -139,9 +139,9 @@ class Dispatch:
         return [dict(name=d, **(chacha if d == "chacha" else keccak))
                 for d in cpu_table.DECISIONS]
 
-    def table(self):
-        """The per-CPU rows (generator/cpu_table.py), per compiler section, as option
-        numbers per decision."""
+    def table(self, directory=None):
+        """The per-CPU rows (generator/cpu_table.py) from the profiles in generator/profiles/
+        (or `directory`), per compiler section, as option numbers per decision."""
         decisions = self.decisions
         # cpu_table takes options widest first, the single-state one (or scalar) last.
         options = {d["name"]: tuple(reversed(d["options"][1:])) + (d["options"][0],)
@@ -151,15 +151,18 @@ class Dispatch:
         for l in self.leaves:
             m = re.search(r"-u(\d+)-", l["name"])
             unrolls[l["cls"]] = int(m.group(1)) if m else targets.DEFAULT_SIMD_UNROLL
-        table = cpu_table.build(self.target.arch, options, unrolls)
+        table = cpu_table.build(self.target.arch, options, unrolls, directory)
 
         def ids(orders):
             return [[d["options"].index(o) for o in order]
                     for d, order in zip(decisions, orders)]
         sections = []
         for cond, cc in cpu_table.COMPILER_SECTIONS:
+            # source and figures (whose compiler's): the profiles page says where a row's
+            # order came from; the C table does not need them.
             rows = [dict(vendor=r.vendor, family=r.family, model=r.model, name=r.label,
-                         order=ids(r.orders)) for r in table.rows.get(cc, ())]
+                         order=ids(r.orders), source=r.source, figures=r.compiler)
+                    for r in table.rows.get(cc, ())]
             sections.append(dict(cond=cond, compiler=cc, rows=rows,
                                  default=ids(table.default[cc]),
                                  default_name=cpu_table.default_label(table, cc)))

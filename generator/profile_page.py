@@ -5,8 +5,12 @@ profile in generator/profiles/ set side by side, CPU against CPU.
 Grouped by CPU (its model name and family/model, the profile key's `cpu` and `cpu_id`),
 compiler and flags. Per kernel, each CPU's winner and its figure; then what one CPU's pick
 costs on another, read from the other CPU's own candidate rows (the same compiler and flags,
-the median that decides). Nothing is timed here: the page only reads what the tuner recorded,
-so it is the same bytes wherever it is written, and tests/test_docs.py checks it is current.
+the median that decides). Bundle profiles (`tune-bundle`, key.mode "bundle") are not
+-march=native races of kernels but of the bundle's run-time decisions (generator/cpu_table.py),
+so they get their own section: each CPU's choice per decision, one CPU's choice on another,
+and the per-CPU table the x86_64 bundle carries from these profiles. Nothing is timed here:
+the page only reads what the tuner recorded, so it is the same bytes wherever it is written,
+and tests/test_docs.py checks it is current.
 """
 
 import json
@@ -14,7 +18,7 @@ import os
 import re
 import shlex
 
-from . import benchdata, profiles, targets, tune
+from . import benchdata, bundle, bundle_profile, cpu_table, profiles, targets, tune
 from .errors import UsageError
 
 PAGE = os.path.join("docs", "profiles.md")
@@ -178,8 +182,194 @@ def table(head, rows):
     return "\n".join(out) + "\n"
 
 
-def render(entries):
-    """The page's text from [(file name, profile data)]."""
+# Bundle profiles (`generator tune-bundle`): per run-time decision of the bundle's per-CPU
+# table, each option raced end to end through the API the decision serves.
+
+def ordered_decisions(decisions):
+    order = cpu_table.DECISIONS
+    return sorted(decisions, key=lambda d: (order.index(d) if d in order else len(order), d))
+
+
+def bundle_row(data, decision, name):
+    """The row of option `name` in a bundle profile's race for `decision`, if it was timed."""
+    for r in data["candidates"].get(decision, []):
+        if r.get("variant") == name:
+            return r if benchdata.ok(r) and "median" in r else None
+    return None
+
+
+def bundle_figure(decision, row):
+    unit = row.get("unit") or ("cycles/lane/permutation" if decision.startswith("mb")
+                               else "cycles/byte")
+    value = row["median"]
+    return f"{value:.0f} {unit}" if value >= 10 else f"{value:.3f} {unit}"
+
+
+def bundle_flags_cell(data):
+    k = data["key"]
+    return (f"`{k.get('cflags', '')}`, bundle {k.get('bundle') or k.get('arch', '?')} (its own "
+            "files, no -m flags)")
+
+
+def bundle_space_cell(data):
+    cands = data["candidates"]
+    rows = [r for rs in cands.values() for r in rs]
+    untimed = sum(1 for r in rows if not benchdata.ok(r))
+    return (f"bundle: {len(cands)} decision{'s' if len(cands) != 1 else ''}, {len(rows)} "
+            f"options" + (f" ({untimed} not timed)" if untimed else ""))
+
+
+def bundle_ties_cell(data):
+    if "ties" not in data:
+        return "not recorded"
+    return ", ".join(ordered_decisions(data["ties"])) if data["ties"] else "none"
+
+
+def bundle_tie_line(decision, tie):
+    runs = len(tie.get("margins", ()))
+    return (f"{decision}: `{tie['winner']}` was "
+            + " and ".join(f"{1 + m:.2f}x" for m in tie.get("margins", ()))
+            + f" the untuned default `{tie['default']}` in the {runs} "
+            f"run{'s' if runs != 1 else ''}, within the spread ("
+            + " and ".join(f"{s:.1%}" for s in tie.get("spreads", ())) + "): the default kept")
+
+
+def bundle_setup(data):
+    k = data["key"]
+    return (k.get("compiler", "?"), k.get("cflags", ""))
+
+
+def carried(folder, labels):
+    """The per-CPU table the x86_64 bundle carries, as `python3 -m generator bundle` writes
+    it from the profiles in `folder`: markdown lines, or [] when it has no rows. The bundle's
+    shape (which unroll each kernel carries) stays the committed profiles' even for another
+    folder: only a row's order can change with the profiles, not the options it orders."""
+    b = targets.BUNDLES["x86_64"]
+    d = bundle.Dispatch(bundle_profile.shaped(b)[0], targets.get(b.target), "")
+    t = d.table(folder)
+    decisions = d.decisions
+    if not any(s["rows"] for s in t["sections"]):
+        return []
+
+    def firsts(orders):
+        return [f"`{dec['options'][o[0]]}`" for dec, o in zip(decisions, orders)]
+
+    def origin(row, cc):
+        kind = ("bundle profile" if row["source"].endswith("-bundle.json") else
+                "a -march=native profile: per-instance permutation costs, not the bundle's "
+                "own race")
+        borrowed = f", {row['figures']}'s figures" if row["figures"] != cc else ""
+        return f"`{row['source']}` ({kind}{borrowed})"
+
+    head = ["CPU", "figures from"] + [dec["name"] for dec in decisions]
+    out = [
+        f"### The table the {b.name} bundle carries",
+        "",
+        "What `python3 -m generator bundle` writes into the bundle's rs_dispatch.c from these "
+        "profiles (generator/cpu_table.py): per compiler section, each CPU's first option per "
+        "decision (the C side takes the first option of a row's order that the path in force "
+        "can run). A CPU without a profile gets the minimax row: per decision, the order whose "
+        "worst loss (an option's cost over the best option's on one measured CPU) over the "
+        "measured CPUs is smallest.",
+    ]
+    for s in t["sections"]:
+        rows = [[labels.get(r["source"], f"{r['vendor']} family {r['family']} model "
+                                          f"{r['model']}"), origin(r, s["compiler"])]
+                + firsts(r["order"]) for r in s["rows"]]
+        rows.append(["any other CPU (minimax)", s["default_name"]]
+                    + firsts(s["default"]))
+        out += ["", f"{s['compiler']} (`#if {s['cond']}`):", "", table(head, rows).rstrip("\n")]
+    out += ["", "Any other compiler (MSVC):", "",
+            table(head, [["any CPU (minimax)", t["other_name"]] + firsts(t["other"])])
+            .rstrip("\n")]
+    return out
+
+
+def bundle_sections(entries, folder, labels):
+    """"What the bundles run, CPU by CPU": each bundle profile's choice per decision, one
+    CPU's choice on another, and the table the committed bundle carries."""
+    by = {(cpu_of(d), bundle_setup(d)): (name, d) for name, d in entries}
+    cpus = sorted(dict.fromkeys(cpu_of(d) for _, d in entries))
+    setups = ordered_setups(dict.fromkeys(bundle_setup(d) for _, d in entries))
+    decisions = ordered_decisions({k for _, d in entries for k in d["candidates"]})
+    short = short_labels(cpus)
+    parts = ["", "## What the bundles run, CPU by CPU", "",
+             "The bundle profiles (`python3 -m generator tune-bundle`): the bundle's own files "
+             "compiled as a vendoring user compiles them (the flags above, no -m flags), each "
+             "option of a run-time decision raced end to end through the API it serves (mbN: "
+             "shake128_xN on N lanes, TSC cycles per lane per permutation; kt128: 256 KiB, "
+             "cycles per byte; chacha: ChaCha8 keystream, cycles per byte). An option other "
+             "than the untuned default is chosen only when it wins by more than the spread in "
+             "both runs; \"(tie: default kept)\" where the default stayed."]
+    if not entries:
+        parts += ["", "No bundle profiles."]
+    for dec in decisions:
+        body = []
+        for s in setups:
+            cells = []
+            for cpu in cpus:
+                got = by.get((cpu, s))
+                if not got:
+                    cells.append("")
+                    continue
+                name = got[1]["choice"].get(dec)
+                if not name:
+                    cells.append("not tuned")
+                    continue
+                r = bundle_row(got[1], dec, name)
+                cell = f"`{name}` " + (bundle_figure(dec, r) if r else "(no figure)")
+                if dec in (got[1].get("ties") or {}):
+                    cell += " (tie: default kept)"
+                cells.append(cell)
+            if any(c and c != "not tuned" for c in cells):
+                body.append([setup_label(s)] + cells)
+        parts += ["", f"### {dec}", "", table(["compiler"] + [cpu_label(c) for c in cpus],
+                                              body).rstrip("\n")]
+    pairs = [(a, b) for a in cpus for b in cpus if a != b]
+    if entries:
+        parts += ["", "### One CPU's choice on another", "",
+                  "What CPU A's choice costs on CPU B, relative to B's own choice: both "
+                  "medians from B's race (same compiler and flags); below 1 where B kept its "
+                  "default after a tie. \"not measured on B\" where B's race did not time "
+                  "A's choice."]
+    if entries and not pairs:
+        parts += ["", "Fewer than two CPUs have bundle profiles: nothing to cross."]
+    elif entries:
+        body = []
+        for dec in decisions:
+            for s in setups:
+                cells = []
+                for a, b in pairs:
+                    pa, pb = by.get((a, s)), by.get((b, s))
+                    wa = pa[1]["choice"].get(dec) if pa else None
+                    wb = pb[1]["choice"].get(dec) if pb else None
+                    if not wa or not wb:
+                        cells.append("")
+                        continue
+                    ra, rb = bundle_row(pb[1], dec, wa), bundle_row(pb[1], dec, wb)
+                    if ra is None:
+                        cells.append(f"not measured on {short[b]}")
+                    elif rb is None:
+                        cells.append(f"{short[b]}'s own choice has no figure")
+                    else:
+                        cells.append(f"{ra['median'] / rb['median']:.2f}x"
+                                     + (" (same choice)" if wa == wb else ""))
+                if any(cells):
+                    body.append([dec, setup_label(s)] + cells)
+        parts += ["", table(["decision", "compiler"]
+                            + [f"{short[a]}'s choice on {short[b]}" for a, b in pairs],
+                            body).rstrip("\n")]
+    lines = carried(folder, labels)
+    if lines:
+        parts += [""] + lines
+    return parts
+
+
+def render(entries, folder=None):
+    """The page's text from [(file name, profile data)], the table the bundle carries from
+    the profiles in `folder` (generator/profiles/ by default), where `entries` came from."""
+    bundles = [(n, d) for n, d in entries if cpu_table.is_bundle(d)]
+    entries = [(n, d) for n, d in entries if not cpu_table.is_bundle(d)]
     by = {}
     for name, data in entries:
         by[(cpu_of(data), setup_of(data))] = (name, data)
@@ -187,6 +377,22 @@ def render(entries):
     setups = ordered_setups(dict.fromkeys(setup_of(d) for _, d in entries))
     kernels = ordered_kernels({k for _, d in entries for k in d["choice"]})
     short = short_labels(cpus)
+    bundle_by = {(cpu_of(d), bundle_setup(d)): (n, d) for n, d in bundles}
+    all_cpus = sorted(dict.fromkeys(cpu_of(d) for _, d in entries + bundles))
+    bundle_setups = ordered_setups(dict.fromkeys(bundle_setup(d) for _, d in bundles))
+    measured = []
+    for cpu in all_cpus:
+        for s in setups:
+            if (cpu, s) in by:
+                name, d = by[(cpu, s)]
+                measured.append([cpu_label(cpu), s[0], d["key"].get("version", ""),
+                                 f"`{s[1]}`", space_cell(d), ties_cell(d), f"`{name}`"])
+        for s in bundle_setups:
+            if (cpu, s) in bundle_by:
+                name, d = bundle_by[(cpu, s)]
+                measured.append([cpu_label(cpu), s[0], d["key"].get("version", ""),
+                                 bundle_flags_cell(d), bundle_space_cell(d),
+                                 bundle_ties_cell(d), f"`{name}`"])
     parts = [
         MARK + "\n     tests/test_docs.py fails when this page is stale: rerun the command. -->",
         "# Tuned profiles, CPU by CPU",
@@ -198,25 +404,28 @@ def render(entries):
         "permutation at 24 rounds (per instance for x-N), and cycles per byte of ChaCha8 "
         "bulk keystream for `chacha` (see [tuning.md](tuning.md)). A profile applies only on "
         "the CPU, compiler and flags of its key; which variant wins is a fact of one machine, "
-        f"so read these as such. Written by `{COMMAND}`.",
+        "so read these as such. The bundle profiles (`-bundle.json`) time the bundle's "
+        "run-time decisions instead, end to end, and have their own section, with the "
+        f"per-CPU table the bundle carries. Written by `{COMMAND}`.",
         "",
         "## The profiles and how they were measured",
         "",
         table(["CPU", "compiler", "version", "flags", "space", "ties", "file"],
-              [[cpu_label(cpu_of(d)), setup_of(d)[0], d["key"].get("version", ""),
-                f"`{setup_of(d)[1]}`", space_cell(d), ties_cell(d), f"`{name}`"]
-               for cpu in cpus for s in setups if (cpu, s) in by
-               for name, d in [by[(cpu, s)]]]).rstrip("\n"),
+              measured).rstrip("\n"),
     ]
     ties = [f"{setup_label(setup_of(d))} on {cpu_label(cpu_of(d))}: "
             + "; ".join(tie_line(d, k, d["ties"][k]) for k in ordered_kernels(d["ties"]))
             for cpu in cpus for s in setups if (cpu, s) in by
             for _, d in [by[(cpu, s)]] if d.get("ties")]
+    ties += [f"the {setup_label(s)} bundle on {cpu_label(cpu)}: "
+             + "; ".join(bundle_tie_line(k, d["ties"][k]) for k in ordered_decisions(d["ties"]))
+             for cpu in all_cpus for s in bundle_setups if (cpu, s) in bundle_by
+             for _, d in [bundle_by[(cpu, s)]] if d.get("ties")]
     parts += ["", "Ties (a winner within the race's spread, so the untuned default stays): "
               + ("; ".join(ties) + "." if ties else "none recorded.")]
     parts += ["", "## Each CPU's winners", "",
-              "Per kernel, the variant each CPU's profile chose for each compiler and flags, "
-              "with its median from that profile's own race."]
+              "Per kernel, the variant each CPU's -march=native (or tcc) profile chose for each "
+              "compiler and flags, with its median from that profile's own race."]
     for kernel in kernels:
         body = []
         for s in setups:
@@ -269,7 +478,11 @@ def render(entries):
         parts += ["", table(["kernel", "compiler"]
                             + [f"{short[a]}'s pick on {short[b]}" for a, b in pairs],
                             body).rstrip("\n")]
+    labels = {n: cpu_label(cpu_of(d)) for n, d in entries + bundles}
+    parts += bundle_sections(bundles, folder, labels)
     return "\n".join(parts) + "\n"
+
+
 
 
 def write_page(path, text):
@@ -308,5 +521,5 @@ def main(out=PAGE, folder=None):
     entries = load(folder)
     if not entries:
         raise UsageError(f"{folder or profiles.PROFILE_DIR}: no profiles (*.json)")
-    changed = write_page(out, render(entries))
+    changed = write_page(out, render(entries, folder))
     print(f"report: {out}: {len(entries)} profiles" + ("" if changed else " (unchanged)"))

@@ -183,7 +183,7 @@ class ProfilesPage(unittest.TestCase):
         for name, data in self.profiles.items():
             with open(os.path.join(self.tmp.name, name), "w") as f:
                 json.dump(data, f)
-        self.text = profile_page.render(profile_page.load(self.tmp.name))
+        self.text = profile_page.render(profile_page.load(self.tmp.name), self.tmp.name)
 
     def test_each_cpus_winner_and_figure_per_kernel(self):
         self.assertIn("### keccak_scalar", self.text)
@@ -242,6 +242,132 @@ class ProfilesPage(unittest.TestCase):
             f.write("[]")
         with self.assertRaises(UsageError):
             profile_page.load(self.tmp.name)
+
+
+def bundle_profile(cpu, cpu_id, vendor, cc, rows, choice=None, ties=None):
+    """A profile as tune-bundle writes it: rows {decision: {option: median}}; the choice is
+    the fastest unless given."""
+    def row(decision, name, median):
+        unit = "cycles/lane/permutation" if decision.startswith("mb") else "cycles/byte"
+        return {"variant": name, "decision": decision, "status": "ok", "median": median,
+                "best": median * 0.98, "spread": 0.01, "unit": unit}
+    picked = {d: min(v, key=v.get) for d, v in rows.items()}
+    picked.update(choice or {})
+    return {"key": {"arch": "x86_64", "bundle": "x86_64", "cpu": cpu, "cpu_id": cpu_id,
+                    "vendor": vendor, "compiler": cc, "version": "1", "cflags": "-O2",
+                    "mode": "bundle"},
+            "choice": picked, "ties": ties or {}, "metrics": {},
+            "measured_with": "python3 -m generator tune-bundle --turns 21",
+            "candidates": {d: [row(d, n, m) for n, m in v.items()] for d, v in rows.items()}}
+
+
+class BundleSections(unittest.TestCase):
+    """Bundle profiles on the profiles page: their own rows in the measured table, their own
+    section per decision, one CPU's choice on another, and the table the bundle carries."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        tie = {"winner": "x8-avx512", "default": "x4-avx512vl", "margins": [0.0067, 0.012],
+               "spreads": [0.02, 0.031]}
+        files = {
+            "amd-gcc-bundle.json": bundle_profile(
+                "AMD EPYC", "family 26 model 2", "AuthenticAMD", "gcc",
+                {"mb4": {"x8-avx512": 130.0, "x4-avx512vl": 140.0, "x1": 520.0},
+                 "chacha": {"avx512": 0.12, "avx2": 0.39}}),
+            "intel-gcc-bundle.json": bundle_profile(
+                "Intel Xeon", "family 6 model 167", "GenuineIntel", "gcc",
+                {"mb4": {"x8-avx512": 150.0, "x4-avx512vl": 151.0, "x1": 560.0},
+                 "chacha": {"avx2": 0.4}},
+                choice={"mb4": "x4-avx512vl"}, ties={"mb4": tie}),
+            # A CPU with a -march=native profile only: its bundle row is derived from it.
+            "sapphire-clang.json": profile(
+                "Intel Xeon Gold", "family 6 model 143", "clang",
+                {"keccak_scalar": "u24"},
+                {"keccak_scalar": {"u24": 560.0},
+                 "keccak_x8_avx512": {"keccakp1600-x8-u2-avx512": 300.0},
+                 "keccak_x4_avx512vl": {"keccakp1600-x4-u2-avx512vl": 150.0}}),
+        }
+        for name, data in files.items():
+            with open(os.path.join(self.tmp.name, name), "w") as f:
+                json.dump(data, f)
+        self.text = profile_page.render(profile_page.load(self.tmp.name), self.tmp.name)
+        self.lines = self.text.splitlines()
+
+    def section(self, heading):
+        start = self.lines.index(heading)
+        end = next((i for i in range(start + 1, len(self.lines))
+                    if self.lines[i].startswith("#")), len(self.lines))
+        return "\n".join(self.lines[start:end])
+
+    def test_how_a_bundle_profile_was_measured(self):
+        amd = next(l for l in self.lines if l.startswith("| AMD EPYC (family 26 model 2) |"))
+        self.assertIn("| `-O2`, bundle x86_64 (its own files, no -m flags) | bundle: 2 "
+                      "decisions, 5 options | none | `amd-gcc-bundle.json` |", amd)
+        intel = next(l for l in self.lines if l.startswith("| Intel Xeon (family 6 model 167)"))
+        self.assertIn("| bundle: 2 decisions, 4 options | mb4 |", intel)
+        self.assertIn("the gcc `-O2` bundle on Intel Xeon (family 6 model 167): mb4: "
+                      "`x8-avx512` was 1.01x and 1.01x the untuned default `x4-avx512vl` in "
+                      "the 2 runs, within the spread (2.0% and 3.1%): the default kept.",
+                      self.text)
+
+    def test_the_native_sections_leave_the_bundles_out(self):
+        winners = self.text[self.text.index("## Each CPU's winners"):
+                            self.text.index("## What the bundles run")]
+        self.assertNotIn("family 26 model 2", winners)
+        self.assertNotIn("### mb4", winners)
+        self.assertNotIn("### chacha", winners)
+        self.assertIn("| clang `-O3` | `u24` 560 cycles |", winners)
+
+    def test_each_cpus_choice_per_decision(self):
+        mb4 = self.section("### mb4")
+        self.assertIn("| compiler | AMD EPYC (family 26 model 2) | Intel Xeon (family 6 model "
+                      "167) |", mb4)
+        self.assertIn("| gcc `-O2` | `x8-avx512` 130 cycles/lane/permutation | `x4-avx512vl` "
+                      "151 cycles/lane/permutation (tie: default kept) |", mb4)
+        self.assertIn("| gcc `-O2` | `avx512` 0.120 cycles/byte | `avx2` 0.400 cycles/byte |",
+                      self.section("### chacha"))
+
+    def test_one_cpus_choice_on_another(self):
+        cross = self.section("### One CPU's choice on another")
+        self.assertIn("| decision | compiler | AMD EPYC's choice on Intel Xeon | Intel Xeon's "
+                      "choice on AMD EPYC |", cross)
+        # x8 on Intel: 150 / 151; x4-avx512vl on AMD: 140 / 130; Intel's race had no avx512.
+        self.assertIn("| mb4 | gcc `-O2` | 0.99x | 1.08x |", cross)
+        self.assertIn("| chacha | gcc `-O2` | not measured on Intel Xeon | 3.25x |", cross)
+
+    def test_the_table_the_bundle_carries(self):
+        t = self.section("### The table the x86_64 bundle carries")
+        self.assertIn("minimax", t)
+        gcc = t[t.index("gcc (`#if defined(__GNUC__)`)"):t.index("Any other compiler")]
+        self.assertIn("| AMD EPYC (family 26 model 2) | `amd-gcc-bundle.json` (bundle profile) "
+                      "| `x2-avx512vl` | `x8-avx512` | `x8-avx512` | `x8-avx512` | `avx512` |",
+                      gcc)
+        # The recorded choice leads after a tie, though x8 ran faster.
+        self.assertIn("| Intel Xeon (family 6 model 167) | `intel-gcc-bundle.json` (bundle "
+                      "profile) | `x2-avx512vl` | `x4-avx512vl` |", gcc)
+        # No gcc figures for that CPU: its clang -march=native profile stands in, and says so.
+        self.assertIn("| Intel Xeon Gold (family 6 model 143) | `sapphire-clang.json` (a "
+                      "-march=native profile: per-instance permutation costs, not the bundle's "
+                      "own race, clang's figures) | `x4-avx512vl` | `x4-avx512vl` | "
+                      "`x4-avx512vl` |", gcc)     # x8 at 300 per instance loses even at N = 8
+        self.assertIn("| any other CPU (minimax) | CPU without a profile: least worst loss over ",
+                      gcc)
+        self.assertIn("| any CPU (minimax) | CPU without a profile: least worst loss over 3 "
+                      "measured CPUs |", t)
+
+    def test_the_page_agrees_with_the_bundles_c_table(self):
+        from generator import bundle, bundle_profile, targets
+        b = targets.BUNDLES["x86_64"]
+        d = bundle.Dispatch(bundle_profile.shaped(b)[0], targets.get(b.target), "")
+        table = d.table(self.tmp.name)
+        t = self.section("### The table the x86_64 bundle carries")
+        for sec in table["sections"]:
+            for row in sec["rows"]:
+                firsts = " | ".join(f"`{dec['options'][o[0]]}`"
+                                    for dec, o in zip(d.decisions, row["order"]))
+                self.assertIn(f"`{row['source']}`", t)
+                self.assertIn(firsts + " |", t)
 
 
 if __name__ == "__main__":
