@@ -308,7 +308,9 @@ def carried_unroll(arch, cls, unrolls_allowed, directory=None):
 
 def default_label(table, compiler):
     """What the row for a CPU without a profile is, as rs_cpu_row_name() says it."""
-    cpus = {(r.vendor, r.family, r.model) for rows in table.rows.values() for r in rows}
+    # The CPUs whose figures the minimax weighed: that compiler's own, or everyone's.
+    cpus = {(r.vendor, r.family, r.model) for rows in table.rows.values() for r in rows
+            if not compiler or r.compiler == compiler}
     if not cpus:
         return "no CPU measured: the generator's static order"
     return (f"CPU without a profile: least worst loss over {len(cpus)} measured "
