@@ -22,6 +22,7 @@ Where the figures come from, per (CPU, compiler), best first:
 This module reads profiles and derives; it renders nothing.
 """
 
+import functools
 import json
 import os
 import re
@@ -70,12 +71,15 @@ def vendor_of(key):
 
 
 def host_vendor():
-    """This machine's CPUID vendor string, as /proc/cpuinfo says it ("" elsewhere)."""
+    """This machine's CPUID vendor string as /proc/cpuinfo says it, or on AArch64 its MIDR
+    implementer as rs_dispatch.c spells it (midr-41 for Arm); "" elsewhere."""
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
                 if line.startswith("vendor_id"):
                     return line.split(":", 1)[1].strip()
+                if line.startswith("CPU implementer"):
+                    return f"midr-{int(line.split(':', 1)[1], 16):02x}"
     except OSError:
         pass
     return ""
@@ -94,15 +98,21 @@ def load(arch, directory=None):
     """Every profile of `arch` under generator/profiles/ (or `directory`), as (file name,
     data), sorted by name so the table comes out the same on every machine."""
     directory = directory or profiles.PROFILE_DIR
+    names = sorted(n for n in os.listdir(directory) if n.endswith(".json"))
+    stamp = tuple((n, os.stat(os.path.join(directory, n)).st_mtime_ns) for n in names)
+    return [(name, data) for name, data in _read(directory, stamp)
+            if data.get("key", {}).get("arch") == arch]
+
+
+@functools.lru_cache(maxsize=8)
+def _read(directory, stamp):
+    """The profiles of a folder, parsed once per state of it (a generation asks for them
+    once per kernel class and decision)."""
     out = []
-    for name in sorted(os.listdir(directory)):
-        if not name.endswith(".json"):
-            continue
+    for name, _ in stamp:
         with open(os.path.join(directory, name)) as f:
-            data = json.load(f)
-        if data.get("key", {}).get("arch") == arch:
-            out.append((name, data))
-    return out
+            out.append((name, json.load(f)))
+    return tuple(out)
 
 
 def is_bundle(data):

@@ -75,14 +75,18 @@ def cpu_family_model():
             for line in f:
                 name, _, value = line.partition(":")
                 name = name.strip()
-                if name in ("cpu family", "model") and name not in got:
+                if name in ("cpu family", "model", "CPU part", "CPU variant") and name not in got:
                     got[name] = value.strip()
                 if not line.strip():
                     break
     except OSError:
         pass
-    return (f"family {got['cpu family']} model {got['model']}"
-            if "cpu family" in got and "model" in got else "")
+    if "cpu family" in got and "model" in got:
+        return f"family {got['cpu family']} model {got['model']}"
+    # AArch64: the MIDR fields, as the bundles' rs_dispatch.c reads them (part, variant).
+    if "CPU part" in got and "CPU variant" in got:
+        return f"family {int(got['CPU part'], 16)} model {int(got['CPU variant'], 16)}"
+    return ""
 
 
 def key(compiler_id, version, cflags):

@@ -201,12 +201,33 @@ static int rs_pick(const struct rs_cpu_row *row, int d, int path)
     return 0;
 }
 
-/* No CPU identity is read here yet: every CPU takes the last row. */
+#if defined(RS_DISPATCH_ARCH)
+/* MIDR_EL1 where Linux exposes it: "midr-<implementer in hex>", the part number as the
+ * family, the variant as the model. Without the file (an older kernel, qemu-user) the CPU
+ * takes the last row. */
+static void rs_cpu_identity(char vendor[13], unsigned *family, unsigned *model)
+{
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
+    unsigned long long midr;
+
+    vendor[0] = 0;
+    *family = *model = 0;
+    if (!f)
+        return;
+    if (fscanf(f, "%llx", &midr) == 1) {
+        snprintf(vendor, 13, "midr-%02x", (unsigned)(midr >> 24) & 255u);
+        *family = (unsigned)(midr >> 4) & 0xfffu;
+        *model = (unsigned)(midr >> 20) & 15u;
+    }
+    fclose(f);
+}
+#else
 static void rs_cpu_identity(char vendor[13], unsigned *family, unsigned *model)
 {
     vendor[0] = 0;
     *family = *model = 0;
 }
+#endif
 
 /* The row for this CPU, or for the one ROUNDSMITH_CPU=<vendor>:<family>:<model> names. */
 static int rs_row(void)
