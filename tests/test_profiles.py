@@ -364,17 +364,35 @@ class Configure(unittest.TestCase):
     def test_configure_says_which_profile_applies_or_that_none_does(self):
         args = argparse.Namespace(no_profile=False, cflags="-O3")
         cc = dict(self.cc, version="12.2.0")
-        with mock.patch.object(profiles, "lookup", return_value=({}, [])), \
+        quiet = mock.patch.object(choices, "bundle_row_note")
+        with mock.patch.object(profiles, "lookup", return_value=({}, [])), quiet, \
                 mock.patch("builtins.print") as out:
             choices.tuned_choices(args, targets.host(), cc)
         line, = [c.args[0] for c in out.call_args_list]
         self.assertIn("no tuned profile applies", line)
         self.assertIn("./configure.py --tune quick", line)
-        with mock.patch.object(profiles, "lookup", return_value=(ALL, [])), \
+        with mock.patch.object(profiles, "lookup", return_value=(ALL, [])), quiet, \
                 mock.patch("builtins.print") as out:
             choices.tuned_choices(args, targets.host(), cc)
         line, = [c.args[0] for c in out.call_args_list]
         self.assertIn(os.path.relpath(profiles.host_path("gcc"), profiles.ROOT), line)
+
+    def test_configure_says_whether_the_bundle_table_has_this_cpus_row(self):
+        cc = dict(self.cc, version="12.2.0")
+        amd = {"key": {"arch": "x86_64", "mode": "bundle", "compiler": "gcc",
+                       "vendor": "AuthenticAMD", "cpu_id": "family 26 model 2"}}
+        for cpu_id, want in (("family 26 model 2", "has this CPU's row"),
+                             ("family 25 model 17", "has no gcc row")):
+            with mock.patch.object(choices.cpu_table, "load",
+                                   return_value=[("x-gcc-bundle.json", amd)]), \
+                    mock.patch.object(profiles, "cpu_identity", return_value=("AMD EPYC", [])), \
+                    mock.patch.object(profiles, "cpu_family_model", return_value=cpu_id), \
+                    mock.patch.object(choices.cpu_table, "host_vendor",
+                                      return_value="AuthenticAMD"), \
+                    mock.patch("builtins.print") as out:
+                choices.bundle_row_note(cc)
+            line, = [c.args[0] for c in out.call_args_list]
+            self.assertIn(want, line)
 
     def test_without_a_profile_the_defaults(self):
         self.assertEqual(choices.pick_keccak(options(), self.target, self.cc, {}),
