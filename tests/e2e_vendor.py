@@ -13,6 +13,7 @@ import concurrent.futures
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -385,7 +386,16 @@ class Recipe(unittest.TestCase):
             os.makedirs(home)
             os.symlink(ROOT, os.path.join(home, "roundsmith"))
             os.makedirs(os.path.join(tmp, "chiapos", "src"))
-            r = run(["sh", "-ec", script], cwd=tmp, env={"HOME": home})
+            # The recipe's `python3` is the interpreter running this test (the build's, with
+            # Jinja2), not whichever python3 comes first on PATH (a venv's may lack it).
+            bin_dir = os.path.join(tmp, "bin")
+            os.makedirs(bin_dir)
+            wrapper = os.path.join(bin_dir, "python3")
+            with open(wrapper, "w") as f:  # not a link: a venv's interpreter needs its path
+                f.write(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} \"$@\"\n")
+            os.chmod(wrapper, 0o755)
+            r = run(["sh", "-ec", script], cwd=tmp, env={
+                "HOME": home, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")})
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             src = os.path.join(tmp, "chiapos", "src")
             objs = sorted(f for f in os.listdir(src) if f.endswith(".o"))
