@@ -17,7 +17,7 @@ import sys
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
-from generator import cli, targets, vectors  # noqa: E402
+from generator import cli, pydeps, targets, vectors  # noqa: E402
 from generator.buildgraph import (choices, goals, instrumented, matrix, ninja,  # noqa: E402
                                   outdir, probes)
 from generator.buildgraph.context import Context  # noqa: E402
@@ -134,15 +134,19 @@ def probe(args):
     main_cc, test_ccs = compilers(args)
     vectors.keccak_intermediate(args.vectors)  # read at build time: fail now if missing
     vectors.chacha_records(args.vectors)
-    probes.jinja2()
+    python = probes.build_python()
     check_cflags, check_libs = probes.check_library()
     clang = next((c["path"] for c in test_ccs if c["id"] == "clang"), shutil.which("clang"))
-    return Context(
+    found = {c["cc"] for c in test_ccs}
+    skipped = [(f"the Check suites built by {name}",
+                f"{name} not installed (apt-get install -y {name})")
+               for name in filter(None, args.test_cc.split(",")) if name not in found]
+    return Context(skipped=skipped,
         args=args, target=target, main_cc=main_cc, test_ccs=test_ccs,
         check_cflags=check_cflags, check_libs=check_libs, crypto_libs=probes.crypto_libs(),
         peers=probes.peer_libraries(), clang=clang,
         ref_cc="gcc" if shutil.which("gcc") else None, valgrind=shutil.which("valgrind"),
-        plots_python=probes.plotting_python(), cpu=probes.cpu_features(),
+        python=python, plots_python=probes.plotting_python(python), cpu=probes.cpu_features(),
         gen_inputs=generator_sources())
 
 
@@ -214,9 +218,10 @@ def write(w, ctx, argv):
         "@CONFIGURE_COMMAND@": "./configure.py " + shlex.join(argv) if argv else "./configure.py",
         "@CPU_FEATURES@": " ".join(sorted(f for f in ctx.cpu if f in used)),
         "@ROOT@": ninja.esc(ROOT),
-        "@PYTHON@": ninja.esc(sys.executable),
+        "@PYTHON@": ninja.esc(ctx.python),
         "@VECTORS@": ninja.esc(os.path.abspath(ctx.args.vectors)),
         "@CONFIGURE_ARGS@": " ".join(shlex.quote(a) for a in argv).replace("$", "$$"),
+        "@E2E_TOOLS@": " ".join(probes.e2e_tools()),
     })
     print(f"configure.py: {ctx.target.name}, {ctx.main_cc['id']} {ctx.main_cc['version']}, "
           f"{ctx.keccak.name} -> {ctx.out.dir}; test matrix: "
@@ -270,5 +275,18 @@ def tune_then_configure(argv):
         main(rest)
 
 
+def interpreter():
+    """Run under an interpreter that has the generator's Debian packages: a pyenv, conda or
+    venv python3 first on PATH does not see them, /usr/bin/python3 does. Configure renders
+    templates itself, so it re-runs itself there, and build.ninja records that interpreter."""
+    python, note = pydeps.build_python()
+    if python is None:
+        fail(note)
+    if python != sys.executable:
+        print(f"configure.py: {note}", flush=True)
+        os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
+
+
 if __name__ == "__main__":
+    interpreter()
     tune_then_configure(sys.argv[1:])

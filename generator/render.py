@@ -4,7 +4,7 @@
 import functools
 import os
 
-from . import VERSION
+from . import VERSION, pydeps
 from .errors import UsageError
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -24,8 +24,10 @@ def environment():
     try:
         import jinja2
     except ImportError:
-        raise UsageError("Jinja2 is missing; install it with: apt-get install -y python3-jinja2") \
-            from None
+        # Names the interpreter: Debian's python3-jinja2 is for /usr/bin/python3 only.
+        raise UsageError(pydeps.problem("jinja2")
+                         or "Jinja2 is missing; install it with: apt-get install -y "
+                            "python3-jinja2") from None
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         undefined=jinja2.StrictUndefined,

@@ -15,7 +15,7 @@ import platform
 import re
 import statistics
 
-from . import benchdata, outdir, profiles, targets, variants
+from . import benchdata, outdir, profiles, pydeps, targets, variants
 from .errors import UsageError
 
 BENCHES = ("keccak", "simd", "chacha", "sponge")
@@ -409,5 +409,6 @@ def main(paths, out_dir, command="python3 -m generator report"):
           + (f" and {len(plots)} plots: {', '.join(plots)}" if plots else ""))
     if missing:
         # Tables are the report; plots are for people, and need a package the build does not.
-        print(f"report: tables only, no plots ({missing}); for the plots: apt-get install -y "
-              "python3-matplotlib, then ninja report")
+        # Which interpreter lacks it: Debian's package is for /usr/bin/python3 only.
+        print(f"report: tables only, no plots ({pydeps.problem('matplotlib') or missing}); for "
+              "the plots: apt-get install -y python3-matplotlib, then ninja report")

@@ -36,7 +36,8 @@ def remembered(fn):
 
 
 for name in ("compiler", "compiles", "links", "cross_toolchain", "check_library",
-             "crypto_libs", "peer_libraries", "plotting_python", "cross_check_libs"):
+             "crypto_libs", "peer_libraries", "plotting_python", "cross_check_libs",
+             "build_python"):
     setattr(probes, name, remembered(getattr(probes, name)))
 
 

@@ -24,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from generator import targets  # noqa: E402
+from tests import toolcheck  # noqa: E402
 
 CONSUMER = os.path.join(ROOT, "tests", "vendor_consumer.c")
 ABC = hashlib.sha3_256(b"abc").hexdigest()
@@ -80,12 +81,13 @@ class Consumer(unittest.TestCase):
     bundle = system = None
 
     def setUp(self):
-        if not shutil.which(self.system):
-            self.skipTest(f"{self.system} not installed (apt-get install -y {self.system})")
         self.cross = CROSS.get(self.bundle)
-        if self.cross and not all(shutil.which(t) for t in (self.cross["cc"],
-                                                            self.cross["run"][0])):
-            self.skipTest(f"needs {self.cross['cc']} and {self.cross['run'][0]}")
+        why = toolcheck.first(
+            toolcheck.programs(self.system),
+            self.cross and toolcheck.compiler([self.cross["cc"], "-static"], link=True),
+            self.cross and toolcheck.programs(self.cross["run"][0]))
+        if why:
+            self.skipTest(why)
         self.tmp = tempfile.mkdtemp(prefix=f"rs-{self.system}-{self.bundle}-")
         self.prefix = os.path.join(self.tmp, "prefix")
         self.cc = self.cross["cc"] if self.cross else "cc"

@@ -21,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from generator import reference, targets  # noqa: E402
+from tests import toolcheck  # noqa: E402
 
 WARN = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
 X86 = os.path.join(ROOT, "out", "x86_64")
@@ -73,6 +74,12 @@ class Bundle(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
+    def need(self, *reasons):
+        """Skip for the first missing tool (tests/toolcheck.py)."""
+        why = toolcheck.first(*reasons)
+        if why:
+            self.skipTest(why)
+
     def exe(self, name):
         return os.path.join(self.tmp, name)
 
@@ -114,8 +121,7 @@ class Bundle(unittest.TestCase):
         self.probe(exe, "bogus", want_path=best, message="not a path of this bundle")
 
     def test_cpu_lacking_a_path_falls_back(self):
-        if not shutil.which("qemu-x86_64"):
-            self.skipTest("qemu-x86_64 not installed (apt-get install -y qemu-user)")
+        self.need(toolcheck.programs("qemu-x86_64"))
         exe = build("gcc", X86, WARN + [PROBE], self.exe("probe_q"))
         # A Nehalem has SSE2 but neither AVX2 nor AVX-512.
         for p in ("avx2", "avx512"):
@@ -130,15 +136,13 @@ class Bundle(unittest.TestCase):
         self.probe(exe, "avx2", message="compiled out")
 
     def test_tcc_builds_the_scalar_path(self):
-        if not shutil.which("tcc"):
-            self.skipTest("tcc not installed")
+        self.need(toolcheck.compiler(["tcc"], link=True))
         exe = build("tcc", X86, ["-Wall", "-Werror", PROBE], self.exe("probe_tcc"))
         self.probe(exe, None, want_path="scalar")
         self.probe(exe, "avx512", want_path="scalar", message="compiled out")
 
     def test_clang_every_path(self):
-        if not shutil.which("clang"):
-            self.skipTest("clang not installed")
+        self.need(toolcheck.compiler(["clang"], link=True))
         exe = build("clang", X86, WARN + [PROBE], self.exe("probe_clang"))
         for p in paths("x86_64"):
             self.probe(exe, p, want_path=p)
@@ -180,8 +184,8 @@ class Bundle(unittest.TestCase):
         self.assertIn("same", r.stdout)
 
     def test_aarch64_paths_under_qemu(self):
-        if not (shutil.which("aarch64-linux-gnu-gcc") and shutil.which("qemu-aarch64")):
-            self.skipTest("needs gcc-aarch64-linux-gnu and qemu-user")
+        self.need(toolcheck.compiler(["aarch64-linux-gnu-gcc", "-static"], link=True),
+                  toolcheck.programs("qemu-aarch64"))
         exe = build("aarch64-linux-gnu-gcc", ARM, WARN + ["-static", PROBE], self.exe("probe_a64"))
         for p in paths("aarch64"):
             self.probe(exe, p, prefix=["qemu-aarch64", "-cpu", "max"], want_path=p)

@@ -13,6 +13,7 @@ import concurrent.futures
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from generator import bundle, selftest, targets, vendor  # noqa: E402
+from tests import toolcheck  # noqa: E402
 
 OUT = os.path.join(ROOT, "out")
 WARN = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
@@ -32,6 +34,9 @@ CPU_ROWS = os.path.join(ROOT, "tests", "cpu_rows.c")
 VENDORING = os.path.join(ROOT, "docs", "vendoring.md")
 ABC = hashlib.sha3_256(b"abc").hexdigest()
 QEMU_A64 = ["qemu-aarch64", "-cpu", "max"]
+A64_GCC = "aarch64-linux-gnu-gcc"
+# clang++ finds its aarch64 C and C++ headers in g++-aarch64-linux-gnu's sysroot.
+A64_CLANGXX = ["clang++", "--target=aarch64-linux-gnu", "-march=armv8.2-a+sha3"]
 
 
 def paths(name):
@@ -39,13 +44,16 @@ def paths(name):
 
 
 def run(cmd, env=None, **kw):
-    e = {k: v for k, v in os.environ.items() if k != "ROUNDSMITH_PATH"}
+    e = {k: v for k, v in os.environ.items() if k not in ("ROUNDSMITH_PATH", "ROUNDSMITH_CPU")}
     e.update(env or {})
     return subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=900, **kw)
 
 
-def have(*tools):
-    return all(shutil.which(t) for t in tools)
+def need(*reasons):
+    """Skip the calling test for the first tool that is missing (tests/toolcheck.py)."""
+    why = toolcheck.first(*reasons)
+    if why:
+        raise unittest.SkipTest(why)
 
 
 def sources(folder):
@@ -151,8 +159,7 @@ class CpuRows(Base):
         self.check_compiler("gcc", "gcc")
 
     def test_clang(self):
-        if not have("clang"):
-            self.skipTest("clang not installed")
+        need(toolcheck.compiler(["clang"], link=True))
         self.check_compiler("clang", "clang")
 
     def test_bad_identity_is_one_line(self):
@@ -172,8 +179,7 @@ class SelfTest(Base):
     def test_x86_64_every_path_clang(self):
         """(gcc's build of out/x86_64 runs tests/vendor_api.c, the self-test first, on every
         path: build/bundle/gcc/vendor_api.<path>.log.)"""
-        if not have("clang"):
-            self.skipTest("clang not installed")
+        need(toolcheck.compiler(["clang"], link=True))
         exe = self.build(["clang"], os.path.join(OUT, "x86_64"), "x86_clang",
                          flags=["-O2", *WARN])
         for p in paths("x86_64"):
@@ -182,8 +188,7 @@ class SelfTest(Base):
     def test_tcc(self):
         """tcc builds the scalar path (its Keccak kernel the x86-64 assembly one: see
         Planted.test_wrong_tcc_kernel)."""
-        if not have("tcc"):
-            self.skipTest("tcc not installed")
+        need(toolcheck.compiler(["tcc"], link=True))
         for bundle in ("x86_64", "portable"):
             folder = os.path.join(OUT, bundle)
             exe = self.build(["tcc"], folder, f"tcc_{bundle}", flags=["-O2", *TCC_WARN])
@@ -191,15 +196,16 @@ class SelfTest(Base):
 
     def test_portable_every_compiler(self):
         folder = os.path.join(OUT, "portable")
-        for cc, flags in ((["gcc"], WARN), (["clang"], WARN), (["tcc"], TCC_WARN)):
-            if have(cc[0]):
-                exe = self.build(cc, folder, f"portable_{cc[0]}", flags=["-O2", *flags])
-                self.consumer(exe, want_path="portable")
+        compilers = ((["gcc"], WARN), (["clang"], WARN), (["tcc"], TCC_WARN))
+        need(*(toolcheck.compiler(cc, link=True) for cc, _ in compilers))
+        for cc, flags in compilers:
+            exe = self.build(cc, folder, f"portable_{cc[0]}", flags=["-O2", *flags])
+            self.consumer(exe, want_path="portable")
 
     def test_aarch64_every_path_under_qemu(self):
-        if not have("aarch64-linux-gnu-gcc", "qemu-aarch64"):
-            self.skipTest("needs gcc-aarch64-linux-gnu and qemu-user")
-        exe = self.build(["aarch64-linux-gnu-gcc"], os.path.join(OUT, "aarch64"), "a64",
+        need(toolcheck.compiler([A64_GCC, "-static"], link=True),
+             toolcheck.programs("qemu-aarch64"))
+        exe = self.build([A64_GCC], os.path.join(OUT, "aarch64"), "a64",
                          flags=["-O2", *WARN], link_flags=["-static"])
         for p in paths("aarch64"):
             self.consumer(exe, p, prefix=QEMU_A64, want_path=p)
@@ -256,19 +262,24 @@ class SelfTest(Base):
         """The self-test's object calls only the folder's own functions (and memset/memcpy a
         compiler may emit): no allocator, no I/O."""
         for bundle in targets.CANONICAL_BUNDLES:
-            folder = os.path.join(OUT, bundle)
-            cc = "aarch64-linux-gnu-gcc" if bundle == "aarch64" else "gcc"
-            if not have(cc):
-                continue
-            o = os.path.join(self.tmp, f"st_{bundle}.o")
-            r = run([cc, "-O2", f"-I{folder}", "-c", os.path.join(folder, "rs_selftest.c"),
-                     "-o", o])
-            self.assertEqual(r.returncode, 0, r.stderr)
-            undefined = set(run(["nm", "-u", o]).stdout.split()) - {"U"}
-            declared = set(re.findall(r"\b(\w+)\(", "".join(
-                open(os.path.join(folder, h)).read() for h in os.listdir(folder)
-                if h.endswith(".h"))))
-            self.assertEqual(undefined - declared - {"memset", "memcpy"}, set(), bundle)
+            if bundle != "aarch64":  # its cross gcc may be missing: a test of its own
+                self.allocates_nothing(bundle, "gcc")
+
+    def test_allocates_nothing_aarch64(self):
+        need(toolcheck.compiler([A64_GCC]))
+        self.allocates_nothing("aarch64", A64_GCC)
+
+    def allocates_nothing(self, bundle, cc):
+        folder = os.path.join(OUT, bundle)
+        o = os.path.join(self.tmp, f"st_{bundle}.o")
+        r = run([cc, "-O2", f"-I{folder}", "-c", os.path.join(folder, "rs_selftest.c"),
+                 "-o", o])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        undefined = set(run(["nm", "-u", o]).stdout.split()) - {"U"}
+        declared = set(re.findall(r"\b(\w+)\(", "".join(
+            open(os.path.join(folder, h)).read() for h in os.listdir(folder)
+            if h.endswith(".h"))))
+        self.assertEqual(undefined - declared - {"memset", "memcpy"}, set(), bundle)
 
 
 class Planted(Base):
@@ -338,8 +349,7 @@ class Planted(Base):
         """The first table of the scalar file is in tcc's branch: tcc's build fails, gcc's
         (the C kernel) does not. That is what shows tcc runs the assembly kernel; the same
         holds for the portable bundle's single file."""
-        if not have("tcc"):
-            self.skipTest("tcc not installed")
+        need(toolcheck.compiler(["tcc"], link=True))
         folder, gcc_exe = self.planted("tcc", "keccak_p1600_scalar.c", self.RC,
                                        "0x0000000000008083ULL", which=0)
         self.expect(gcc_exe, {})
@@ -367,8 +377,7 @@ class Header(unittest.TestCase):
                     f.write(f'#include "roundsmith.h"\nint main(void)\n{{\n{body}    return 0;\n}}\n')
                 for cc in (["gcc", "-x", "c", *WARN], ["g++", "-x", "c++", "-Wall", "-Wextra",
                                                        "-Werror"]):
-                    if not have(cc[0]):
-                        continue
+                    need(toolcheck.compiler(cc[:1], cxx=cc[0] == "g++"))
                     r = run([*cc, f"-I{folder}", "-fsyntax-only", src])
                     self.assertEqual(r.returncode, 0, f"{bundle} {cc[0]}: {r.stderr[-2000:]}")
         finally:
@@ -377,13 +386,13 @@ class Header(unittest.TestCase):
 
 def public_functions(folder):
     """Functions declared in the folder's headers, less the internal <prefix>rs_<kernel>_
-    copies (the flavours and the AArch64 x2 kernels)."""
+    copies (the flavours, the AArch64 x2 kernels and the x86 kernels tagged with their ISA)."""
     out = set()
     for h in os.listdir(folder):
         if h.endswith(".h"):
             with open(os.path.join(folder, h)) as f:
                 out |= set(re.findall(r"^[\w *]+?\b(\w+)\(", f.read(), re.M))
-    return {f for f in out if not re.match(r"rs_(scalar|bmi2|neon|sha3)_", f)}
+    return {f for f in out if not re.match(r"rs_(scalar|bmi2|neon|sha3|avx512vl)_", f)}
 
 
 class Cxx(unittest.TestCase):
@@ -405,25 +414,26 @@ class Cxx(unittest.TestCase):
 
     def test_gxx(self):
         # g++'s uninitialized-use warnings come from its optimiser: compile at -O2.
+        need(toolcheck.compiler(["g++"], cxx=True))
         for bundle in ("x86_64", "portable"):
             self.compile(["g++"], os.path.join(OUT, bundle), ["-O2"])
 
     def test_clangxx(self):
-        if not have("clang++"):
-            self.skipTest("clang++ not installed")
+        need(toolcheck.compiler(["clang++"], cxx=True))
         for bundle in ("x86_64", "portable"):
             self.compile(["clang++"], os.path.join(OUT, bundle), ["-fsyntax-only"])
 
-    def test_aarch64(self):
-        folder = os.path.join(OUT, "aarch64")
-        if have("aarch64-linux-gnu-g++"):
-            self.compile(["aarch64-linux-gnu-g++"], folder, ["-O2"])
-        if have("clang++"):
-            # With the SHA3 extension on, so clang compiles that path's file too.
-            self.compile(["clang++", "--target=aarch64-linux-gnu"], folder,
-                         ["-march=armv8.2-a+sha3", "-fsyntax-only"])
-        if not have("aarch64-linux-gnu-g++"):
-            self.skipTest("g++-aarch64-linux-gnu not installed: clang++ only")
+    def test_aarch64_gxx(self):
+        need(toolcheck.compiler(["aarch64-linux-gnu-g++"], cxx=True))
+        self.compile(["aarch64-linux-gnu-g++"], os.path.join(OUT, "aarch64"), ["-O2"])
+
+    def test_aarch64_clangxx(self):
+        # With the SHA3 extension on, so clang compiles that path's file too.
+        need(toolcheck.compiler(["clang++"], cxx=True),
+             toolcheck.compiler(A64_CLANGXX, "g++-aarch64-linux-gnu", cxx=True,
+                                what="C++ headers for " + " ".join(A64_CLANGXX[:2])))
+        self.compile(A64_CLANGXX[:2], os.path.join(OUT, "aarch64"),
+                     A64_CLANGXX[2:] + ["-fsyntax-only"])
 
 
 class Recipe(unittest.TestCase):
@@ -438,7 +448,16 @@ class Recipe(unittest.TestCase):
             os.makedirs(home)
             os.symlink(ROOT, os.path.join(home, "roundsmith"))
             os.makedirs(os.path.join(tmp, "chiapos", "src"))
-            r = run(["sh", "-ec", script], cwd=tmp, env={"HOME": home})
+            # The recipe's `python3` is the interpreter running this test (the build's, with
+            # Jinja2), not whichever python3 comes first on PATH (a venv's may lack it).
+            bin_dir = os.path.join(tmp, "bin")
+            os.makedirs(bin_dir)
+            wrapper = os.path.join(bin_dir, "python3")
+            with open(wrapper, "w") as f:  # not a link: a venv's interpreter needs its path
+                f.write(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} \"$@\"\n")
+            os.chmod(wrapper, 0o755)
+            r = run(["sh", "-ec", script], cwd=tmp, env={
+                "HOME": home, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")})
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             src = os.path.join(tmp, "chiapos", "src")
             objs = sorted(f for f in os.listdir(src) if f.endswith(".o"))

@@ -5,6 +5,9 @@
 Reads Check's '100%: Checks: N, Failures: F, Errors: E' lines, unittest's 'Ran N tests' and
 'FAILED (...)' lines, 'SKIP' lines, and TAP lines ('ok N - ...', 'not ok N - ...', '# SKIP')
 from the constant-time and fuzz runners; exits 1 if anything failed or a suite did not finish.
+Every skip is listed by name with its reason before the closing line: a test that could not
+run here (a tool not installed) must be seen, not just counted. A log may hold only SKIP lines:
+configure writes one for the edges it left out (build/skipped.log).
 """
 
 import re
@@ -39,8 +42,35 @@ def summarize(path):
         else:
             failed += 1
     status = re.search(r"^exit status (\d+)", text, re.M)
-    broken = not (checks or ran or tap) or (status and status.group(1) != "0" and failed == 0)
+    broken = not (checks or ran or tap or skipped) or bool(
+        status and status.group(1) != "0" and failed == 0)
     return passed, failed, skipped, broken
+
+
+# unittest -v: "test_x (module.Class.test_x) ... skipped 'why'", the docstring's first line
+# between the name and the dots when the test has one, test output possibly in between too.
+UNITTEST_NAME = re.compile(r"^(\w+) \(([\w.]+)\)", re.M)
+UNITTEST_SKIP = re.compile(r"\.\.\. skipped '(.*)'$", re.M)
+
+
+def skips(path):
+    """[(name, reason)] of every skip a log reports."""
+    with open(path, errors="replace") as f:
+        text = f.read()
+    out = [(f"{path}: {m.group(1)}", m.group(2))
+           for m in re.finditer(r"^SKIP (.*?): (.*)$", text, re.M)]
+    out += [(f"{path}: {m.group(1).strip()}", m.group(2).strip())
+            for m in re.finditer(r"^ok \d+ - (.*?)# SKIP(.*)$", text, re.M)]
+    names = list(UNITTEST_NAME.finditer(text))
+    for m in UNITTEST_SKIP.finditer(text):
+        head = [n for n in names if n.start() < m.start()]
+        if head:
+            method, dotted = head[-1].groups()
+            name = dotted if dotted.endswith("." + method) else f"{dotted}.{method}"
+        else:
+            name = path
+        out.append((name, m.group(1)))
+    return out
 
 
 def main(paths):
@@ -53,6 +83,9 @@ def main(paths):
         print(f"  {path}: {p} passed, {f} failed, {s} skipped  {mark}")
         if b:
             broken.append(path)
+    for path in paths:
+        for name, why in skips(path):
+            print(f"  {name}: skipped: {why}")
     for path in broken:
         print(f"--- {path} did not finish cleanly:")
         with open(path, errors="replace") as f:

@@ -2,7 +2,8 @@
 """The documentation stays true to the tree: docs/cli.md is what tools/cli_reference.py
 prints from the parsers now, docs/profiles.md is what `report --profiles` makes of
 generator/profiles/ now, every docs page is reachable from README.md, every relative
-link resolves to a file and heading, and README's test command is the one CI runs."""
+link resolves to a file and heading, and README's install block and test commands are what CI
+(.ci/run) runs, in that order, before it installs anything else."""
 
 import os
 import re
@@ -102,16 +103,104 @@ class Readme(unittest.TestCase):
                             "to docs/")
 
     def test_test_command_is_what_ci_runs(self):
-        ci = read(os.path.join(ROOT, ".ci", "run"))
-        readme = read(README)
-        commands = re.findall(r'^"\$PY" (\./configure\.py .*)$', ci, re.M)
-        commands += re.findall(r"^(ninja) -k 0 (test\S*)", ci, re.M)
-        self.assertEqual(len(commands), 4, "the .ci/run lines this test reads have changed")
-        for c in commands:
-            line = c if isinstance(c, str) else " ".join(c)
-            self.assertIn(line, readme)
-        self.assertIn("N passed, N failed, N skipped", readme)
+        ci = ci_steps()
+        commands = [c for kind, c in ci if kind == "run"]
+        self.assertEqual(commands, [c for block in readme_test_blocks() for c in block])
+        self.assertIn("N passed, N failed, N skipped", read(README))
 
+
+def shell_lines(text):
+    """Shell text as logical lines: continuations joined, comments and blanks dropped."""
+    text = re.sub(r"\\\n\s*", " ", text)
+    for line in text.splitlines():
+        line = " ".join(re.sub(r"(^|\s)#.*$", "", line).split())
+        if line:
+            yield line
+
+
+def packages(line):
+    """The package names of an `apt-get ... install -y ...` line."""
+    words = line.split()
+    words = words[words.index("install") + 1:]
+    return [w for w in words if not w.startswith("-") and w not in (">/dev/null",)]
+
+
+def readme_install():
+    """README's install block: the packages of its one apt-get line."""
+    m = re.search(r"^## Install$.*?^```sh\n(.*?)^```", read(README), re.S | re.M)
+    lines = [l for l in shell_lines(m.group(1)) if l.startswith("apt-get install")]
+    assert len(lines) == 1, lines
+    return packages(lines[0])
+
+
+def readme_test_blocks():
+    """The shell blocks of README's "Test it" section, each a list of commands."""
+    section = re.search(r"^## Test it$(.*?)^## ", read(README), re.S | re.M).group(1)
+    return [list(shell_lines(b)) for b in re.findall(r"^```sh\n(.*?)^```", section, re.S | re.M)]
+
+
+def ci_steps():
+    """.ci/run in order: ("install", [packages]) and ("run", command as README spells it) for
+    each configure and ninja goal."""
+    out = []
+    for line in shell_lines(read(os.path.join(ROOT, ".ci", "run"))):
+        if re.search(r"\binstall -y\b", line):
+            out.append(("install", packages(line)))
+        elif re.match(r"(\./configure\.py|ninja)\b", line):
+            line = re.sub(r"\s*(\|\||\||2>&1).*$", "", line).replace(" -k 0", "")
+            out.append(("run", line.strip()))
+    return out
+
+
+def targets_cross_packages():
+    """The packages docs/targets.md's cross block installs."""
+    text = read(os.path.join(DOCS, "targets.md"))
+    m = re.search(r"^## Cross targets.*?^```sh\n(.*?)^```", text, re.S | re.M)
+    return [p for l in shell_lines(m.group(1)) if l.startswith("apt-get install")
+            for p in packages(l)]
+
+
+class FreshMachine(unittest.TestCase):
+    """.ci/run is the README's install block and test commands as written, in their order:
+    the README's packages, `./configure.py` and `ninja test` first, and only then the cross
+    tools (docs/targets.md's) and the rest, so a green CI cannot hide an install step."""
+
+    def setUp(self):
+        self.steps = ci_steps()
+        self.installs = [i for i, (kind, _) in enumerate(self.steps) if kind == "install"]
+        self.runs = [c for kind, c in self.steps if kind == "run"]
+
+    def test_readme_packages_installed_first_and_alone(self):
+        self.assertTrue(self.installs, "no apt-get install in .ci/run")
+        first = self.installs[0]
+        self.assertEqual(self.steps[first][1], readme_install())
+        readme_first = readme_test_blocks()[0]
+        self.assertEqual(readme_first, ["./configure.py", "ninja test"])
+        # Nothing else installed before the README's first test commands have run.
+        after = self.steps.index(("run", readme_first[-1]))
+        self.assertEqual([i for i in self.installs if i < after], [first])
+        self.assertLess(first, self.steps.index(("run", readme_first[0])))
+
+    def test_cross_tools_after_and_documented(self):
+        later = [self.steps[i][1] for i in self.installs[1:]]
+        self.assertEqual(len(later), 1, "one install of the cross tools after `ninja test`")
+        self.assertEqual(sorted(set(later[0]) - set(targets_cross_packages())), [],
+                         "docs/targets.md's cross block names every cross package CI installs")
+        self.assertEqual(set(later[0]) & set(readme_install()), set())
+
+    def test_closing_command_is_ninja_test(self):
+        self.assertEqual(self.runs[-1], "ninja test")
+        ci = read(os.path.join(ROOT, ".ci", "run"))
+        self.assertTrue(ci.rstrip().endswith("exit $status"))
+
+    def test_readme_says_which_interpreter(self):
+        install = re.search(r"^## Install$(.*?)^## ", read(README), re.S | re.M).group(1)
+        self.assertIn("/usr/bin/python3", install)
+
+    def test_parsers(self):
+        self.assertEqual(packages("apt-get -o X=1 install -y -qq a b:arm64 >/dev/null"),
+                         ["a", "b:arm64"])
+        self.assertEqual(list(shell_lines("a \\\n   b  # c\n# d\n\ne")), ["a b", "e"])
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """The pieces the reliability checks stand on: the subsets and the summary."""
 
+import contextlib
+import io
 import itertools
 import os
 import sys
@@ -105,6 +107,37 @@ class Summary(unittest.TestCase):
                                       "exit status 0\n"), (7, 0, 0, False))
         self.assertEqual(self.summary("Ran 5 tests in 1s\n\nFAILED (failures=2)\n"
                                       "exit status 1\n"), (3, 2, 0, False))
+
+    def test_skips_are_listed_by_name(self):
+        text = ("test_a (tests.e2e_x.C.test_a) ... ok\n"
+                "test_b (tests.e2e_x.C.test_b)\nIts docstring. ... skipped 'qemu-aarch64 not "
+                "installed (apt-get install -y qemu-user)'\n"
+                "SKIP keccakp1600-x8-u1-avx512: this CPU lacks avx512f\n"
+                "ok 3 - gcc sponge # SKIP no AVX-512 under valgrind\n"
+                "Ran 2 tests in 1s\n\nOK (skipped=1)\nexit status 0\n")
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write(text)
+        try:
+            self.assertEqual(summarize.summarize(f.name), (1, 0, 3, False))
+            self.assertEqual(summarize.skips(f.name), [
+                (f"{f.name}: keccakp1600-x8-u1-avx512", "this CPU lacks avx512f"),
+                (f"{f.name}: gcc sponge", "no AVX-512 under valgrind"),
+                ("tests.e2e_x.C.test_b", "qemu-aarch64 not installed (apt-get install -y "
+                                         "qemu-user)")])
+            said = io.StringIO()
+            with contextlib.redirect_stdout(said):
+                self.assertEqual(summarize.main([f.name]), 0)
+            lines = said.getvalue().splitlines()
+            self.assertIn("  tests.e2e_x.C.test_b: skipped: qemu-aarch64 not installed "
+                          "(apt-get install -y qemu-user)", lines)
+            self.assertEqual(lines[-1], "1 passed, 0 failed, 3 skipped")
+        finally:
+            os.unlink(f.name)
+
+    def test_a_log_of_skips_alone_is_not_broken(self):
+        # What configure writes for the edges it left out (build/skipped.log).
+        self.assertEqual(self.summary("SKIP the MSVC-mode syntax check: clang not installed "
+                                      "(apt-get install -y clang)\n"), (0, 0, 1, False))
 
 
 if __name__ == "__main__":

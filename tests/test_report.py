@@ -14,6 +14,7 @@ from unittest import mock
 from generator import __main__ as cli_main
 from generator import profile_page, report
 from generator.errors import UsageError
+from tests import toolcheck
 
 HEAD = ("compiler\tvariant\tstatus\tmedian_24\tbest_24\tmedian_12\tbest_12\tref_median_24"
         "\tref_best_24\n")
@@ -125,10 +126,9 @@ class Report(unittest.TestCase):
             self.assertEqual(f.read(), "my notes\n")
 
     def test_plots(self):
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            self.skipTest("matplotlib not installed (apt-get install -y python3-matplotlib)")
+        why = toolcheck.python_module("matplotlib")
+        if why:
+            self.skipTest(why)
         out = os.path.join(self.tmp.name, "out")
         with contextlib.redirect_stdout(io.StringIO()):
             report.main(self.paths, out)

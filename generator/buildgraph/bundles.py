@@ -45,7 +45,8 @@ def edges(w, ctx, cc):
     # under qemu-x86_64 and when compiled out, tcc, clang, prefixes, amalgamation, aarch64
     # under qemu-aarch64, the examples.
     e2e_log = os.path.join("build", "bundle", "e2e.log")
-    w.build([e2e_log], "e2e_bundle", implicit=["tests/e2e_bundle.py", "tests/bundle_probe.c",
+    w.build([e2e_log], "e2e_bundle", implicit=["tests/e2e_bundle.py", "tests/toolcheck.py",
+                                              "tests/bundle_probe.c",
                                               "tests/bundle_two.c", "examples/vendor_sha3.c",
                                               "examples/plotter_f1.c"] + gen_inputs
             + _all_committed())
@@ -223,25 +224,27 @@ def vendor_edges(w, ctx, cc, compiled):
         logs.append(log)
 
     inputs = gen_inputs + _all_committed() + [
-        "docs/vendoring.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py",
+        "docs/vendoring.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py", "tests/toolcheck.py",
         "tests/vendor_consumer.c", "tests/cpu_rows.c", "examples/plotter_f1.c"]
     for cls in E2E_VENDOR:
         log = os.path.join("build", "vendor", f"e2e_{cls}.log")
         w.build([log], "e2e_module", implicit=inputs,
-                variables=[("module", f"tests.e2e_vendor.{cls}")])
+                variables=[("module", f"tests.e2e_vendor.{cls}"),
+                           ("e2e_tools", "$probed_tools")])
         logs.append(log)
     for name in targets.CANONICAL_BUNDLES:
         for system in ("CMake", "Meson"):
             log = os.path.join("build", "vendor", f"buildsys_{system}_{name}.log")
             w.build([log], "e2e_module", implicit=inputs,
-                    variables=[("module", f"tests.e2e_buildsys.{system}_{name}")])
+                    variables=[("module", f"tests.e2e_buildsys.{system}_{name}"),
+                               ("e2e_tools", "$probed_tools")])
             logs.append(log)
     log = os.path.join("build", "vendor", "e2e_tune_bundle.log")
     w.build([log], "e2e_module", implicit=gen_inputs + [
         "tests/e2e_tune_bundle.py", "tests/tune_bundle.c", "tests/timing.h"],
         variables=[("module", "tests.e2e_tune_bundle")])
     logs.append(log)
-    logs += ct_selftest_edges(w)
+    logs += ct_selftest_edges(w, ctx.skipped)
     return logs
 
 
@@ -254,12 +257,16 @@ def _memcheck(compiler):
     return r.returncode == 0
 
 
-def ct_selftest_edges(w):
+def ct_selftest_edges(w, skipped):
     """out/x86_64's self-test under valgrind, per compiler and per path it can run, plus the
-    planted branch that shows the secret marking works."""
+    planted branch that shows the secret marking works; appends to `skipped` what it leaves
+    out."""
     logs = []
     for cid, flags in CT_FLAGS.items():
         if not _memcheck(cid):
+            tool = cid if shutil.which("valgrind") else "valgrind"
+            skipped.append((f"out/x86_64's self-test under valgrind by {cid}",
+                            f"{tool} not installed (apt-get install -y {tool})"))
             continue
         base = os.path.join("build", "vendor", f"ct-{cid}")
         objs = []

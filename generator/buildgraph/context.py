@@ -28,6 +28,7 @@ class Context:
     clang: object              # clang's path (MSVC syntax checks), or None
     ref_cc: str                # compiler of the reference objects benches compare with
     valgrind: object           # valgrind's path, or None
+    python: str                # the interpreter the build's edges run (has Jinja2)
     plots_python: str          # an interpreter with matplotlib for the report, if any
     cpu: set                   # the host CPU's feature flags
     gen_inputs: list           # the generator's sources: implicit inputs of generate edges
@@ -36,6 +37,9 @@ class Context:
     chacha: object = None
     out: object = None         # outdir.OutFolder
     goals: dict = dataclasses.field(default_factory=lambda: {g: [] for g in GOALS})
+    # What `ninja test` leaves out for a tool this machine lacks, [(what, why)]: its summary
+    # lists them by name (goals.summaries writes them as SKIP lines).
+    skipped: list = dataclasses.field(default_factory=list)
     # Bench programs per compiler, {kind: program}: "all" the variant matrix, "quick" the
     # tuner's pruned space, "out" the out/ folder's (bench_sponge).
     benches: dict = dataclasses.field(
@@ -47,6 +51,10 @@ class Context:
         of them (it builds out/ only for the out/ checks)."""
         in_matrix = any(c["cc"] == self.main_cc["name"] for c in self.test_ccs)
         return self.test_ccs + ([] if in_matrix else [self.main_cc])
+
+    def skip(self, what, tool, package):
+        """Record that `what` of `ninja test` is left out because `tool` is not installed."""
+        self.skipped.append((what, f"{tool} not installed (apt-get install -y {package})"))
 
     def add(self, path, *goals):
         """Make `path` (a log or a program) part of each of `goals`."""

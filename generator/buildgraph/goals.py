@@ -31,7 +31,7 @@ def python_suites(w, ctx):
     w.build([UNIT_LOG], "unittest", implicit=ctx.gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))
         + glob.glob(os.path.join(ROOT, "docs", "*.md"))) + [
-        "README.md", "configure.py", "tools/cli_reference.py"])
+        "README.md", "configure.py", "tools/cli_reference.py", ".ci/run"])
     # configure.py itself, in a copy of the tree: every target with a prefix, hostile options.
     w.build([CONFIGURE_LOG], "e2e_module", implicit=[
         "configure.py", "tests/e2e_configure.py", "tests/configure_driver.py"] + sorted(
@@ -59,7 +59,7 @@ def summaries(w, ctx):
                 variables=[("module", "tests.e2e_bench_cli"),
                            ("e2e_env", "RS_BENCH_PROGRAMS='" + " ".join(progs) + "'")])
     w.build(["test"], "summarize", [unit_log, configure_log] + ([bench_log] if progs else [])
-            + goals["test"], implicit=["tests/summarize.py"])
+            + goals["test"] + skipped_log(ctx), implicit=["tests/summarize.py"])
     for name in ("test-long", "test-sanitize", "fuzz"):
         if goals[name]:
             w.build([name], "summarize", goals[name], implicit=["tests/summarize.py"])
@@ -76,6 +76,29 @@ def summaries(w, ctx):
     w.build(["bench-vendor"], "bench_vendor", implicit=["tests/bundle_cost.py",
                                                         "tests/bench_selftest.c"])
     w.build(["bench"], "phony", ["bench-keccak", "bench-sponge", "bench-bundle"])
+
+
+SKIPPED_LOG = os.path.join("build", "skipped.log")
+
+
+def skipped_log(ctx):
+    """What configure left out of `ninja test` for a missing tool, as SKIP lines the summary
+    lists by name (written now, read by the test edge): [its path], or [] when nothing is."""
+    path = os.path.join(ROOT, SKIPPED_LOG)
+    if not ctx.skipped:
+        if os.path.exists(path):
+            os.remove(path)
+        return []
+    text = "".join(f"SKIP {what}: {why}\n" for what, why in ctx.skipped)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    old = None
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+    if old != text:  # unchanged, untouched: ninja would otherwise rerun the summary for it
+        with open(path, "w") as f:
+            f.write(text)
+    return [SKIPPED_LOG]
 
 
 def tuning(w, ctx):

@@ -31,9 +31,13 @@ def edges(w, ctx, families):
                                                                       probes.PROBE_MEMCHECK)):
                 print("configure.py: valgrind or valgrind/memcheck.h missing; constant-time "
                       "check left out (apt-get install -y valgrind)")
+                ctx.skip("the constant-time checks (valgrind)", "valgrind", "valgrind")
                 break
             fuzzable = (flavour == "asan" and cid == "clang"
                         and probes.links(cc["cc"], probes.PROBE_FUZZER, FUZZ_FLAGS.split()))
+            if flavour == "asan" and cid == "clang" and not fuzzable \
+                    and ctx.args.fuzz_short_seconds:
+                ctx.skip("the short fuzz runs", "libFuzzer for clang", "libclang-rt-14-dev")
             Flavour(w, ctx, families, flavour, cc, cflags).edges(fuzzable)
     w.blank()
 

@@ -5,9 +5,9 @@ than guessed from names), cross toolchains, libraries, the CPU's features."""
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
+from generator import pydeps
 from generator.errors import UsageError
 
 PROBE_ID = """
@@ -107,12 +107,15 @@ def cpu_features():
     return set()
 
 
-def jinja2():
-    """The generator renders with Jinja2 at build time: fail now if it is missing."""
-    try:
-        import jinja2  # noqa: F401
-    except ImportError:
-        raise UsageError("Jinja2 is missing; install it with: apt-get install -y python3-jinja2")
+def build_python():
+    """The interpreter the build's edges run (the generator renders with Jinja2 at build time,
+    so fail now if none has it): this one, or Debian's when only that one has Jinja2."""
+    python, note = pydeps.build_python()
+    if python is None:
+        raise UsageError(note)
+    if note:
+        print(f"configure.py: {note}")
+    return python
 
 
 def check_library():
@@ -143,15 +146,32 @@ def peer_libraries():
     return {"cflags": " ".join(filter(None, cflags)), "libs": " ".join(libs)}
 
 
-def plotting_python():
-    """An interpreter that has matplotlib for the report's plots: this one, or Debian's
-    (python3-matplotlib installs there); without one the report has its tables only."""
-    for py in dict.fromkeys((sys.executable, "/usr/bin/python3")):
-        if os.path.exists(py) and not run([py, "-c", "import jinja2, matplotlib"]).returncode:
-            return py
-    print("configure.py: matplotlib not found; `ninja report` writes tables without plots "
-          "(apt-get install -y python3-matplotlib)")
-    return sys.executable
+def plotting_python(python):
+    """An interpreter that has Jinja2 and matplotlib for the report's plots: the build's
+    `python`, else Debian's (python3-matplotlib installs there); without one the report has its
+    tables only."""
+    found = pydeps.python_with(("jinja2", "matplotlib"), (python, pydeps.DEBIAN_PYTHON))
+    if found and found != python:
+        print(f"configure.py: matplotlib: not importable by {python}; `ninja report` plots "
+              f"with {found}, which has it")
+    if found:
+        return found
+    print(f"configure.py: matplotlib: not importable by {python}"
+          + ("" if python == pydeps.DEBIAN_PYTHON else f" nor {pydeps.DEBIAN_PYTHON}")
+          + "; `ninja report` writes tables without plots "
+          f"(apt-get install -y {pydeps.PACKAGES['matplotlib']})")
+    return python
+
+
+# What tests/toolcheck.py probes for in the end-to-end tests beyond the README's packages (and
+# a few of them): which are here decides which of those tests run or skip.
+E2E_TOOLS = ("g++", "clang++", "tcc", "cmake", "meson", "valgrind", "aarch64-linux-gnu-gcc",
+             "aarch64-linux-gnu-g++", "qemu-aarch64", "qemu-x86_64", "x86_64-w64-mingw32-gcc",
+             "wine64")
+
+
+def e2e_tools():
+    return [t for t in E2E_TOOLS if shutil.which(t)]
 
 
 # --- cross toolchains ----------------------------------------------------------------------

@@ -96,8 +96,14 @@ def elsewhere(w, ctx):
     if (names is not None and "aarch64" not in names) or not gcc or targets.host() == target:
         return
     cell = probes.cross_toolchain(target)
-    if "version" not in cell or "check_libs" not in cell or not shutil.which(target.qemu):
-        return
+    what = "out/aarch64 under check_sponge_xN (qemu-user)"
+    if "version" not in cell:
+        return ctx.skip(what, cell["cc"], f"gcc-{target.triplet}")
+    if "check_libs" not in cell:
+        # Multiarch: `dpkg --add-architecture arm64; apt-get update` first (docs/targets.md).
+        return ctx.skip(what, "Check for arm64", "check:arm64")
+    if not shutil.which(target.qemu):
+        return ctx.skip(what, target.qemu, "qemu-user")
     folder = os.path.join("out", "aarch64")
     base = os.path.join("build", "cross", "bundle-aarch64")
     headers = [f for f in bundles.committed() if f.startswith(folder) and f.endswith(".h")]

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""What the end-to-end tests need beyond Python, found by running it the way the test will.
+
+A command on PATH is not enough: clang++ --target=aarch64-linux-gnu is there with clang
+alone, and stops at a missing header only once it compiles (it needs the aarch64 C++ headers
+of g++-aarch64-linux-gnu). So a probe compiles (or links) a tiny file with the test's own
+command. A test that cannot run skips with one reason, always shaped
+"<tool> not installed (apt-get install -y <package>)", which tests/summarize.py lists by name.
+"""
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from generator import pydeps  # noqa: E402
+
+# Commands the tests run -> the Debian package that installs them.
+PACKAGES = {
+    "gcc": "gcc", "g++": "g++", "clang": "clang", "clang++": "clang", "tcc": "tcc",
+    "cmake": "cmake", "meson": "meson", "valgrind": "valgrind",
+    "aarch64-linux-gnu-gcc": "gcc-aarch64-linux-gnu",
+    "aarch64-linux-gnu-g++": "g++-aarch64-linux-gnu",
+    "qemu-aarch64": "qemu-user", "qemu-x86_64": "qemu-user",
+    "x86_64-w64-mingw32-gcc": "gcc-mingw-w64-x86-64-win32", "wine64": "wine64",
+}
+
+C_PROBE = "#include <stdint.h>\n#include <string.h>\nint main(void) { return 0; }\n"
+CXX_PROBE = "#include <cstdint>\n#include <cstring>\n#include <stdint.h>\nint main() { return 0; }\n"
+
+
+def reason(tool, package=None):
+    return f"{tool} not installed (apt-get install -y {package or PACKAGES.get(tool, tool)})"
+
+
+@functools.lru_cache(maxsize=None)
+def _works(cmd, source, link):
+    with tempfile.TemporaryDirectory(prefix="rs-probe-") as tmp:
+        src = os.path.join(tmp, "probe.c")
+        with open(src, "w") as f:
+            f.write(source)
+        out = os.path.join(tmp, "probe" if link else "probe.o")
+        r = subprocess.run([*cmd, *([] if link else ["-c"]), src, "-o", out],
+                           capture_output=True, text=True)
+        return r.returncode == 0
+
+
+def compiler(cmd, package=None, cxx=False, link=False, what=None):
+    """None when `cmd` (a list: the compiler and the flags the test passes) compiles a file
+    including the C (or C++) headers the bundles use, and links it if `link`; else the skip
+    reason, naming `what` (default: the command) and the package that brings it."""
+    cmd = tuple(cmd)
+    name = os.path.basename(cmd[0])
+    if not shutil.which(cmd[0]):
+        return reason(name, package)
+    flags = ("-x", "c++") if cxx else ()
+    if _works(cmd[:1] + flags + cmd[1:], CXX_PROBE if cxx else C_PROBE, link):
+        return None
+    return reason(what or " ".join(cmd), package or PACKAGES.get(name, name))
+
+
+def programs(*tools):
+    """None when every one of `tools` is on PATH, else the reason naming the first missing."""
+    for tool in tools:
+        if not shutil.which(tool):
+            return reason(tool)
+    return None
+
+
+def first(*reasons):
+    """The first reason that is not None, or None: what to skip for, when several tools are
+    needed."""
+    return next((r for r in reasons if r), None)
+
+
+def python_module(module):
+    """None when this interpreter imports `module`, else a reason naming the interpreter, the
+    Debian package and, when /usr/bin/python3 has it, the command that runs the test there."""
+    if pydeps.importable(module):
+        return None
+    package = pydeps.PACKAGES.get(module, f"python3-{module}")
+    other = pydeps.debian_python()
+    if other and pydeps.importable(module, other):
+        return (f"{module} not installed for {sys.executable} (apt-get install -y {package} "
+                f"installs it for {other}: run the tests with {other})")
+    return reason(module, package)
