@@ -62,7 +62,8 @@ def carried(compiler_id, target):
     choices = dict(choices)
     scalar = cpu_table.minimax_variant(
         target.arch, compiler_id, "keccak_scalar", "median_24",
-        lambda v: v.endswith("-scalar") and ("-shift-" in v or "-builtin-" in v),
+        lambda v: v.endswith("-scalar") and ("-shift-" in v or "-builtin-" in v)
+        and variants.keccak_from_name(v).unroll in BUNDLE_SCALAR_UNROLLS,
         smaller=lambda v: variants.keccak_from_name(v).unroll)
     if scalar:
         choices["keccak_scalar"] = scalar
@@ -107,6 +108,12 @@ def chacha_shape(choices, target, compiler_id, widest):
 # measured gain on any profiled CPU (each class's figures over unrolls 1-24 lie within a few
 # percent), and the bundle carries four of them on its AVX-512 path.
 BUNDLE_UNROLLS = (1, 2, 3, 4)
+
+
+# The scalar kernel's unrolls a bundle may carry: the fully unrolled kernel has five times the
+# code of unroll 4 (about 110 KB of text per flavour with gcc -O2, and the bundle carries two
+# flavours) for at most 3% on the profiled CPUs.
+BUNDLE_SCALAR_UNROLLS = (1, 2, 3, 4, 6)
 
 
 def leaves(spec_list, target):

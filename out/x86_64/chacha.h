@@ -11,7 +11,7 @@
  *     isa                = avx512
  *     width              = 16
  *     states             = 1
- *     schedule           = step
+ *     schedule           = pair
  *     rotate             = vprold
  *     rounds             = 8,12,20
  *     prefix             = (none)
@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /*
- * ChaCha keystreams and encryption (chacha-x16-step-vprold-avx512).
+ * ChaCha keystreams and encryption (chacha-x16-pair-vprold-avx512).
  *
  * The state is Bernstein's original layout: words 0-3 the constants, 4-11 the key (a 128-bit
  * key is used twice), 12-13 a 64-bit block counter (low word first), 14-15 the 8-byte IV.

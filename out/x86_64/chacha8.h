@@ -11,7 +11,7 @@
  *     isa                = avx512
  *     width              = 16
  *     states             = 1
- *     schedule           = step
+ *     schedule           = pair
  *     rotate             = vprold
  *     rounds             = 8,12,20
  *     prefix             = (none)

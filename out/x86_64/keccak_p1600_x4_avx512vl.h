@@ -10,7 +10,7 @@
  *     kernel    = keccak-p1600
  *     isa       = avx512vl
  *     instances = 4
- *     unroll    = 1
+ *     unroll    = 2
  *     prefix    = rs_avx512vl_
  */
 
@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /*
- * 4 independent Keccak-p[1600] permutations at once (keccakp1600-x4-u1-avx512vl).
+ * 4 independent Keccak-p[1600] permutations at once (keccakp1600-x4-u2-avx512vl).
  *
  * Lane-major layout: lane i (i = x + 5y) of instance j is states[i][j], holding the same
  * canonical value as state[i] of the single-state API (keccak_p1600.h), so one 64-bit lane of

@@ -14,7 +14,7 @@
  *     parity          = fused
  *     rotate          = builtin
  *     prefix          = (none)
- *     kt128 leaves    = x8-u2-avx512, x4-u1-avx512vl, x4-u2-avx2, x2-u3-avx512vl
+ *     kt128 leaves    = x8-u2-avx512, x4-u2-avx512vl, x4-u2-avx2, x2-u1-avx512vl
  *     dispatch        = scalar, sse2, avx2, avx512
  */
 

@@ -213,16 +213,16 @@ static const struct rs_cpu_row rs_rows[] = {
 #elif defined(__GNUC__)
 static const struct rs_cpu_row rs_rows[] = {
     {"AuthenticAMD", 26, 2, "AuthenticAMD family 26 model 2: x86_64-amd-epyc-f26m2-gcc-bundle.json",
-     { { 4, 1, 2, 3, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+     { { 2, 1, 4, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
     {"GenuineIntel", 6, 167, "GenuineIntel family 6 model 167: x86_64-intel-r-xeon-r-processor-f6m167-gcc.json",
-     { { 4, 2, 3, 1, 0 }, { 2, 3, 1, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+     { { 2, 4, 3, 1, 0 }, { 2, 3, 1, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
     {"", 0, 0, "CPU without a profile: least worst loss over 2 measured CPUs (gcc figures)",
-     { { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+     { { 2, 4, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
 };
 #else
 static const struct rs_cpu_row rs_rows[] = {
     {"", 0, 0, "CPU without a profile: least worst loss over 2 measured CPUs",
-     { { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+     { { 2, 4, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
 };
 #endif
 #define RS_ROWS (sizeof rs_rows / sizeof rs_rows[0])

@@ -273,7 +273,7 @@ static void rs_st_x8_x8_u2_avx512(unsigned *code)
 
 /* 53: keccak_p1600_x4 (x4-avx512vl), on the paths that run it. */
 #if defined(RS_BUILD_AVX512)
-static void rs_st_x4_x4_u1_avx512vl(unsigned *code)
+static void rs_st_x4_x4_u2_avx512vl(unsigned *code)
 {
     uint64_t separate[4][25], states[25][4];
     size_t j;
@@ -305,7 +305,7 @@ static void rs_st_x4_x4_u2_avx2(unsigned *code)
 
 /* 51: keccak_p1600_x2 (x2-avx512vl), on the paths that run it. */
 #if defined(RS_BUILD_AVX512)
-static void rs_st_x2_x2_u3_avx512vl(unsigned *code)
+static void rs_st_x2_x2_u1_avx512vl(unsigned *code)
 {
     uint64_t separate[2][25], states[25][2];
     size_t j;
@@ -392,7 +392,7 @@ int rs_selftest(void)
 #endif
 #if defined(RS_BUILD_AVX512)
     if (path == RS_PATH_AVX512)
-        rs_st_x4_x4_u1_avx512vl(&code);
+        rs_st_x4_x4_u2_avx512vl(&code);
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
@@ -400,7 +400,7 @@ int rs_selftest(void)
 #endif
 #if defined(RS_BUILD_AVX512)
     if (path == RS_PATH_AVX512)
-        rs_st_x2_x2_u3_avx512vl(&code);
+        rs_st_x2_x2_u1_avx512vl(&code);
 #endif
     rs_st_chacha(&code, msg);
     return (int)code;
