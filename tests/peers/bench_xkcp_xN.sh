@@ -144,24 +144,7 @@ for cc in $(echo "$ccs" | tr , ' '); do
     else
         no8=-DRS_XN_NO_TIMES8
     fi
-    # Functions another bundle may have and this one may not: called when a header declares
-    # them as const char *(void) and the bundle defines them, which only a build can tell.
-    : >"$d/optional.h"
-    for fn in rs_cpu_row_name:RS_HAVE_CPU_ROW_NAME rs_tuning_summary:RS_HAVE_TUNING_SUMMARY; do
-        name=${fn%%:*}
-        hdrs=$(grep -l "\\<$name *(" "$ours"/*.h 2>/dev/null || true)
-        [ -n "$hdrs" ] || continue
-        for h in $hdrs; do printf '#include "%s"\n' "$(basename "$h")"; done >"$x/probe.c"
-        printf 'int main(void) { const char *s = %s(); return s == 0; }\n' "$name" >>"$x/probe.c"
-        if "$cc" -O2 -Werror=implicit-function-declaration -Werror=int-conversion \
-               -I"$ours" "$x/probe.c" "$d"/obj/*.o -o "$x/probe" >>"$log" 2>&1; then
-            for h in $hdrs; do printf '#include "%s"\n' "$(basename "$h")"; done >>"$d/optional.h"
-            printf '#define %s 1\n' "${fn#*:}" >>"$d/optional.h"
-        else
-            echo "$me: $cc: $name is declared but is not a const char *(void) this bundle defines; not called" >&2
-        fi
-    done
-    step "$cc" -O2 -I"$ours" -include "$d/optional.h" $no8 "$root/tests/peers/bench_xn_xkcp.c" \
+    step "$cc" -O2 -I"$ours" $no8 "$root/tests/peers/bench_xn_xkcp.c" \
         "$d"/obj/*.o "$x"/times*.o -o "$d/bench_xn_xkcp"
     [ -n "$times8" ] || echo "$me: no AVX-512 here: XKCP's times8 left out" >&2
     [ -n "$tsv" ] || echo

@@ -168,28 +168,10 @@ static int class_of_path(int path)
     }
 }
 
-/* Which kernel runs shake128_xN: a context records its choice (0: single-state sponges);
- * which x-N a non-zero choice is follows the rule keccak_sponge.h states (x8 on AVX-512, for
- * N = 4 too; x4 on AVX2, two calls for N = 8). */
+/* Which kernel runs shake128_xN: the bundle's per-CPU table says, for the path in use. */
 static const char *kernel_of(unsigned n)
 {
-    keccak_sponge_x4 c4;
-    keccak_sponge_x8 c8;
-    unsigned k;
-    if (n == 8) {
-        shake128_x8_init(&c8);
-        k = c8.mb.kernel;
-    } else {
-        shake128_x4_init(&c4);
-        k = c4.mb.kernel;
-    }
-    if (k == 0)
-        return "single-state sponges";
-    switch (rs_path()) {
-    case RS_PATH_AVX512: return n == 8 ? "the x8 kernel" : "the x8 kernel, half full";
-    case RS_PATH_AVX2: return n == 8 ? "the x4 kernel, two calls" : "the x4 kernel";
-    default: return "an x-N kernel";
-    }
+    return rs_choice_name(n == 8 ? RS_DECISION_MB8 : RS_DECISION_MB4);
 }
 
 static const char usage[] =
@@ -254,12 +236,7 @@ int main(int argc, char **argv)
     cls = class_of_path(rs_path());
     printf("%s%s: our path %s (shake128_x4: %s; shake128_x8: %s)\n", o.tsv ? "# " : "", cc,
            rs_path_name(), kernel_of(4), kernel_of(8));
-#ifdef RS_HAVE_CPU_ROW_NAME
     printf("%s%s: our CPU row %s\n", o.tsv ? "# " : "", cc, rs_cpu_row_name());
-#endif
-#ifdef RS_HAVE_TUNING_SUMMARY
-    printf("%s%s: our tuning %s\n", o.tsv ? "# " : "", cc, rs_tuning_summary());
-#endif
     if (!o.tsv)
         printf("%-14s %-26s %8s %8s %8s   %9s  %s\n", "compiler", "what", "median", "best",
                "spread", "XKCP/ours", "within 5%");
