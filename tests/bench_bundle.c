@@ -2,7 +2,7 @@
 /*
  * The dispatched bundle against the single-target build, kernel by kernel, per compiler, in
  * one process. For gcc: the bundle under prefix bg_ (out/x86_64 as a user vendors it: every
- * path, dispatch, -O3 and no -m flags) and the single-target build under sg_ (generate
+ * path, dispatch, -O2 and no -m flags, as its README compiles it) and the single-target build under sg_ (generate
  * --cc-id gcc for this machine, -O3 -march=native); with RS_HAVE_CLANG the same pair built
  * by clang (bc_, sc_). All four race round-robin per kernel (tests/timing.h, rs_race: each
  * turn settles on the contender's own code first), the median of each kept; a ratio is the

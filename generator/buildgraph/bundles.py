@@ -120,14 +120,14 @@ def msvc(w, clang):
 
 
 def bench_edges(w, cc, gen_inputs, clang):
-    """bench_bundle: per compiler (gcc; clang when installed), the bundle (prefix b<c>_, -O3,
+    """bench_bundle: per compiler (gcc; clang when installed), the bundle (prefix b<c>_, -O2,
     no -m flags) against the single-target build of this machine (prefix s<c>_, generate
     --cc-id <compiler>, -O3 -march=native), alternated in one process."""
     base = os.path.join("build", "bundle", "bench")
     compilers = [("g", "gcc", cc["cc"])] + ([("c", "clang", clang)] if clang else [])
     objs, headers = [], []
     for tag, cc_id, compiler in compilers:
-        folders = {f"b{tag}": ("bundle_gen", f"--target x86_64 --prefix b{tag}_", "-O3"),
+        folders = {f"b{tag}": ("bundle_gen", f"--target x86_64 --prefix b{tag}_", "-O2"),
                    f"s{tag}": ("generate", f"--target x86_64 --multi x8-avx512 --multi x4-avx2 "
                                            f"--cc-id {cc_id} --prefix s{tag}_",
                                "-O3 -march=native")}
