@@ -55,12 +55,17 @@ class TuneBundle(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(profiles.PROFILE_DIR)), before)
 
     def test_bad_input_is_one_line_exit_2(self):
-        for args in (["--cc", "icc"], ["--cc", ""], ["--turns", "2"], ["--turns", "x"],
-                     ["--profile-dir", "/nonexistent-roundsmith"], ["--bogus"]):
-            r = tune(*args)
-            self.assertEqual(r.returncode, 2, args)
-            self.assertEqual(len(r.stderr.strip().splitlines()), 1, (args, r.stderr))
-            self.assertEqual(r.stdout, "", args)
+        with tempfile.TemporaryDirectory(prefix="rs-tune-bundle-") as d:
+            missing = os.path.join(d, "missing")
+            for args in (["--cc", "icc"], ["--cc", ""], ["--turns", "2"], ["--turns", "x"],
+                         ["--profile-dir", missing], ["--bogus"]):
+                self.refused(args)
+
+    def refused(self, args):
+        r = tune(*args)
+        self.assertEqual(r.returncode, 2, args)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, (args, r.stderr))
+        self.assertEqual(r.stdout, "", args)
 
 
 if __name__ == "__main__":
