@@ -8,4 +8,5 @@ unsigned __int64 __cdecl _rotl64(unsigned __int64 value, int shift);
 unsigned __int64 __cdecl _rotr64(unsigned __int64 value, int shift);
 void __cdecl abort(void);
 char *__cdecl getenv(const char *name);
+unsigned long __cdecl strtoul(const char *s, char **end, int base);
 #endif

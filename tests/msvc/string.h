@@ -10,4 +10,5 @@ void *__cdecl memset(void *dst, int c, size_t n);
 int __cdecl strcmp(const char *a, const char *b);
 int __cdecl memcmp(const void *a, const void *b, size_t n);
 size_t __cdecl strlen(const char *s);
+char *__cdecl strchr(const char *s, int c);
 #endif
