@@ -122,9 +122,18 @@ class CpuRows(Base):
         runs = decision["runs"][paths("x86_64").index(path)]
         return next(decision["options"][o] for o in order if (runs >> o) & 1)
 
+    built = {}   # compiler -> the program, built once for the class
+
+    def exe(self, cc):
+        """The bundle and tests/cpu_rows.c built once per compiler for the class."""
+        built = type(self).built
+        if cc not in built:
+            built[cc] = self.build([cc], os.path.join(OUT, "x86_64"), f"rows_{cc}",
+                                   flags=["-O2", *WARN], extra=[CPU_ROWS])
+        return built[cc]
+
     def check_compiler(self, cc, section):
-        exe = self.build([cc], os.path.join(OUT, "x86_64"), f"rows_{cc}",
-                         flags=["-O2", *WARN], extra=[CPU_ROWS])
+        exe = self.exe(cc)
         b = targets.BUNDLES["x86_64"]
         d = bundle.Dispatch(bundle.bundle_profile.shaped(b)[0], targets.get(b.target), "")
         decisions = d.decisions
@@ -163,7 +172,7 @@ class CpuRows(Base):
         self.check_compiler("clang", "clang")
 
     def test_bad_identity_is_one_line(self):
-        exe = self.build(["gcc"], os.path.join(OUT, "x86_64"), "rows_bad", extra=[CPU_ROWS])
+        exe = self.exe("gcc")
         for bad in ("GenuineIntel", "GenuineIntel:6", "GenuineIntel:x:1", "a:1:2:3",
                     "ThirteenCharsX:6:1"):
             r = run([exe], env={"ROUNDSMITH_CPU": bad})
