@@ -235,6 +235,7 @@ def main(args, gen):
     families = gen.parse_families(args.kernels, "--kernels")
     if args.turns < 1 or args.turns > 10000:
         raise UsageError(f"--turns takes a number from 1 to 10000, not '{args.turns}'")
+    sweep_space.check_lists(args, target, families)
     if target is not targets.host():
         raise UsageError("bench runs what it builds: --target must be this machine's")
     if args.sponge and ("keccak" not in families or args.multi):

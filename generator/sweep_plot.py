@@ -10,10 +10,11 @@ import datetime
 import io
 import os
 
-from . import pydeps
+from . import cli, pydeps
 from .sweep_table import METRICS, TITLES
 
 FORMATS = (".svg", ".png")
+MEANINGS = {o.flag: o.meaning for o in cli.KECCAK + cli.CHACHA}
 
 
 def available():
@@ -55,9 +56,10 @@ def draw(results, path, versions, date=None, loaded=""):
     import matplotlib
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "roundsmith"   # same data, same file
+    matplotlib.rcParams["svg.fonttype"] = "none"   # text as text: small, searchable
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(results), figsize=(6.4 * len(results), 4.6),
+    fig, axes = plt.subplots(1, len(results), figsize=(8.0 * len(results), 4.8),
                              squeeze=False)
     markers = "os^Dvx+"
     for ax, result in zip(axes[0], results):
@@ -74,7 +76,9 @@ def draw(results, path, versions, date=None, loaded=""):
                     continue
                 key = tuple((f, dict(srow.combo.swept)[f]) for f in others)
                 x = dict(srow.combo.swept)[flag] if flag else "as asked"
-                series.setdefault(key, []).append((pos[x], c.median, c.spread or 0.0))
+                # Compilers side by side around each value, so equal figures stay visible.
+                dodge = (ci - (len(result.ccs) - 1) / 2) * 0.06
+                series.setdefault(key, []).append((pos[x] + dodge, c.median, c.spread or 0.0))
             for si, (key, pts) in enumerate(sorted(series.items())):
                 pts.sort()
                 label = cc + "".join(f", {f.lstrip('-')} {v}" for f, v in key)
@@ -83,10 +87,9 @@ def draw(results, path, versions, date=None, loaded=""):
                             yerr=[[0] * len(pts), [p[1] * p[2] for p in pts]],
                             marker=markers[si % len(markers)], color=colour, capsize=3,
                             linestyle="-" if si == 0 else (0, (4, 1 + si)), label=label)
-            d = next((c.median / c.x_default for cells in result.cells
-                      for c in [cells[cc]] if c.median and c.x_default), None)
+            d = result.defaults.get(cc)
             if d:
-                ax.axhline(d, color=colour, linestyle="--", linewidth=0.8, alpha=0.7,
+                ax.axhline(d[METRICS[sweep.family][0]], color=colour, linestyle="--", linewidth=0.8, alpha=0.7,
                            label=f"{cc} default")
             xk = result.xkcp.get(cc)
             if xk:
@@ -94,15 +97,15 @@ def draw(results, path, versions, date=None, loaded=""):
                            linewidth=0.8, label=f"{cc} XKCP opt64 best")
         ax.set_xticks(range(len(xs)))
         ax.set_xticklabels(xs)
-        ax.set_xlabel(flag if flag else "variant")
-        ax.set_ylabel(METRICS[sweep.family][1].replace("TSC cycles", "TSC cycles"))
+        ax.set_xlabel(f"{flag}: {MEANINGS.get(flag, '')}" if flag else "variant", fontsize=9)
+        ax.set_ylabel(METRICS[sweep.family][1], fontsize=9)
         ax.set_title(TITLES[sweep.family], fontsize=10)
         ax.grid(axis="y", linewidth=0.4, alpha=0.5)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     compilers = ", ".join(f"{cc} {versions.get(cc, '')}".strip() for cc in results[0].ccs)
     date = date or datetime.date.today().isoformat()
-    fig.suptitle(f"{cpu_name()}; {compilers}; {date}{loaded}\nmedian of a round-robin race "
-                 "in one process per compiler; bars: the spread of the turns", fontsize=9)
+    fig.suptitle(f"{cpu_name()}\n{compilers}; {date}{loaded}\nmedian of a round-robin race "
+                 "in one process per compiler; bars: the spread of the turns", fontsize=8)
     fig.tight_layout()
     if path.endswith(".svg"):
         text = io.StringIO()

@@ -192,6 +192,14 @@ def listed(args, flags, target):
     return out
 
 
+def check_lists(args, target, families):
+    """Every list's items, checked alone (no compiler needed): a bad one is refused before
+    anything else is looked at."""
+    flags = ((KECCAK_OPTIONS + (MULTI_OPTION,) if "keccak" in families else ())
+             + (CHACHA_OPTIONS if "chacha" in families else ()))
+    listed(args, flags, target)
+
+
 def sweeps(args, target, families, ccs, caps):
     """Every sweep the command line asks for: Keccak (single-state, or the x-N kernels with
     --multi) and ChaCha, each checked whole before anything is built."""

@@ -53,6 +53,7 @@ class Result:
     cells: list                 # per sweep row: {cc: Cell}
     notes: dict                 # cc -> lines under the table
     xkcp: dict                  # cc -> the best XKCP row, where XKCP raced
+    defaults: dict = field(default_factory=dict)   # cc -> its default's row (not x-N)
 
 
 def results(sweep, programs, rows, sponge_rows, ccs, target, rounds):
@@ -60,7 +61,7 @@ def results(sweep, programs, rows, sponge_rows, ccs, target, rounds):
     metric = METRICS[sweep.family][0]
     column = decide.spread_column(metric)
     cells = [{cc: Cell(cc, r.variants.get(cc)) for cc in ccs} for r in sweep.rows]
-    notes, xkcp = {}, {}
+    notes, xkcp, defaults = {}, {}, {}
     for cc in ccs:
         p = programs.get(cc)
         got = rows.get(cc)
@@ -92,6 +93,9 @@ def results(sweep, programs, rows, sponge_rows, ccs, target, rounds):
         xk = min(peers, key=lambda r: r[metric]) if peers else None
         if xk:
             xkcp[cc] = xk
+        if sweep.family != "multi" and benchdata.ok(
+                by.get(default_for(sweep.family, target, cc).name, {})):
+            defaults[cc] = by[default_for(sweep.family, target, cc).name]
         for c in timed:
             d = by.get(default_for(sweep.family, target, cc, c.variant).name)
             if d and benchdata.ok(d):
@@ -104,7 +108,7 @@ def results(sweep, programs, rows, sponge_rows, ccs, target, rounds):
             if xk:
                 c.x_xkcp = xk[metric] / c.median
         notes[cc] = footer(sweep, cc, p, got, by, sp, cells, target, metric, peers, rounds)
-    return Result(sweep, ccs, cells, notes, xkcp)
+    return Result(sweep, ccs, cells, notes, xkcp, defaults)
 
 
 def footer(sweep, cc, p, got, by, sp, cells, target, metric, peers, rounds):
@@ -115,7 +119,9 @@ def footer(sweep, cc, p, got, by, sp, cells, target, metric, peers, rounds):
     if p is None:
         return [f"{cc}: no variant of this sweep exists for it"]
     first = next((row[cc].variant for row in cells if row[cc].variant), None)
-    if first is not None and sweep.swept and sweep.family != "multi":
+    if first is not None and not sweep.swept:
+        lines.append(f"{cc}: the row is {first.name}")
+    elif first is not None and sweep.family != "multi":
         lines.append(f"{cc}: each row is {first.name} with the swept options set (the rest "
                      f"are {cc}'s defaults)")
     defaults = list(dict.fromkeys(default_for(sweep.family, target, cc, row[cc].variant).name
