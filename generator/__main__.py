@@ -452,7 +452,9 @@ def parser():
     subcommand(sub, "bench", (cli.TARGET,) + cli.as_lists(cli.reworded(
                    cli.KECCAK + (kernels_,) + cli.CHACHA, "the --cc-id compiler's measured choice",
                    "each --cc compiler's measured choice"), sweep_space.KECCAK_OPTIONS
-                   + (sweep_space.MULTI_OPTION,) + sweep_space.CHACHA_OPTIONS, bench.LISTS)
+                   + (sweep_space.MULTI_OPTION,) + sweep_space.CHACHA_OPTIONS, bench.LISTS,
+                   {"--multi": "race multi-state kernels instead of the single-state one "
+                    "(repeatable; not with the single-state shape options)"})
                + bench.OPTIONS, cmd_bench,
                "generate the variants the options ask for (any generate option; each shape "
                "option a comma-separated list to sweep), build them with each compiler, verify "

@@ -261,7 +261,7 @@ def main(args, gen):
     root = keep_folder(args.keep) if args.keep else tempfile.mkdtemp(prefix="roundsmith-bench-")
     configs = dict(XKCP_CONFIGS, **(XKCP_MORE if args.xkcp_all else {}))
     try:
-        programs, sponges, sponge_exes = sweep_programs.build(
+        programs, sponge_exes = sweep_programs.build(
             root, render.environment(), args.command_line, target, sweeps, ccs, args,
             xkcp_dir, configs)
         if not xkcp_dir and args.xkcp != "none":

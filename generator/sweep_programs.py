@@ -73,7 +73,8 @@ class Program:
         self.default = default
         self.built = {}         # variant name -> object, for those that compiled
         self.failed = {}        # variant name -> BuildError
-        self.extra = []         # objects besides the variants' (reference, XKCP)
+        self.yardstick = None   # x-N: the scalar kernel they are checked against
+        self.exe = None         # the linked program, or the BuildError that stopped it
 
 
 def kernel_files(env, command, target, v):
@@ -99,7 +100,7 @@ def sponge_files(env, command, target, v):
 
 def build(root, env, command, target, sweeps, ccs, args, xkcp_dir, xkcp_configs):
     """Write, compile and link every program. Returns [(sweep, {cc: Program or None}),
-    ...] and the sponge programs {cc: (Program, exe) or None}."""
+    ...] and the sponge programs {cc: exe or BuildError} (--sponge)."""
     params = (("target", target.name), ("bench", "generator bench (sweep)"))
     programs, jobs = [], []
     works = {cc: Work(root, cc) for cc in ccs}
@@ -163,15 +164,15 @@ def build(root, env, command, target, sweeps, ccs, args, xkcp_dir, xkcp_configs)
             main = write_registry(env, command, params, p, args, xkcp)
             harness_jobs.append((f"{cc} {os.path.basename(main[0])}",
                                  lambda p=p, m=main: p.work.compile(*m)))
-            links.append((sweep, p, xkcp))
-        if "keccak" == sweep.family and args.sponge:
-            for cc, p in sponge.items():
-                main = write_sponge_registry(env, command, params, p)
-                harness_jobs.append((f"{cc} bench_sweep_sponge.c",
-                                     lambda p=p, m=main: p.work.compile(*m)))
+            links.append((p, xkcp))
+    for cc, p in sponge.items():
+        main = write_sponge_registry(env, command, params, p, {
+            n for n in p.built if not isinstance(done[f"{cc} {n} sponge"], BuildError)})
+        harness_jobs.append((f"{cc} bench_sweep_sponge.c",
+                             lambda p=p, m=main: p.work.compile(*m)))
     harnesses = compile_all(harness_jobs)
-    for sweep, p, xkcp in links:
-        objs = [o for n, o in p.built.items()]
+    for p, xkcp in links:
+        objs = list(p.built.values())
         ref = os.path.join(p.work.dir, "chacha_ref.o" if p.family == "chacha" else "keccak_ref.o")
         name = {"keccak": "bench_keccak", "multi": "bench_keccak_simd",
                 "chacha": "bench_chacha"}[p.family]
@@ -188,17 +189,18 @@ def build(root, env, command, target, sweeps, ccs, args, xkcp_dir, xkcp_configs)
     sponge_exes = {}
     for cc, p in sponge.items():
         h = harnesses[f"{cc} bench_sweep_sponge.c"]
-        objs = [done[f"{cc} {n} sponge"] for n in p.built
-                if not isinstance(done[f"{cc} {n} sponge"], BuildError)]
+        # Each sponge over its variant's permutation object; the registry names only the
+        # variants whose sponge built too.
+        pairs = [(done[f"{cc} {n} sponge"], o) for n, o in p.built.items()
+                 if not isinstance(done[f"{cc} {n} sponge"], BuildError)]
         try:
             if isinstance(h, BuildError):
                 raise h
-            sponge_exes[cc] = p.work.link("bench_sweep_sponge", [h] + objs + [
-                o for n, o in p.built.items()
-                if not isinstance(done[f"{cc} {n} sponge"], BuildError)])
+            sponge_exes[cc] = p.work.link("bench_sweep_sponge",
+                                          [h] + [o for pair in pairs for o in pair])
         except BuildError as e:
             sponge_exes[cc] = e
-    return programs, sponge, sponge_exes
+    return programs, sponge_exes
 
 
 def compile_job(p, v):
@@ -272,8 +274,8 @@ def message(length):
     return bytes((i * MSG_MUL + MSG_ADD) & 0xFF for i in range(length))
 
 
-def write_sponge_registry(env, command, params, p):
-    built = [v for v in p.variants if v.name in p.built]
+def write_sponge_registry(env, command, params, p, sponge_built):
+    built = [v for v in p.variants if v.name in p.built and v.name in sponge_built]
     digests = [{"macro": m, "bytes": [f"0x{b:02x}" for b in hashlib.sha3_256(message(n))
                                       .digest()]} for m, n in SPONGE_LENGTHS]
     p.work.write({"sweep_sponges.h": render.render(
