@@ -448,12 +448,18 @@ def parser():
                "generate the kernel sources of one target")
     bundle_targets = cli.words(list(targets.BUNDLES) + [t for t in targets.TARGETS
                                                        if t not in targets.BUNDLES])
-    from . import bench
-    subcommand(sub, "bench", (cli.TARGET,) + cli.reworded(
+    from . import bench, sweep_space
+    subcommand(sub, "bench", (cli.TARGET,) + cli.as_lists(cli.reworded(
                    cli.KECCAK + (kernels_,) + cli.CHACHA, "the --cc-id compiler's measured choice",
-                   "each --cc compiler's measured choice") + bench.OPTIONS, cmd_bench,
-               "generate a variant (any generate option), build it with each compiler, verify "
-               "it and race it against the default (and XKCP)")
+                   "each --cc compiler's measured choice"), sweep_space.KECCAK_OPTIONS
+                   + (sweep_space.MULTI_OPTION,) + sweep_space.CHACHA_OPTIONS, bench.LISTS,
+                   {"--multi": "race multi-state kernels instead of the single-state one "
+                    "(repeatable; not with the single-state shape options)"})
+               + bench.OPTIONS, cmd_bench,
+               "generate the variants the options ask for (any generate option; each shape "
+               "option a comma-separated list to sweep), build them with each compiler, verify "
+               "them and race them in one process per compiler against its default (and "
+               "XKCP); a table, and --tsv and --plot files")
     subcommand(sub, "bundle", (
         O("--target", "the architecture: a bundle with dispatch, or any other target's scalar "
           "kernels", "host, " + bundle_targets, f"host (this machine: {cli.HOST.name})",

@@ -1,17 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""One command for an experiment: `python3 -m generator bench [generate options] [--cc LIST]
-[--rounds N]` generates the variant those options ask for, compiles it with each compiler,
-checks it against the vectors and races it round-robin (tests/timing.h) against the variant
-the generator gives that compiler with no options (its built-in default), the plain
-reference and, where tests/peers/bench_xkcp.sh has fetched it, XKCP's opt64 kernel in each of
-its shipped configurations. One row per compiler and kernel family.
+"""One command for an experiment: `python3 -m generator bench [generate options] [--cc LIST]`
+where every shape option takes a comma-separated list. The cross product of the lists
+(generator/sweep_space.py) is generated for each compiler over its defaults, compiled, every
+variant of a compiler linked into one bench program per kernel family
+(generator/sweep_programs.py), checked against the vectors and raced round-robin in that one
+process (tests/timing.h) with the compiler's untuned default, the plain reference and, where
+tests/peers/bench_xkcp.sh has fetched it, XKCP's opt64 kernel in each of its shipped
+configurations. One value per option is a sweep of one row.
 
-The harnesses are the bench programs of the build (tests/bench_keccak.c, bench_keccak_simd.c,
-bench_chacha.c), over a registry of two variants instead of a compiler's whole space; nothing
-here times anything. Work files go to a temporary folder under /tmp (or --keep DIR).
+Out: one table (generator/sweep_table.py), --tsv FILE, --plot FILE (generator/sweep_plot.py).
+Work files go to a temporary folder, removed at the end and on Ctrl-C (or --keep DIR).
 """
 
-import argparse
 import hashlib
 import os
 import shutil
@@ -19,9 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 
-from . import benchdata, cli, kernels, render, targets, variants, vectors
+from . import benchdata, cli, vectors
 from .errors import UsageError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -62,8 +61,18 @@ OPTIONS = (
     cli.Option("--vectors", "the folder with the official vector files", "a folder path",
                "../shared/vectors", {"default": vectors.default_dir()}),
     cli.Option("--keep", "build in this folder and keep it", "a folder path",
-               "a temporary folder, removed", {"metavar": "DIR"}),
+               "a temporary folder, removed (on Ctrl-C too)", {"metavar": "DIR"}),
+    cli.Option("--sponge", "also time each Keccak variant through SHA3-256 of 1 KiB and of "
+               "1 MiB, beside the bare permutation", "", "off", {"action": "store_true"}),
+    cli.Option("--tsv", "also write the rows, one per variant and compiler, tab-separated",
+               "a file path", "none", {"metavar": "FILE"}),
+    cli.Option("--plot", "also draw the figures against the first swept option (needs "
+               "matplotlib: Debian's python3-matplotlib)", "a file path ending in .svg or "
+               ".png", "none", {"metavar": "FILE"}),
 )
+# Every shape option takes a comma-separated list here: said once, in --help and docs/cli.md.
+LISTS = ("a comma-separated list sweeps the values (the cross product of every list is "
+         "raced)")
 
 
 def compilers(text):
@@ -154,16 +163,6 @@ def prefixed(files, ident):
     return out
 
 
-def asked_keccak(args, target, cc_id, gen):
-    a = argparse.Namespace(**vars(args))
-    a.cc_id = cc_id
-    if args.isa not in (None,) + variants.SCALAR_ISAS:
-        return targets.check_vector(target, variants.SimdKeccakVariant(
-            instances=1, isa=args.isa,
-            unroll=variants.parse_unroll(args.unroll) if args.unroll else 1))
-    return gen.keccak_variant(a, target)
-
-
 def xkcp_objects(work, src_dir, configs):
     """XKCP's opt64 compiled by this compiler in each configuration, its symbols renamed
     xkcp_<tag>_* (objcopy) so all of them link into one bench. Returns (tags, objects)."""
@@ -211,190 +210,100 @@ def xkcp_objects(work, src_dir, configs):
     return done, objs
 
 
-def keccak_race(work, env, command, target, asked, default, args, rounds, xkcp):
-    """Build and run bench_keccak over the asked variant and the default (and XKCP)."""
-    entries = [asked] if asked == default else [asked, default]
-    idents = {v.name: ("v" if v == asked else "d") for v in entries}
-    files = {}
-    regs = []
-    for v in entries:
-        ident = idents[v.name]
-        files.update(prefixed(kernels.keccak_any(env, v, ident + "_", command, target), ident))
-        regs.append(argparse.Namespace(ident=ident, name=v.name, cpu_needs=v.cpu_needs))
-    params = (("target", target.name), ("bench", "generator bench"))
-    files["keccak_variants.h"] = render.render(
-        env, "tests/keccak_variants.h.j2", variants=regs,
-        header=render.provenance(params, command, "Bench registry: the asked and the default."))
-    files["keccak_vectors.h"] = render.render(
-        env, "tests/keccak_vectors.h.j2", cases=vectors.keccak_cases(args.vectors),
-        header=render.provenance(params, command, "Test vectors for Keccak-p[1600]."))
-    work.write(files)
-    flags = OPT[work.cc]
-    jobs = [(os.path.join(work.dir, f"{i}.c"), f"{i}.o", flags) for i in idents.values()]
-    with ThreadPoolExecutor(2) as pool:
-        objs = list(pool.map(lambda j: work.compile(*j), jobs))
-        ref = work.compile(os.path.join(ROOT, "tests", "ref", "keccak_ref.c"), "keccak_ref.o",
-                           "-O3", cc=REF_CC)
-    tags, peer_objs = xkcp if xkcp else ([], [])
-    harness = work.compile(os.path.join(ROOT, "tests", "bench_keccak.c"), "bench_keccak.o",
-                           f"-O2 -I{work.dir} -I{os.path.join(ROOT, 'tests')} "
-                           f"-DRS_COMPILER=\"{work.cc}\""
-                           + (" -DRS_WITH_XKCP" if tags else ""))
-    exe = work.link("bench_keccak", [harness, ref] + objs + peer_objs)
-    rows = benchdata.run([exe, "--tsv", "--turns", str(args.turns), "-r", str(rounds)])
-    return rows, {v.name: v for v in entries}
 
 
-def chacha_race(work, env, command, target, asked, default, args):
-    entries = [asked] if asked == default else [asked, default]
-    files = {}
-    regs = []
-    for v, ident in zip(entries, ("v", "d")):
-        files.update(prefixed(kernels.chacha_sources(env, v, ident + "_", command, target),
-                              ident))
-        files[f"{ident}.c"] = files[f"{ident}.c"].replace('#include "chacha.h"',
-                                                          f'#include "{ident}.h"')
-        regs.append(argparse.Namespace(ident=ident, name=v.name, width=v.width,
-                                       cpu_needs=v.cpu_needs))
-    params = (("target", target.name), ("bench", "generator bench"))
-    files["chacha_variants.h"] = render.render(
-        env, "tests/chacha_variants.h.j2", variants=regs,
-        header=render.provenance(params, command, "Bench registry: the asked and the default."))
-    files["chacha_vectors.h"] = render.render(
-        env, "tests/chacha_vectors.h.j2", records=vectors.chacha_records(args.vectors),
-        streams=vectors.chacha_stream_cases(), xors=vectors.chacha_xor_cases(),
-        fnv=(vectors.FNV_OFFSET, vectors.FNV_PRIME),
-        header=render.provenance(params, command, "Test vectors for ChaCha."))
-    work.write(files)
-    flags = OPT[work.cc]
-    with ThreadPoolExecutor(2) as pool:
-        objs = list(pool.map(lambda i: work.compile(os.path.join(work.dir, f"{i}.c"),
-                                                    f"{i}.o", flags),
-                             ("v", "d")[:len(entries)]))
-    ref = work.compile(os.path.join(ROOT, "tests", "ref", "chacha_ref.c"), "chacha_ref.o",
-                       "-O3", cc=REF_CC)
-    harness = work.compile(os.path.join(ROOT, "tests", "bench_chacha.c"), "bench_chacha.o",
-                           f"-O2 -I{work.dir} -I{os.path.join(ROOT, 'tests')} "
-                           f"-DRS_COMPILER=\"{work.cc}\"")
-    exe = work.link("bench_chacha", [harness, ref] + objs, ["-lcrypto"])
-    turns = str(max(3, args.turns // 3))
-    rows = benchdata.run([exe, "--tsv", "-b", turns, "-s", str(args.turns), "-x", turns])
-    return rows, {v.name: v for v in entries}
-
-
-def verdict(row):
-    if row is None:
-        return "no row"
-    if benchdata.ok(row):
-        return "yes"
-    return "NO: " + row.get("status", "?")
-
-
-def print_keccak(cc, rows, asked, default, rounds):
-    by = {r["variant"]: r for r in rows}
-    a, d = by.get(asked.name), by.get(default.name)
-    peers = [r for r in rows if str(r["variant"]).startswith("xkcp-") and benchdata.ok(r)]
-    best = min(peers, key=lambda r: r["median_24"]) if peers else None
-    ref = next((r for r in rows if benchdata.ok(r)), None)
-    cols = [f"{cc:6}", f"{asked.name:42}"]
-    if a and benchdata.ok(a):
-        cols.append(f"{a['median_24']:7.0f}")
-        if rounds != 24:
-            cols.append(f"{a[f'median_{rounds}']:7.0f}")
-        cols.append(f"{d['median_24'] / a['median_24']:6.3f}" if d and benchdata.ok(d)
-                    else f"{'-':>6}")
-        cols.append(f"{best['median_24'] / a['median_24']:6.3f} ({best['variant'][11:]})"
-                    if best else "      -")
-    else:
-        cols += [f"{'-':>7}"] * (2 if rounds != 24 else 1) + [f"{'-':>6}", "      -"]
-    cols.append(verdict(a))
-    print("  ".join(cols))
-    return a, d, peers, ref
+def output_file(flag, path, endings=None):
+    """--tsv / --plot FILE: checked before anything is built, so a typo costs no sweep."""
+    if path is None:
+        return None
+    if endings and not path.endswith(endings):
+        raise UsageError(f"{flag} {path}: the file name must end in {' or '.join(endings)}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path) or not os.path.isdir(folder):
+        raise UsageError(f"{flag} {path}: " + ("a folder" if os.path.isdir(path)
+                                               else f"no folder {folder}"))
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"{flag} {path}: cannot write in {folder}")
+    return path
 
 
 def main(args, gen):
+    from . import (render, sweep_plot, sweep_programs, sweep_space, sweep_table, targets)
     target = targets.get(args.target)
     ccs = compilers(args.cc)
     rounds = keccak_rounds(args.rounds)
     families = gen.parse_families(args.kernels, "--kernels")
     if args.turns < 1 or args.turns > 10000:
         raise UsageError(f"--turns takes a number from 1 to 10000, not '{args.turns}'")
-    if args.multi:
-        raise UsageError("--multi: bench times single-state Keccak and ChaCha; race x-N "
-                         "shapes with `ninja tune` or build/<cc>/bench_keccak_simd")
+    sweep_space.check_lists(args, target, families)
     if target is not targets.host():
         raise UsageError("bench runs what it builds: --target must be this machine's")
+    if args.sponge and ("keccak" not in families or args.multi):
+        raise UsageError("--sponge times the single-state Keccak variants: it needs keccak "
+                         "among --kernels and no --multi")
     xkcp_dir = None if args.xkcp == "none" else args.xkcp
     if xkcp_dir and not os.path.exists(os.path.join(xkcp_dir, "KeccakP-1600-opt64.c")):
         if args.xkcp != XKCP_DEFAULT:
             raise UsageError(f"--xkcp: no KeccakP-1600-opt64.c in {xkcp_dir}")
         xkcp_dir = None
-    # Every asked variant first: a bad option fails before anything is printed or built.
-    keccaks = {cc: asked_keccak(args, target, cc, gen) for cc in ccs} if "keccak" in families else {}
-    chachas = {}
-    for cc in ccs if "chacha" in families else ():
-        a_ = argparse.Namespace(**vars(args))
-        a_.cc_id = cc
-        chachas[cc] = gen.chacha_variant(a_, target)
-    env = render.environment()
-    command = args.command_line
-    root = keep_folder(args.keep) if args.keep else tempfile.mkdtemp(prefix="roundsmith-bench-")
+    tsv_path = output_file("--tsv", args.tsv)
+    plot_path = output_file("--plot", args.plot, sweep_plot.FORMATS)
+    # Every list and every combination first: a bad one fails before anything is built.
+    caps = sweep_programs.capabilities(ccs)
+    sweeps = sweep_space.sweeps(args, target, families, ccs, caps)
+    versions = sweep_programs.versions(ccs)
+    for sweep in sweeps:
+        for line in sweep.dropped:
+            sweep_programs.say(line)
+    no_plot = sweep_plot.available() if plot_path else None
+    load = os.getloadavg()[0]
     start = time.monotonic()
+    root = keep_folder(args.keep) if args.keep else tempfile.mkdtemp(prefix="roundsmith-bench-")
     configs = dict(XKCP_CONFIGS, **(XKCP_MORE if args.xkcp_all else {}))
     try:
-        print(f"generator bench: {', '.join(ccs)}; median {'TSC cycles' if target.arch == 'x86_64' else 'ns'}"
-              f" over {args.turns} turns of a round-robin race in one process (wall clock); "
-              f"x default = default / this (above 1: faster)"
-              + ("; XKCP opt64 not available (tests/peers/bench_xkcp.sh fetches it)"
-                 if not xkcp_dir and args.xkcp != "none" else ""), flush=True)
-        if "keccak" in families:
-            head = ["cc    ", f"{'Keccak-p[1600] variant':42}", "cyc/24r"]
-            head += [f"cyc/{rounds}r"] if rounds != 24 else []
-            head += ["x default", "x best XKCP opt64", "verified"]
-            print("  ".join(head), flush=True)
-            for cc in ccs:
-                work = Work(root, cc)
-                asked = keccaks[cc]
-                default = targets.default_keccak(target, cc)
-                try:
-                    xk = xkcp_objects(work, xkcp_dir, configs) if xkcp_dir else None
-                    rows, _ = keccak_race(work, env, command, target, asked, default, args,
-                                          rounds, xk)
-                except BuildError as e:
-                    print(f"{cc:6}  {asked.name:42}  does not build: {e}", flush=True)
+        programs, sponge_exes = sweep_programs.build(
+            root, render.environment(), args.command_line, target, sweeps, ccs, args,
+            xkcp_dir, configs)
+        if not xkcp_dir and args.xkcp != "none":
+            sweep_programs.say("XKCP opt64 not available (tests/peers/bench_xkcp.sh fetches "
+                               "it)")
+        results = []
+        for sweep, per_cc in programs:
+            rows, sponge_rows = {}, {}
+            for cc, p in per_cc.items():
+                if p is None:
                     continue
-                a, d, peers, _ = print_keccak(cc, rows, asked, default, rounds)
-                extra = [f"default {default.name} {d['median_24']:.0f}"] if (
-                    d and benchdata.ok(d) and d is not a) else []
-                extra += [f"{p['variant'][11:]} {p['median_24']:.0f}" for p in peers]
-                ref = next((r for r in rows if benchdata.ok(r)), None)
-                if ref:
-                    extra.append(f"reference {ref['ref_median_24']:.0f} "
-                                 f"(spread {ref['ref_spread_24']:.0%})")
-                print(f"{'':8}" + ", ".join(extra), flush=True)
-        if "chacha" in families:
-            print(f"{'cc':6}  {'ChaCha variant':34}  {'c/B':>6}  x default  {'x OpenSSL':>9}  "
-                  f"verified", flush=True)
-            for cc in ccs:
-                work = Work(root, cc)
-                asked = chachas[cc]
-                default = targets.default_chacha(target, cc)
-                try:
-                    rows, _ = chacha_race(work, env, command, target, asked, default, args)
-                except BuildError as e:
-                    print(f"{cc:6}  {asked.name:34}  does not build: {e}", flush=True)
-                    continue
-                by = {r["variant"]: r for r in rows}
-                a, d = by.get(asked.name), by.get(default.name)
-                if a and benchdata.ok(a):
-                    print(f"{cc:6}  {asked.name:34}  {a['bulk_median']:6.3f}  "
-                          + (f"{d['bulk_median'] / a['bulk_median']:9.3f}" if d and
-                             benchdata.ok(d) else f"{'-':>9}")
-                          + f"  {a['bulk_ossl_median'] / a['bulk_median']:9.3f}  yes",
-                          flush=True)
-                else:
-                    print(f"{cc:6}  {asked.name:34}  {'-':>6}  {'-':>9}  {'-':>9}  "
-                          f"{verdict(a)}", flush=True)
+                rows[cc] = p.exe if isinstance(p.exe, BuildError) else sweep_programs.run(
+                    p, sweep_programs.command_of(p, args, rounds))
+                if sweep.family == "keccak" and cc in sponge_exes:
+                    exe = sponge_exes[cc]
+                    if isinstance(exe, BuildError):
+                        sponge_rows[cc] = exe
+                    else:
+                        sweep_programs.say(f"{cc}: SHA3-256 of 1 KiB and 1 MiB on each sponge")
+                        sponge_rows[cc] = benchdata.run([exe, "--tsv", "--turns",
+                                                         str(args.turns)])
+            results.append(sweep_table.results(sweep, per_cc, rows, sponge_rows, ccs, target,
+                                               rounds))
+        for i, result in enumerate(results):
+            print(("\n" if i else "") + sweep_table.table(result, rounds, args.turns, versions),
+                  end="", flush=True)
+        if tsv_path:
+            with open(tsv_path, "w") as f:
+                f.write(sweep_table.tsv(results, target))
+        if plot_path and no_plot:
+            sweep_programs.say(no_plot)
+        elif plot_path:
+            shared = f"; shared machine, load average {load:.1f}" if load >= 0.5 else ""
+            sweep_plot.draw(results, plot_path, versions, loaded=shared)
+            sweep_programs.say(f"figure -> {plot_path}")
+    except KeyboardInterrupt:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+        print("generator bench: interrupted" + ("" if args.keep else
+                                                 f"; removed its work folder {root}"),
+              file=sys.stderr, flush=True)
+        raise SystemExit(130)
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)

@@ -39,6 +39,16 @@ def run(command, progress=None):
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, errors="replace")
     except OSError as e:
         raise UsageError(f"cannot run {command[0]}: {e.strerror}") from None
+    try:
+        return _read(proc, command, progress)
+    except BaseException:
+        # Ctrl-C (or a reader's error): the bench must not outlive the folder it runs from.
+        proc.kill()
+        proc.wait()
+        raise
+
+
+def _read(proc, command, progress):
     head, rows = None, []
     for line in proc.stdout:
         if head is None:

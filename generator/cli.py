@@ -170,6 +170,15 @@ def reworded(options, old, new):
     return tuple(dataclasses.replace(o, default=o.default.replace(old, new)) for o in options)
 
 
+def as_lists(options, flags, note, meanings=None):
+    """The same options, those in `flags` saying they take a list (bench sweeps them), and
+    those in `meanings` (flag -> meaning) meaning something else there."""
+    meanings = meanings or {}
+    return tuple(dataclasses.replace(o, accepted=f"{o.accepted}; {note}",
+                                     meaning=meanings.get(o.flag, o.meaning))
+                 if o.flag in flags else o for o in options)
+
+
 def out_option(required=True, meaning="the folder to write; files you add beside the "
                "generated ones are kept, and a folder roundsmith did not write is refused"):
     return Option("--out", meaning, "a folder path", "" if required else "none",

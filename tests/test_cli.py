@@ -57,6 +57,13 @@ class BadInput(unittest.TestCase):
         (["list", "variants", "--target", "vax"], "unknown target 'vax'"),
         (["describe", "/nonexistent"], "cannot read /nonexistent"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
+        # bench sweeps lists: each bad list is refused whole, before anything is built
+        (["bench", "--unroll", "2,,3"], "an empty item in '2,,3'"),
+        (["bench", "--unroll", "2,3,2"], "'2' given twice in '2,3,2'"),
+        (["bench", "--rotate", "shift,spin"], "unknown value 'spin'"),
+        (["bench", "--multi", "x4-avx2,x9-avx2"], "no kernel 'x9-avx2'"),
+        (["bench", "--unroll", "3,6", "--isa", "x86asm"], "exists for no compiler"),
+        (["bench", "--plot", "figure.jpg"], "must end in .svg or .png"),
     ]
 
     def test_each_bad_input_is_one_line_exit_2_and_out_untouched(self):

@@ -73,8 +73,12 @@ VALID = {
     "--cflags": ["-O2", "-O3 -march=native"],
 }
 FLAGS = ("--force", "--amalgamate", "--canonical", "--help", "--quick", "--xkcp-all",
-         "--profiles")
-OUTPUT_OPTIONS = ("--out", "--root", "--keep")
+         "--profiles", "--sponge")
+OUTPUT_OPTIONS = ("--out", "--root", "--keep", "--tsv", "--plot")
+# bench sweeps a comma-separated list of each shape option: lists of valid values, and the
+# bad ones (an empty item, a value twice, an unknown value among good ones).
+LISTED = ("--unroll", "--rotate", "--lane-complement", "--parity", "--isa", "--multi",
+          "--chacha-isa", "--chacha-states")
 # The subcommands and the options each takes; testsuite always asks for its quick subset, so
 # a valid list costs a second, not a minute.
 COMMANDS = {
@@ -92,8 +96,9 @@ COMMANDS = {
     "list": ["--target", "--caps"],
     # A bench list always ends with a target it refuses to run (bench runs what it builds on
     # this machine), after checking every other option: a real race costs a minute.
-    "bench": ["--unroll", "--rotate", "--kernels", "--chacha-isa", "--cc", "--rounds",
-              "--turns", "--xkcp", "--xkcp-all", "--keep"],
+    "bench": ["--unroll", "--rotate", "--lane-complement", "--parity", "--isa", "--multi",
+              "--kernels", "--chacha-isa", "--chacha-states", "--cc", "--rounds", "--turns",
+              "--xkcp", "--xkcp-all", "--keep", "--sponge", "--tsv", "--plot"],
     # tune and report get programs and files that are not what they want, never real ones.
     "tune": ["--bench", "--bench-simd", "--bench-chacha", "--cc-id", "--cc-version",
              "--cflags", "--target", "--caps", "--quick"],
@@ -106,8 +111,21 @@ BUNDLE_TARGETS = list(targets.BUNDLES) + ["generic64", "s390x"]
 
 
 def value_for(rng, flag, command):
+    if command == "bench" and flag in LISTED and rng.random() < 0.5:
+        good = VALID[flag]
+        items = rng.sample(good, rng.randrange(1, min(4, len(good)) + 1))
+        roll = rng.random()
+        if roll < 0.15:
+            items.append(items[0])                       # a value twice
+        elif roll < 0.3:
+            items.insert(rng.randrange(len(items) + 1), "")  # an empty item
+        elif roll < 0.45:
+            items.append(rng.choice(HOSTILE))
+        return ",".join(items)
     if rng.random() < 0.35:
         return rng.choice(HOSTILE + PATHS)
+    if flag in ("--tsv", "--plot"):
+        return f"outs/{rng.randrange(6)}" + rng.choice([".tsv", ".svg", ".png", ".pdf", ""])
     if flag in OUTPUT_OPTIONS:
         return f"outs/{rng.randrange(6)}"
     if flag == "--target" and command == "bundle":
