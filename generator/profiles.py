@@ -110,18 +110,20 @@ def host_path(compiler_id):
                      "cpu_id": cpu_family_model(), "compiler": compiler_id})
 
 
-def save(k, choice, candidates, command, metrics=None, confirmations=None, ties=None):
+def save(k, choice, candidates, command, metrics=None, confirmations=None, ties=None,
+         path=None):
     """Write the profile of key `k`: `choice` maps each kernel (keccak_scalar,
     keccak_x8_avx512, ..., chacha) to its winner, `candidates` each kernel to every
     candidate's row, `metrics` each kernel to what its figure means, `confirmations` each
     kernel to the second run of its winner against its untuned default, `ties` each kernel
     whose fastest candidate did not beat the default by more than the spread to that record
     (generator/decide.py; the default is its choice). `ties` is written even when empty, so a
-    reader can tell "no tie" from a profile written before the rule."""
-    os.makedirs(PROFILE_DIR, exist_ok=True)
+    reader can tell "no tie" from a profile written before the rule. `path`: where, when
+    not path_for(k) (a bundle profile)."""
+    path = path or path_for(k)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     data = {"key": k, "choice": choice, "candidates": candidates, "metrics": metrics or {},
             "confirmations": confirmations or {}, "ties": ties or {}, "measured_with": command}
-    path = path_for(k)
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         json.dump(data, f, indent=1, sort_keys=True)

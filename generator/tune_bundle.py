@@ -144,7 +144,8 @@ def tune_one(work, cc, cflags, turns, directory, command):
     k.update(mode="bundle", bundle=host_bundle().name,
              vendor=cpu_table.host_vendor() or cpu_table.vendor_of({"cpu": k["cpu"]}),
              path=rows[0].get("path", "") if rows else "")
-    path = save(k, choice, candidates, command, metrics, ties, directory)
+    path = profiles.save(k, choice, candidates, command, metrics, ties=ties,
+                         path=profile_path(k, directory))
     print(f"tune-bundle: {cc}: profile -> {path}" + (f"; WRONG: {', '.join(wrong)}"
                                                      if wrong else ""), flush=True)
     return path, wrong
@@ -162,20 +163,6 @@ def compiler_version(cc):
 def profile_path(k, directory):
     name = os.path.basename(profiles.path_for(k))[:-len(".json")] + "-bundle.json"
     return os.path.join(directory or profiles.PROFILE_DIR, name)
-
-
-def save(k, choice, candidates, command, metrics, ties, directory):
-    import json
-    path = profile_path(k, directory)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    data = {"key": k, "choice": choice, "candidates": candidates, "metrics": metrics,
-            "ties": ties, "measured_with": command}
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
-        f.write("\n")
-    os.replace(tmp, path)
-    return path
 
 
 def main(args):
