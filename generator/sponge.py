@@ -60,7 +60,7 @@ HASHES = tuple(_sha3(b) for b in (224, 256, 384, 512)) + (
 XOFS = tuple(_shake(b) for b in (128, 256))
 TURBOSHAKES = tuple(_turboshake(b) for b in (128, 256))
 
-# The multi-buffer widths (issue 16). Every bundle declares all of them so that code written
+# The multi-buffer widths. Every bundle declares all of them so that code written
 # against one bundle builds against any other; what runs each is the path's business.
 MULTI_BUFFER_WIDTHS = (2, 4, 8)
 

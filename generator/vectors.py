@@ -347,7 +347,7 @@ def keccak_multi_cases(instances=8):
     return cases
 
 
-# --- multi-buffer sponges (issue 16) -------------------------------------------------------
+# --- multi-buffer sponges ------------------------------------------------------------------
 
 MB_LANES = max(sponge.MULTI_BUFFER_WIDTHS)
 

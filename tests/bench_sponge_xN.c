@@ -7,7 +7,7 @@
  * contender's own code), wall clock; the figure is the median turn in cycles per byte
  * absorbed summed over the lanes, and "speed-up" is one-at-a-time time over multi-buffer time.
  *   - SHAKE128, N x 1 KiB absorbed + N x 1 KiB squeezed, N = 8 (shake128_x8) and N = 4
- *     (shake128_x4): issue 16's goals are 4.5x (x8, AVX-512) and 3x (x4, AVX2);
+ *     (shake128_x4): the multi-buffer API's goals were 4.5x (x8, AVX-512) and 3x (x4, AVX2);
  *   - SHA3-256 of 8 x 64-byte messages (short messages, as hash-based signatures use);
  *   - ML-KEM-768's matrix expansion (examples/mlkem_matrix.c): x4 against stream by stream,
  *     in cycles per matrix (goal 2.5x), and its hashing alone (rejection sampling, the same

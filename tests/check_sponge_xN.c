@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Check suite for the multi-buffer sponges (sha3_*_xN, keccak256_xN, shake*_xN,
- * turboshake*_xN; issue 16) in out/<target>/ or a bundle, driven by the generated
+ * turboshake*_xN) in out/<target>/ or a bundle, driven by the generated
  * sponge_xN_vectors.h (hashlib's and the reference's outputs), and against the single-buffer
  * functions at random lengths. A bundle runs it once per forced path (ROUNDSMITH_PATH).
  */

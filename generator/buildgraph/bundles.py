@@ -193,7 +193,7 @@ def _all_committed():
     return out
 
 
-# --- vendoring (issue 14): the self-test, the API without Check, e2e, build systems, ct ----
+# --- vendoring: the self-test, the API without Check, e2e, build systems, ct ----
 
 E2E_VENDOR = ("SelfTest", "Planted", "Header", "Cxx", "Recipe", "CpuRows")
 E2E_VENDOR_PROBING = ("SelfTest", "Header", "Cxx")

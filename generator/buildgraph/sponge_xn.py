@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""The multi-buffer sponges (issue 16: sha3_256_x4, shake128_x8, ...). They live in out/'s
+"""The multi-buffer sponges (sha3_256_x4, shake128_x8, ...). They live in out/'s
 keccak_sponge.c beside the single-buffer ones, so this family has no variant space and no
 sources of its own: it runs check_sponge_xN on out/ per compiler, and on the committed
 x86_64 bundle once per forced dispatch path, since the output must not depend on the path,
