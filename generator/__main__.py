@@ -8,7 +8,7 @@ import argparse
 import os
 import sys
 
-from . import (VERSION, bundle, cli, kernels, outdir, reference, render, targets, variants,
+from . import (VERSION, bundle, pydeps, cli, kernels, outdir, reference, render, targets, variants,
                vectors, vendor)
 from .errors import UsageError
 
@@ -407,6 +407,30 @@ def cmd_report(args):
     report.main(args.tsv, args.out or "out/report", args.command_line)
 
 
+def cmd_prove(args):
+    missing = [m for m in ("pycparser", "z3") if pydeps.problem(m)]
+    if missing:
+        raise UsageError(pydeps.problem(missing[0]))
+    from .prove import report as prove_report
+    if not args.jobs.isdigit() or not 1 <= int(args.jobs) <= 64:
+        raise UsageError(f"--jobs '{args.jobs}': not a count (accepted: 1..64)")
+    jobs = int(args.jobs)
+    only = set(args.function.split(",")) if args.function else None
+    from .prove import cfront
+    configs = None
+    if args.config:
+        configs = args.config.split(",")
+        bad = [c for c in configs if c not in cfront.CONFIGS]
+        if bad:
+            raise UsageError(f"--config '{bad[0]}': not a compiler configuration (accepted: "
+                             f"{', '.join(cfront.CONFIGS)})")
+    code, _ = prove_report.run(args.folders, jobs, args.quick, only,
+                               repro_dir=args.repro_dir or None, configs=configs)
+    sys.stdout.flush()
+    if code:
+        sys.exit(code)
+
+
 def cmd_list(args):
     target = targets.get(args.target)
     caps = cli.parse_caps(args.caps)
@@ -552,6 +576,24 @@ def parser():
         O("--state", "the state, 200 bytes in hex in FIPS 202 byte order", "400 hex digits",
           "zeros", {"default": ""})), cmd_permute,
         "apply the reference Keccak-p[1600, rounds] to a state")
+    subcommand(sub, "prove", (
+        O("--jobs", "processes proving kernels side by side", "1..64", "2", {"default": "2"}),
+        O("--function", "prove only these entry points", "comma-separated function names",
+          "every kernel entry point", {"default": ""}),
+        O("--config", "only these compiler branches (preprocessor configurations)",
+          "comma-separated gcc-x86_64, clang-x86_64, tcc-x86_64, msvc-x64, gcc-aarch64, "
+          "clang-aarch64, gcc-aarch64_be, gcc-s390x", "every compiler the folder's "
+          "architecture is built with", {"default": ""}),
+        O("--quick", "fewer argument sets per kernel (two rates, four ChaCha block counts): "
+          "a smoke test, not the proof", "", "off", {"action": "store_true"}),
+        O("--repro-dir", "write each counterexample's C reproduction to a file there", "a "
+          "folder path", "printed in the report", {"default": ""})), cmd_prove,
+        "prove every kernel of the folders equal to FIPS 202 Keccak-p[1600, n_r] or RFC 8439 "
+        "ChaCha for all inputs (exit 0: all proved, 1: a counterexample or an unsupported "
+        "kernel)",
+        positionals=((("folders",), {"nargs": "+", "metavar": "DIR",
+                                     "help": "folders of generated C (bundles, generate "
+                                             "output, or edited copies)"}),))
     subcommand(sub, "list", (
         cli.TARGET,
         O("--caps", "compiler capabilities the variants may need", "comma-separated "

@@ -17,6 +17,8 @@ import sys
 PACKAGES = {
     "jinja2": "python3-jinja2",
     "matplotlib": "python3-matplotlib",
+    "pycparser": "python3-pycparser",
+    "z3": "python3-z3",
 }
 REQUIRED = ("jinja2",)
 DEBIAN_PYTHON = "/usr/bin/python3"

@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""A C file as one compiler sees it: preprocessed under that compiler's predefined macros,
+inline assembly lifted out of the text, then parsed (pycparser).
+
+The preprocessor is the compiler's own (gcc, clang or tcc with -nostdinc), so `#if` branches,
+`__has_builtin` and macro expansion are exactly the compiler's; only the system headers are
+replaced by the declarations in include/ (types and nothing else: intrinsics are modelled in
+intrinsics.py, not declared).
+"""
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from ..errors import UsageError
+
+INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+
+_COMMON = ["-D__STDC__=1", "-D__STDC_VERSION__=199901L", "-D__CHAR_BIT__=8"]
+_LE = ["-D__ORDER_LITTLE_ENDIAN__=1234", "-D__ORDER_BIG_ENDIAN__=4321",
+       "-D__BYTE_ORDER__=1234"]
+_BE = ["-D__ORDER_LITTLE_ENDIAN__=1234", "-D__ORDER_BIG_ENDIAN__=4321",
+       "-D__BYTE_ORDER__=4321"]
+_GNU = ["-D__GNUC__=12", "-D__GNUC_MINOR__=2", "-D__LP64__=1"]
+_CLANG = ["-D__clang__=1", "-D__clang_major__=14", "-D__GNUC__=4", "-D__GNUC_MINOR__=2",
+          "-D__LP64__=1"]
+_X86 = ["-D__x86_64__=1", "-D__x86_64=1", "-D__SSE2__=1"]
+_ARM = ["-D__aarch64__=1", "-D__ARM_NEON=1", "-D__ARM_ARCH=8"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """One compiler on one architecture: the preprocessor that decides the branches."""
+    name: str
+    cpp: str            # gcc, clang or tcc
+    defines: tuple
+    arch: str           # x86_64, aarch64, s390x
+    big_endian: bool = False
+
+    def available(self):
+        return shutil.which(self.cpp) is not None
+
+
+CONFIGS = {
+    "gcc-x86_64": Config("gcc-x86_64", "gcc", tuple(_COMMON + _GNU + _X86 + _LE), "x86_64"),
+    "clang-x86_64": Config("clang-x86_64", "clang", tuple(_COMMON + _CLANG + _X86 + _LE),
+                           "x86_64"),
+    "tcc-x86_64": Config("tcc-x86_64", "tcc", tuple(_COMMON + _LE), "x86_64"),
+    "msvc-x64": Config("msvc-x64", "gcc", tuple(_COMMON + ["-D_MSC_VER=1930", "-D_M_X64=100",
+                                                           "-D_WIN64=1", "-D_WIN32=1"]),
+                       "x86_64"),
+    "gcc-aarch64": Config("gcc-aarch64", "gcc", tuple(_COMMON + _GNU + _ARM + _LE), "aarch64"),
+    "clang-aarch64": Config("clang-aarch64", "clang", tuple(_COMMON + _CLANG + _ARM + _LE),
+                            "aarch64"),
+    "gcc-aarch64_be": Config("gcc-aarch64_be", "gcc",
+                             tuple(_COMMON + _GNU + _ARM + _BE + ["-D__AARCH64EB__=1"]),
+                             "aarch64", big_endian=True),
+    "gcc-s390x": Config("gcc-s390x", "gcc", tuple(_COMMON + _GNU + _BE +
+                                                  ["-D__s390x__=1", "-D__s390__=1"]),
+                        "s390x", big_endian=True),
+}
+
+# The compilers each kind of folder is built with (docs/targets.md).
+CONFIGS_FOR_ARCH = {
+    "x86_64": ("gcc-x86_64", "clang-x86_64", "tcc-x86_64", "msvc-x64"),
+    "aarch64": ("gcc-aarch64", "clang-aarch64", "gcc-aarch64_be"),
+    "portable": ("gcc-x86_64", "clang-x86_64", "tcc-x86_64", "msvc-x64", "gcc-aarch64",
+                 "gcc-s390x"),
+}
+
+
+def preprocess(path, config, extra_defines=()):
+    folder = os.path.dirname(os.path.abspath(path))
+    if config.cpp == "tcc":
+        cmd = ["tcc", "-E", "-nostdinc"]
+    else:
+        cmd = [config.cpp, "-E", "-P", "-undef", "-nostdinc", "-std=c99"]
+        if config.cpp == "clang":
+            cmd.append("-Wno-builtin-macro-redefined")
+    cmd += ["-I", INCLUDE, "-I", folder] + list(config.defines) + list(extra_defines) + [path]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        # An #error is a branch this compiler does not build: nothing to prove there.
+        if "#error" in proc.stderr or "error:" in proc.stderr and "#error" in proc.stderr:
+            return None
+        first = next((l for l in proc.stderr.splitlines() if "error" in l), proc.stderr[:200])
+        if "#error" in first or "error" in first and "needs" in first:
+            return None
+        raise UsageError(f"{path}: the {config.cpp} preprocessor failed: {first.strip()}")
+    text = proc.stdout
+    if config.cpp == "tcc":
+        text = "\n".join(l for l in text.splitlines() if not l.startswith("#"))
+    return text
+
+
+@dataclass
+class AsmStmt:
+    template: str
+    outputs: list      # [(constraint, n_args)]
+    inputs: list
+    clobbers: list
+
+
+_ASM_START = re.compile(r"\b(?:__asm__|__asm|asm)\s*(?:(?:volatile|__volatile__)\s*)?\(")
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _match_paren(text, i):
+    """Index just past the ')' closing the '(' at text[i - 1], skipping strings."""
+    depth = 1
+    while depth:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        i += 1
+    return i
+
+
+def _split_top(text, sep):
+    parts, depth, cur, i = [], 0, [], 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            cur.append(text[i:j + 1])
+            i = j + 1
+            continue
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        if c == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    parts.append("".join(cur))
+    return parts
+
+
+def _unescape(s):
+    return s.encode().decode("unicode_escape")
+
+
+def lift_asm(text):
+    """Replace every GNU asm statement by a call __rs_asm(k, lvalues..., rvalues...), which
+    pycparser parses; returns the text and the statements by k."""
+    out, stmts, pos = [], [], 0
+    for m in _ASM_START.finditer(text):
+        if m.start() < pos:
+            continue
+        end = _match_paren(text, m.end())
+        body = text[m.end():end - 1]
+        sections = _split_top(body, ":")
+        template = "".join(_unescape(s) for s in _STRING.findall(sections[0]))
+        operands = []
+        kinds = []
+        for sec in sections[1:3]:
+            ops = []
+            for op in _split_top(sec, ","):
+                op = op.strip()
+                if not op:
+                    continue
+                cm = re.match(r'(?:\[\w+\]\s*)?"([^"]*)"\s*\((.*)\)\s*$', op, re.S)
+                if not cm:
+                    raise UsageError(f"an asm operand the prover cannot read: {op[:60]}")
+                ops.append(cm.group(1))
+                operands.append(cm.group(2))
+            kinds.append(ops)
+        while len(kinds) < 2:
+            kinds.append([])
+        clobbers = _STRING.findall(sections[3]) if len(sections) > 3 else []
+        stmts.append(AsmStmt(template, kinds[0], kinds[1], clobbers))
+        out.append(text[pos:m.start()])
+        out.append(f"__rs_asm({len(stmts) - 1}" + "".join(f", {o}" for o in operands) + ")")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out), stmts
+
+
+_CLEAN = [
+    (re.compile(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)"), ""),
+    (re.compile(r"__declspec\s*\(\s*\w+\s*\)"), ""),
+    (re.compile(r"\b__forceinline\b"), "inline"),
+    (re.compile(r"\b__inline__\b|\b__inline\b"), "inline"),
+    (re.compile(r"\b__restrict__\b|\b__restrict\b|\brestrict\b"), ""),
+    (re.compile(r"\b__extension__\b"), ""),
+    (re.compile(r"^\s*#\s*pragma.*$", re.M), ""),
+    (re.compile(r"\b_Pragma\s*\(\s*\"[^\"]*\"\s*\)"), ""),
+]
+
+
+def clean(text):
+    for pat, rep in _CLEAN:
+        text = pat.sub(rep, text)
+    return text
+
+
+@dataclass
+class Unit:
+    """One file as one configuration compiles it."""
+    path: str
+    config: Config
+    text: str
+    ast: object
+    asm: list
+    digest: str
+
+
+def load(path, config, extra_defines=()):
+    import pycparser
+    from pycparser import c_parser
+
+    text = preprocess(path, config, extra_defines)
+    if text is None:
+        return None
+    text = clean(text)
+    text, asm = lift_asm(text)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    parser = c_parser.CParser()
+    try:
+        ast = parser.parse(text, filename=os.path.basename(path))
+    except pycparser.plyparser.ParseError as e:
+        raise UsageError(f"{path} ({config.name}): the prover's C parser failed: {e}")
+    return Unit(path, config, text, ast, asm, digest)

@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""Prove every kernel entry point of the C files in a folder, under every compiler branch.
+
+A function is proven once per distinct text: the same body (with what it calls and the tables
+it reads) under two compilers is one proof, named for both.
+"""
+
+import concurrent.futures
+import hashlib
+import os
+import time
+from dataclasses import dataclass, field
+
+from pycparser import c_ast, c_generator
+
+from . import anf, cfront, chacha_obligations, intrinsics, keccak_obligations, x86asm
+from .interp import Interp
+from .memory import Unsupported
+
+KERNEL_FILES = ("keccak_p1600", "chacha")
+
+
+@dataclass
+class Result:
+    file: str
+    function: str
+    configs: list
+    status: str            # proved, counterexample, not supported
+    detail: str = ""
+    cases: int = 0
+    seconds: float = 0.0
+    counterexample: dict = field(default_factory=dict)
+
+
+def kind_of(name):
+    k = keccak_obligations.kind_of(name)
+    if k is not None:
+        return ("keccak",) + k
+    k = chacha_obligations.kind_of(name)
+    if k is not None:
+        return ("chacha",) + k
+    return None
+
+
+def is_kernel_file(path):
+    base = os.path.basename(path)
+    return base.endswith(".c") and base.startswith(KERNEL_FILES)
+
+
+def folder_arch(folder, files):
+    names = {os.path.basename(f) for f in files}
+    manifest = os.path.join(folder, "roundsmith.manifest")
+    text = open(manifest).read() if os.path.exists(manifest) else ""
+    if any("neon" in n or "sha3" in n for n in names) or "aarch64" in text.split("\n")[0:8].__str__():
+        return "aarch64"
+    if any(n.startswith("keccak_p1600_x") or "bmi2" in n for n in names):
+        return "x86_64"
+    if "target" in text and "x86_64" in text[:2000] and "portable" not in text[:2000]:
+        return "x86_64"
+    return "portable"
+
+
+def _closure(interp, name):
+    """The function and everything it calls in the unit, as C text, for the digest."""
+    gen = c_generator.CGenerator()
+    seen, order, stack = set(), [], [name]
+    while stack:
+        n = stack.pop()
+        if n in seen or n not in interp.funcs:
+            continue
+        seen.add(n)
+        fd = interp.funcs[n]
+        order.append(gen.visit(fd))
+
+        class V(c_ast.NodeVisitor):
+            def visit_FuncCall(self, node):
+                if isinstance(node.name, c_ast.ID):
+                    stack.append(node.name.name)
+                self.generic_visit(node)
+
+        V().visit(fd.body)
+    return "\n".join(order)
+
+
+def _globals_text(unit):
+    gen = c_generator.CGenerator()
+    return "\n".join(gen.visit(e) for e in unit.ast.ext if isinstance(e, c_ast.Decl) and
+                     not isinstance(e.type, c_ast.FuncDecl))
+
+
+def plan(folder, configs=None, only=None):
+    """[(file, function, [config names], unit config, digest)], one per distinct text, and the
+    branches that build nothing ((file, config) with an #error)."""
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                   if is_kernel_file(os.path.join(folder, f)))
+    arch = folder_arch(folder, files)
+    configs = configs or cfront.CONFIGS_FOR_ARCH[arch]
+    jobs = {}
+    for path in files:
+        for cname in configs:
+            cfg = cfront.CONFIGS[cname]
+            if not cfg.available():
+                continue
+            unit = cfront.load(path, cfg)
+            if unit is None:
+                continue
+            interp = Interp(unit, intrinsics.MODELS, x86asm.run, cfg.big_endian)
+            gtext = _globals_text(unit)
+            for name, fd in interp.funcs.items():
+                if kind_of(name) is None:
+                    continue
+                if only and name not in only:
+                    continue
+                text = _closure(interp, name) + gtext + unit.asm.__repr__()
+                digest = hashlib.sha256((name + str(cfg.big_endian) + text).encode()).hexdigest()
+                key = (path, name, digest)
+                if key not in jobs:
+                    jobs[key] = [path, name, [], cname, digest]
+                jobs[key][2].append(cname)
+    return arch, list(jobs.values())
+
+
+def prove_one(job, quick=False):
+    path, name, cnames, cname, digest = job
+    cfg = cfront.CONFIGS[cname]
+    unit = cfront.load(path, cfg)
+    interp = Interp(unit, intrinsics.MODELS, x86asm.run, cfg.big_endian)
+    family, kind, n = kind_of(name)
+    mod = keccak_obligations if family == "keccak" else chacha_obligations
+    t0 = time.time()
+    cases = mod.cases(kind, n, quick=quick)
+    res = Result(os.path.basename(path), name, cnames, "proved", cases=len(cases))
+    for case in cases:
+        try:
+            mod.run_case(interp, name, kind, n, case, cfg.big_endian)
+        except (mod.Mismatch, anf.Diverged) as e:
+            res.status = "counterexample"
+            res.detail = _describe(case, e)
+            res.counterexample = dict(case=case, family=family, kind=kind, n=n,
+                                      where=_localise(), what=str(e))
+            break
+        except Unsupported as e:
+            res.status = "not supported"
+            res.detail = f"{_case_text(case)}: {e}"
+            break
+        except RecursionError:
+            res.status = "not supported"
+            res.detail = f"{_case_text(case)}: the expression nests too deep"
+            break
+    res.seconds = time.time() - t0
+    return res
+
+
+def _case_text(case):
+    return ", ".join(f"{k} = {v}" for k, v in case.items()) or "the call"
+
+
+def _describe(case, e):
+    where = _localise()
+    text = f"{_case_text(case)}: {e}"
+    if where:
+        text += f"; first difference: {where}"
+    return text
+
+
+def _localise():
+    """The first specification round (in order) with a lane no kernel word matched."""
+    sw = anf.SWEEP
+    rounds = {}
+    for key, (name, tag) in sw.table.items():
+        prefix, t, lane = tag
+        rounds.setdefault((prefix, t), set()).add(lane)
+    for (prefix, t) in sorted(rounds, key=lambda pt: (pt[0], pt[1])):
+        missing = sorted(l for l in rounds[(prefix, t)] if (prefix, t, l) not in sw.hits)
+        if missing:
+            return (f"round {t} of permutation {prefix} (counting from its first round): "
+                    f"no kernel word equals output lane{'s' if len(missing) > 1 else ''} "
+                    f"{', '.join(map(str, missing[:6]))}{' ...' if len(missing) > 6 else ''}")
+    return ""
+
+
+def prove_folder(folder, jobs_n=2, quick=False, only=None, progress=None, configs=None):
+    arch, jobs = plan(folder, configs=configs, only=only)
+    results = []
+    if jobs_n <= 1:
+        for j in jobs:
+            r = prove_one(j, quick)
+            results.append(r)
+            if progress:
+                progress(r)
+        return arch, results
+    with concurrent.futures.ProcessPoolExecutor(jobs_n) as ex:
+        futs = [ex.submit(prove_one, j, quick) for j in jobs]
+        for f in concurrent.futures.as_completed(futs):
+            r = f.result()
+            results.append(r)
+            if progress:
+                progress(r)
+    results.sort(key=lambda r: (r.file, r.function, r.configs))
+    return arch, results

@@ -1,0 +1,4 @@
+#ifndef RS_PROVE_STDIO_H
+#define RS_PROVE_STDIO_H
+#include <stddef.h>
+#endif

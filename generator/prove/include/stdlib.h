@@ -1,0 +1,4 @@
+#ifndef RS_PROVE_STDLIB_H
+#define RS_PROVE_STDLIB_H
+#include <stddef.h>
+#endif

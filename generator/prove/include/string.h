@@ -1,0 +1,4 @@
+#ifndef RS_PROVE_STRING_H
+#define RS_PROVE_STRING_H
+#include <stddef.h>
+#endif

@@ -1,0 +1,287 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""What each Keccak entry point must compute, and the runs that check it.
+
+An entry point is recognised by its name and prototype (what the API headers document), not by
+anything the generator wrote about it. For each argument set (every round count the function
+accepts, every rate the sponges use and the rates at the edges, one and two blocks) the state
+lanes and message words are fresh variables, the specification's rounds are registered as cut
+points (anf.Sweep), the function is interpreted, and every lane and byte it leaves must have
+exactly the specification's terms.
+"""
+
+import re
+
+from . import anf, spec_keccak
+from . import ctypes_ as T
+from .memory import NULL, Obj, Pointer
+
+ROUND_COUNTS = tuple(range(0, 25)) + (25, 0xFFFFFFFF)
+RATES = (9, 13, 17, 18, 21)          # SHA3-512/384/256/224 and SHAKE128 (= KT128) lanes
+EDGE_RATES = (1, 25, 0, 26)
+BLOCK_ROUNDS = (24, 12)
+OTHER_ROUNDS = (1, 0)
+
+
+class Mismatch(Exception):
+    def __init__(self, what, inputs, where=None):
+        super().__init__(what)
+        self.what = what
+        self.inputs = inputs
+        self.where = where
+
+
+def lane_vars(prefix):
+    return [anf.var(f"{prefix}.{i}", 64) for i in range(25)]
+
+
+def sweep_permute(lanes, n_r, prefix):
+    """The specification's Keccak-p[1600, n_r] on `lanes`, each round's output registered as a
+    cut point named prefix.r<t>.<lane>."""
+    if not 1 <= n_r <= 24:
+        return list(lanes)
+    for t, ir in enumerate(range(spec_keccak.first_round(n_r), 24)):
+        anf.SWEEP.active = False
+        out = spec_keccak.rnd(lanes, ir)
+        new = [anf.var(f"{prefix}.r{t + 1}.{i}", 64) for i in range(25)]
+        for i in range(25):
+            tag = (prefix, t, i)
+            anf.SWEEP.add(out[i], new[i], tag)
+            anf.SWEEP.add(anf.xor(out[i], anf.ones(64)), anf.xor(new[i], anf.ones(64)), tag)
+        anf.SWEEP.active = True
+        lanes = new
+    return lanes
+
+
+def message_obj(name, words, big_endian):
+    """A caller's byte buffer holding 64-bit message words little-endian, as bytes, so a
+    kernel reads the same bytes whatever its own byte order."""
+    obj = Obj(name, 8 * len(words) + 8, big_endian)
+    for j, w in enumerate(words):
+        for k in range(8):
+            obj.write(8 * j + k, 1, anf.trunc(anf.shr(w, 8 * k, 64), 8))
+    for k in range(8):
+        obj.write(8 * len(words) + k, 1, anf.trunc(anf.shr(anf.var(f"{name}.tail", 64), 8 * k,
+                                                           64), 8))
+    return obj
+
+
+def bytes_of(lane):
+    return [anf.trunc(anf.shr(lane, 8 * k, 64), 8) for k in range(8)]
+
+
+def same(a, b):
+    if isinstance(a, int) or isinstance(b, int):
+        return isinstance(a, int) and isinstance(b, int) and a == b
+    if isinstance(a, Pointer) or isinstance(b, Pointer):
+        return False
+    return a.W == b.W and a.key() == b.key()
+
+
+# -- entry points --
+
+KINDS = [
+    (re.compile(r"^(?:\w+_)?keccak_f1600$"), "f"),
+    (re.compile(r"^(?:\w+_)?keccak_p1600$"), "p"),
+    (re.compile(r"^(?:\w+_)?keccak_p1600_absorb$"), "absorb"),
+    (re.compile(r"^(?:\w+_)?keccak_p1600_squeeze$"), "squeeze"),
+    (re.compile(r"^(?:\w+_)?keccak_f1600_x(\d)$"), "fN"),
+    (re.compile(r"^(?:\w+_)?keccak_p1600_x(\d)$"), "pN"),
+    (re.compile(r"^(?:\w+_)?keccak_p1600_x(\d)_absorb$"), "absorbN"),
+    (re.compile(r"^(?:\w+_)?keccak_p1600_x(\d)_squeeze$"), "squeezeN"),
+    (re.compile(r"^(?:\w+_)?keccak_x(\d)_interleave$"), "interleave"),
+    (re.compile(r"^(?:\w+_)?keccak_x(\d)_deinterleave$"), "deinterleave"),
+]
+
+
+def kind_of(name):
+    for pat, kind in KINDS:
+        m = pat.match(name)
+        if m:
+            return kind, (int(m.group(1)) if m.groups() else 1)
+    return None
+
+
+def cases(kind, n, quick=False):
+    """The argument sets a kind is run on."""
+    if kind == "f":
+        return [dict(rounds=24)]
+    if kind in ("p", "pN"):
+        return [dict(rounds=r) for r in ROUND_COUNTS]
+    if kind == "fN":
+        return [dict(rounds=24)]
+    if kind in ("interleave", "deinterleave"):
+        return [dict()]
+    out = []
+    # Two blocks take the loop from a first block into a second (the state kept in registers
+    # between them); one block is its own case once.
+    rates = RATES[:1] + RATES[-1:] if quick else RATES
+    for lanes in rates:
+        out.append(dict(rounds=24, lanes=lanes, blocks=2))
+    for lanes in (17, 21):
+        out.append(dict(rounds=12, lanes=lanes, blocks=2))
+    out.append(dict(rounds=24, lanes=21, blocks=1))
+    out.append(dict(rounds=12, lanes=21, blocks=1))
+    for rounds in OTHER_ROUNDS:
+        out.append(dict(rounds=rounds, lanes=17, blocks=1))
+    for lanes in EDGE_RATES:
+        out.append(dict(rounds=24, lanes=lanes, blocks=1))
+    return out
+
+
+def run_case(interp, name, kind, n, case, big_endian):
+    """Interpret one call; raise Mismatch on a difference."""
+    anf.reset()
+    if kind in ("f", "p", "absorb", "squeeze"):
+        return _single(interp, name, kind, case, big_endian)
+    return _multi(interp, name, kind, n, case, big_endian)
+
+
+def _state_obj(lanes, big_endian, name="state"):
+    obj = Obj(name, 200, big_endian)
+    for i, v in enumerate(lanes):
+        obj.write(8 * i, 8, v)
+    return obj
+
+
+def _check_lanes(obj, expect, label, base=0, stride=8):
+    for i, e in enumerate(expect):
+        got = obj.read(base + i * stride, 8)
+        if not same(got, e):
+            raise Mismatch(f"{label} lane {i}", None, where=("lane", i))
+
+
+def _check_bytes(obj, off, lanes, label):
+    for j, lane in enumerate(lanes):
+        for k, e in enumerate(bytes_of(lane)):
+            got = obj.read(off + 8 * j + k, 1)
+            if not same(got, e):
+                raise Mismatch(f"{label} byte {8 * j + k}", None, where=("byte", 8 * j + k))
+
+
+def _single(interp, name, kind, case, be):
+    rounds = case["rounds"]
+    S = lane_vars("S")
+    state = _state_obj(S, be)
+    sp = (Pointer(state, 0), T.Ptr(T.U64))
+    if kind == "f":
+        expect = sweep_permute(S, 24, "P")
+        interp.call(name, [sp])
+        _check_lanes(state, expect, "state")
+        return
+    if kind == "p":
+        expect = sweep_permute(S, rounds, "P")
+        interp.call(name, [sp, (rounds, T.UINT)])
+        _check_lanes(state, expect, "state")
+        return
+    lanes, blocks = case["lanes"], case["blocks"]
+    ok = 1 <= lanes <= 25 and 1 <= rounds <= 24
+    n_words = lanes * blocks if 1 <= lanes <= 25 else 8
+    length = 8 * n_words + 5
+    if kind == "absorb":
+        M = [anf.var(f"M.{j}", 64) for j in range(n_words)]
+        data = message_obj("data", M, be)
+        st = list(S)
+        if ok:
+            for b in range(blocks):
+                for k in range(lanes):
+                    st[k] = anf.xor(st[k], M[b * lanes + k])
+                st = sweep_permute(st, rounds, f"P{b}")
+        ret, _ = interp.call(name, [sp, (rounds, T.UINT), (lanes, T.UINT),
+                                    (Pointer(data, 0), T.Ptr(T.U8)), (length, T.SIZE_T)])
+        want = 8 * lanes * blocks if ok else None
+        if ok and ret != want:
+            raise Mismatch(f"returned {ret}, not {want}", None)
+        if ok:
+            _check_lanes(state, st, "state")
+        elif ret not in (0, None) and not (1 <= lanes <= 25):
+            raise Mismatch(f"returned {ret} for lanes = {lanes}", None)
+        return
+    out = Obj("out", length, be)
+    st = list(S)
+    produced = []
+    if ok:
+        for b in range(blocks):
+            st = sweep_permute(st, rounds, f"P{b}")
+            produced.append(st[:lanes])
+    ret, _ = interp.call(name, [sp, (rounds, T.UINT), (lanes, T.UINT),
+                                (Pointer(out, 0), T.Ptr(T.U8)), (length, T.SIZE_T)])
+    if ok:
+        want = 8 * lanes * blocks
+        if ret != want:
+            raise Mismatch(f"returned {ret}, not {want}", None)
+        for b, lanes_out in enumerate(produced):
+            _check_bytes(out, 8 * lanes * b, lanes_out, "output")
+        _check_lanes(state, st, "state")
+    elif not (1 <= lanes <= 25) and ret != 0:
+        raise Mismatch(f"returned {ret} for lanes = {lanes}", None)
+
+
+def _multi(interp, name, kind, n, case, be):
+    S = [lane_vars(f"S{j}") for j in range(n)]
+    states = Obj("states", 200 * n, be)
+    for j in range(n):
+        for i in range(25):
+            states.write((i * n + j) * 8, 8, S[j][i])
+    sp = (Pointer(states, 0), T.Ptr(T.Arr(T.U64, n)))
+    if kind in ("interleave", "deinterleave"):
+        sep = Obj("separate", 200 * n, be)
+        if kind == "interleave":
+            for j in range(n):
+                for i in range(25):
+                    sep.write((j * 25 + i) * 8, 8, S[j][i])
+            states2 = Obj("states", 200 * n, be)
+            interp.call(name, [(Pointer(states2, 0), T.Ptr(T.Arr(T.U64, n))),
+                               (Pointer(sep, 0), T.Ptr(T.Arr(T.U64, 25)))])
+            for j in range(n):
+                _check_lanes(states2, S[j], f"instance {j}", base=8 * j, stride=8 * n)
+        else:
+            interp.call(name, [(Pointer(sep, 0), T.Ptr(T.Arr(T.U64, 25))), sp])
+            for j in range(n):
+                _check_lanes(sep, S[j], f"instance {j}", base=200 * j)
+        return
+    if kind in ("fN", "pN"):
+        rounds = case["rounds"]
+        expect = [sweep_permute(S[j], rounds, f"P{j}") for j in range(n)]
+        args = [sp] if kind == "fN" else [sp, (rounds, T.UINT)]
+        interp.call(name, args)
+        for j in range(n):
+            _check_lanes(states, expect[j], f"instance {j}", base=8 * j, stride=8 * n)
+        return
+    rounds, lanes, blocks = case["rounds"], case["lanes"], case["blocks"]
+    ok = 1 <= lanes <= 25
+    n_words = lanes * blocks if ok else 8
+    ptrs = Obj("streams", 8 * n, be)
+    bufs = []
+    if kind == "absorbN":
+        M = [[anf.var(f"M{j}.{w}", 64) for w in range(n_words)] for j in range(n)]
+        for j in range(n):
+            bufs.append(message_obj(f"in{j}", M[j], be))
+    else:
+        for j in range(n):
+            bufs.append(Obj(f"out{j}", 8 * n_words + 8, be))
+    for j in range(n):
+        ptrs.write(8 * j, 8, Pointer(bufs[j], 0))
+    expect, produced = [], []
+    for j in range(n):
+        st = list(S[j])
+        outs = []
+        if ok:
+            for b in range(blocks):
+                if kind == "absorbN":
+                    for k in range(lanes):
+                        st[k] = anf.xor(st[k], M[j][b * lanes + k])
+                    st = sweep_permute(st, rounds, f"P{j}.{b}")
+                else:
+                    st = sweep_permute(st, rounds, f"P{j}.{b}")
+                    outs.append(st[:lanes])
+        expect.append(st)
+        produced.append(outs)
+    ret, _ = interp.call(name, [sp, (Pointer(ptrs, 0), T.Ptr(T.Ptr(T.U8))),
+                                (blocks, T.SIZE_T), (lanes, T.UINT), (rounds, T.UINT)])
+    want = blocks if ok else 0
+    if ret != want:
+        raise Mismatch(f"returned {ret}, not {want}", None)
+    for j in range(n):
+        _check_lanes(states, expect[j], f"instance {j}", base=8 * j, stride=8 * n)
+        for b, lanes_out in enumerate(produced[j]):
+            _check_bytes(bufs[j], 8 * lanes * b, lanes_out, f"stream {j} output")

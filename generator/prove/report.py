@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""`python3 -m generator prove`: the report (a line per kernel) and, for a kernel that differs
+from the standard, a concrete input, where it differs, and C that shows it on the real build."""
+
+import os
+import random
+import sys
+import time
+
+from ..errors import UsageError
+from . import driver, spec_chacha, spec_keccak
+
+
+def concrete_keccak(res):
+    """A random state (and the expected lanes) for the failing round count."""
+    case = res.counterexample["case"]
+    rng = random.Random(202)
+    state = [rng.getrandbits(64) for _ in range(25)]
+    rounds = case.get("rounds", 24)
+    want = spec_keccak.permute(list(state), rounds) if 1 <= rounds <= 24 else list(state)
+    return state, rounds, want
+
+
+def c_repro(res, folder):
+    """A few lines of C: the input, the call through the folder's public API, the check."""
+    fam = res.counterexample["family"]
+    if fam == "keccak":
+        state, rounds, want = concrete_keccak(res)
+        n = res.counterexample["n"]
+        kind = res.counterexample["kind"]
+        fn = "keccak_p1600" if n == 1 else f"keccak_p1600_x{n}"
+        hdr = "keccak_p1600.h" if n == 1 else f"keccak_p1600_x{n}.h"
+        lanes = ", ".join(f"0x{x:016x}ULL" for x in state)
+        expect = ", ".join(f"0x{x:016x}ULL" for x in want)
+        if n == 1:
+            body = (f"    {fn}(s, {rounds}u);\n"
+                    "    for (i = 0; i < 25; i++) bad += s[i] != want[i];\n")
+            decl = "    uint64_t s[25] = { %s };\n" % lanes
+        else:
+            body = (f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) m[i][j] = s[i];\n"
+                    f"    {fn}(m, {rounds}u);\n"
+                    f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) "
+                    "bad += m[i][j] != want[i];\n")
+            decl = ("    uint64_t s[25] = { %s };\n" % lanes +
+                    f"    uint64_t m[25][{n}];\n    unsigned j;\n")
+        note = ""
+        if kind in ("absorb", "absorbN"):
+            return _absorb_repro(res, state, n)
+        return ("#include <stdio.h>\n#include <stdint.h>\n"
+                f"#include \"{hdr}\"\n#include \"rs_dispatch.h\"\n"
+                "int main(void)\n{\n" + decl +
+                "    static const uint64_t want[25] = { %s };\n" % expect +
+                "    unsigned i, bad = 0;\n" + note + body +
+                "    printf(\"%u lanes differ from FIPS 202\\n\", bad);\n"
+                "    return bad != 0;\n}\n")
+    case = res.counterexample["case"]
+    rounds = int(res.function.split("_")[1][6:])
+    rng = random.Random(8439)
+    key = bytes(rng.getrandbits(8) for _ in range(32))
+    nonce = bytes(rng.getrandbits(8) for _ in range(8))
+    pos = (1 << 32) - 2
+    n = case.get("n", 1)
+    words = spec_chacha.le_words(spec_chacha.SIGMA) + spec_chacha.le_words(key)
+    ks = b""
+    for j in range(n):
+        ctr = pos + j
+        w = words + [ctr & 0xFFFFFFFF, ctr >> 32 & 0xFFFFFFFF] + spec_chacha.le_words(nonce)
+        ks += bytes(spec_chacha.serialize(spec_chacha.block(w, rounds)))
+    arr = lambda b: ", ".join(f"0x{x:02x}" for x in b)
+    return ("#include <stdio.h>\n#include <string.h>\n#include <stdint.h>\n"
+            "#include \"chacha.h\"\n") + (
+            "int main(void)\n{\n"
+            f"    static const uint8_t key[32] = {{ {arr(key)} }};\n"
+            f"    static const uint8_t iv[8] = {{ {arr(nonce)} }};\n"
+            f"    static const uint8_t want[{64 * n}] = {{ {arr(ks)} }};\n"
+            f"    uint8_t got[{64 * n}];\n"
+            f"    struct chacha{rounds}_ctx x;\n"
+            f"    chacha{rounds}_keysetup(&x, key, 256, iv);\n"
+            f"    chacha{rounds}_get_keystream(&x, {pos}ULL, {n}, got);\n"
+            f"    printf(\"%s\\n\", memcmp(got, want, sizeof want) ? \"differs from RFC 8439\" : "
+            "\"matches\");\n"
+            "    return memcmp(got, want, sizeof want) != 0;\n}\n")
+
+
+def _absorb_repro(res, state, n):
+    """The block loop: one block of rate lanes into every instance, then the permutation."""
+    case = res.counterexample["case"]
+    rounds, lanes = case.get("rounds", 24), case.get("lanes", 17)
+    lanes = lanes if 1 <= lanes <= 25 else 17
+    rng = random.Random(185)
+    msg = [rng.getrandbits(64) for _ in range(lanes)]
+    want = list(state)
+    for k in range(lanes):
+        want[k] ^= msg[k]
+    want = spec_keccak.permute(want, rounds) if 1 <= rounds <= 24 else want
+    data = b"".join(m.to_bytes(8, "little") for m in msg)
+    arr = ", ".join(f"0x{b:02x}" for b in data)
+    lanes_c = ", ".join(f"0x{x:016x}ULL" for x in state)
+    want_c = ", ".join(f"0x{x:016x}ULL" for x in want)
+    if n == 1:
+        call = (f"    keccak_p1600_absorb(s, {rounds}u, {lanes}u, data, sizeof data);\n"
+                "    for (i = 0; i < 25; i++) bad += s[i] != want[i];\n")
+        decl, hdr = "", "keccak_p1600.h"
+    else:
+        call = (f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) m[i][j] = s[i];\n"
+                f"    for (j = 0; j < {n}; j++) in[j] = data;\n"
+                f"    keccak_p1600_x{n}_absorb(m, in, 1, {lanes}u, {rounds}u);\n"
+                f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) "
+                "bad += m[i][j] != want[i];\n")
+        decl = f"    uint64_t m[25][{n}];\n    const uint8_t *in[{n}];\n    unsigned j;\n"
+        hdr = f"keccak_p1600_x{n}.h"
+    return ("#include <stdio.h>\n#include <stdint.h>\n"
+            f"#include \"{hdr}\"\n"
+            "int main(void)\n{\n"
+            "    uint64_t s[25] = { %s };\n" % lanes_c +
+            "    static const uint64_t want[25] = { %s };\n" % want_c +
+            "    static const uint8_t data[%d] = { %s };\n" % (len(data), arr) +
+            decl + "    unsigned i, bad = 0;\n" + call +
+            "    printf(\"%u lanes differ from FIPS 202\\n\", bad);\n"
+            "    return bad != 0;\n}\n")
+
+
+def run(folders, jobs=2, quick=False, only=None, out=sys.stdout, repro_dir=None,
+        configs=None):
+    """Prove every folder; print a line per kernel; return (exit code, results)."""
+    for f in folders:
+        if not os.path.isdir(f):
+            raise UsageError(f"{f}: not a folder")
+        if not any(driver.is_kernel_file(os.path.join(f, n)) for n in os.listdir(f)):
+            raise UsageError(f"{f}: no kernel sources (keccak_p1600*.c, chacha*.c) in it")
+    everything = []
+    for folder in folders:
+        t0 = time.time()
+        arch, results = driver.prove_folder(folder, jobs, quick, only, configs=configs)
+        for r in results:
+            line = (f"{r.status:14} {os.path.join(folder, r.file)}: {r.function} "
+                    f"[{', '.join(r.configs)}] {r.cases} cases, {r.seconds:.1f} s")
+            if r.detail:
+                line += f": {r.detail}"
+            print(line, file=out, flush=True)
+            if r.status == "counterexample":
+                print(_counterexample_text(r, folder, repro_dir), file=out, flush=True)
+        everything += results
+        n_ok = sum(r.status == "proved" for r in results)
+        print(f"{folder}: {n_ok} of {len(results)} kernels proved ({arch} folder, "
+              f"{time.time() - t0:.0f} s)", file=out, flush=True)
+    code = 0 if everything and all(r.status == "proved" for r in everything) else 1
+    return code, everything
+
+
+def _counterexample_text(r, folder, repro_dir):
+    text = []
+    ce = r.counterexample
+    if ce["family"] == "keccak":
+        state, rounds, want = concrete_keccak(r)
+        text.append(f"    input: rounds = {rounds}, state lanes "
+                    + " ".join(f"{x:016x}" for x in state))
+        text.append("    expected (FIPS 202): " + " ".join(f"{x:016x}" for x in want))
+    if ce.get("where"):
+        text.append(f"    first difference: {ce['where']}")
+    src = c_repro(r, folder)
+    if repro_dir:
+        os.makedirs(repro_dir, exist_ok=True)
+        path = os.path.join(repro_dir, f"repro_{r.function}.c")
+        with open(path, "w") as fh:
+            fh.write(src)
+        text.append(f"    reproduce: cc -I{folder} {path} {folder}/*.c && ./a.out")
+    else:
+        text.append("    reproduce (cc -I<folder> repro.c <folder>/*.c):")
+        text += ["      " + l for l in src.splitlines()]
+    return "\n".join(text)

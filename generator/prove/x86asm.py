@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""A small x86-64 semantics for the AT&T instructions the inline-assembly kernel emits.
+
+Registers hold symbolic words or addresses; memory operands go through the interpreter's
+objects. Flags are kept only as the zero flag of the last cmp/test/add, and a jump on them
+must be decided by concrete values or addresses (the loop over the round constants): the
+data never steers this kernel. An instruction outside this list is not supported, so a
+template change that emits a new one cannot pass unmodelled.
+"""
+
+import re
+
+from . import anf
+from . import ctypes_ as T
+from .memory import Pointer, Unsupported
+
+REGS = ("rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11",
+        "r12", "r13", "r14", "r15")
+PINNED = {"a": "rax", "b": "rbx", "c": "rcx", "d": "rdx", "S": "rsi", "D": "rdi"}
+
+_MEM = re.compile(r"^(-?\d*)\((%\w+)\)$")
+
+
+class Machine:
+    def __init__(self):
+        self.r = {}
+        self.zf = None
+        self.inputs = {}
+
+    def get(self, reg):
+        v = self.r.get(reg)
+        if v is None:
+            raise Unsupported(f"the asm reads %{reg} before anything is in it")
+        return v
+
+
+def _operand_regs(stmt):
+    regs = []
+    for c in stmt.outputs + stmt.inputs:
+        letters = c.lstrip("=+&")
+        if len(letters) != 1 or letters not in PINNED:
+            raise Unsupported(f"the asm constraint \"{c}\" (only pinned registers are modelled)")
+        regs.append(PINNED[letters])
+    return regs
+
+
+def run(interp, stmt, arg_nodes, frame, node):
+    regs = _operand_regs(stmt)
+    n_out = len(stmt.outputs)
+    m = Machine()
+    # Registers the asm is not given hold the caller's values: it must hand back every one it
+    # does not declare as an output or a clobber (the ABI's contract with the compiler).
+    for reg in REGS:
+        m.r[reg] = anf.var(f"caller %{reg}", 64)
+    lvs = []
+    for i, (c, a) in enumerate(zip(stmt.outputs + stmt.inputs, arg_nodes)):
+        if i < n_out:
+            lv, t = interp.lvalue(a, frame)
+            lvs.append((lv, t))
+            if "+" in c:
+                m.r[regs[i]] = interp.read_lv(lv, t)
+        else:
+            v, t = interp.eval(a, frame)
+            m.r[regs[i]] = v
+    m.inputs = {reg: m.r[reg] for reg in regs[n_out:]}
+    program = _parse(stmt.template)
+    _execute(interp, m, program)
+    declared = set(regs[:n_out]) | {c.lstrip("%") for c in stmt.clobbers}
+    for reg in REGS:
+        if reg in declared or reg in regs[n_out:]:
+            continue
+        v = m.r[reg]
+        if not (isinstance(v, anf.Sym) and v.key() == anf.var(f"caller %{reg}", 64).key()):
+            raise Unsupported(f"the asm changes %{reg} without declaring it")
+    for reg in regs[n_out:]:
+        if reg not in declared and m.r[reg] is not _inputs(m)[reg]:
+            raise Unsupported(f"the asm changes its input %{reg} without declaring it")
+    for i, (lv, t) in enumerate(lvs):
+        interp.write_lv(lv, t, m.get(regs[i]))
+    return None, T.VOID
+
+
+def _parse(template):
+    lines = []
+    for raw in template.replace("%%", "%").split("\n"):
+        line = raw.strip().rstrip(";")
+        if not line:
+            continue
+        lm = re.match(r"^(\d+):$", line)
+        if lm:
+            lines.append(("label", lm.group(1)))
+            continue
+        parts = line.split(None, 1)
+        op = parts[0]
+        ops = [o.strip() for o in parts[1].split(",")] if len(parts) > 1 else []
+        lines.append((op, ops))
+    return lines
+
+
+def _target(program, pc, ref):
+    m = re.match(r"^(\d+)([fb])$", ref)
+    if not m:
+        raise Unsupported(f"the asm jump target {ref}")
+    name, direction = m.groups()
+    rng = range(pc + 1, len(program)) if direction == "f" else range(pc - 1, -1, -1)
+    for i in rng:
+        if program[i] == ("label", name):
+            return i
+    raise Unsupported(f"the asm label {ref} has no definition")
+
+
+def _execute(interp, m, program):
+    pc = 0
+    steps = 0
+    while pc < len(program):
+        steps += 1
+        if steps > 10_000_000:
+            raise Unsupported("the asm does not terminate")
+        op, ops = program[pc]
+        pc += 1
+        if op == "label":
+            continue
+        if op == "jmp":
+            pc = _target(program, pc - 1, ops[0])
+            continue
+        if op in ("jne", "jnz", "je", "jz"):
+            if m.zf is None:
+                raise Unsupported("an asm jump on flags nothing set")
+            taken = (not m.zf) if op in ("jne", "jnz") else m.zf
+            if taken:
+                pc = _target(program, pc - 1, ops[0])
+            continue
+        fn = _OPS.get(op)
+        if fn is None:
+            raise Unsupported(f"the x86-64 instruction {op}")
+        fn(interp, m, ops)
+
+
+def _read(interp, m, o):
+    if o.startswith("%"):
+        return m.get(o[1:])
+    if o.startswith("$"):
+        return int(o[1:], 0) & anf.ones(64)
+    mm = _MEM.match(o)
+    if mm:
+        p = _addr(m, mm)
+        return p.obj.read(p.off, 8)
+    raise Unsupported(f"the asm operand {o}")
+
+
+def _addr(m, mm):
+    disp = int(mm.group(1) or "0", 0)
+    base = m.get(mm.group(2)[1:])
+    if not isinstance(base, Pointer):
+        raise Unsupported("an asm address that is not a pointer")
+    return base + disp
+
+
+def _write(interp, m, o, v):
+    if o.startswith("%"):
+        m.r[o[1:]] = v
+        return
+    mm = _MEM.match(o)
+    if mm:
+        p = _addr(m, mm)
+        p.obj.write(p.off, 8, v)
+        return
+    raise Unsupported(f"the asm destination {o}")
+
+
+def _binary(f):
+    def run(interp, m, ops):
+        src, dst = ops
+        _write(interp, m, dst, f(_read(interp, m, dst), _read(interp, m, src)))
+    return run
+
+
+def _mov(interp, m, ops):
+    src, dst = ops
+    _write(interp, m, dst, _read(interp, m, src))
+
+
+def _not(interp, m, ops):
+    _write(interp, m, ops[0], anf.not_(_read(interp, m, ops[0]), 64))
+
+
+def _rol(interp, m, ops):
+    n, dst = ops
+    if not n.startswith("$"):
+        raise Unsupported("a rotation by a register")
+    _write(interp, m, dst, anf.rol(_read(interp, m, dst), int(n[1:], 0), 64))
+
+
+def _ror(interp, m, ops):
+    n, dst = ops
+    _write(interp, m, dst, anf.rol(_read(interp, m, dst), 64 - int(n[1:], 0) % 64, 64))
+
+
+def _add(interp, m, ops):
+    src, dst = ops
+    a, b = _read(interp, m, dst), _read(interp, m, src)
+    if isinstance(a, Pointer) and isinstance(b, int):
+        r = a + b
+    elif isinstance(a, int) and isinstance(b, int):
+        r = (a + b) & anf.ones(64)
+    else:
+        raise Unsupported("an asm add of data")
+    m.zf = _is_zero(r)
+    _write(interp, m, dst, r)
+
+
+def _is_zero(v):
+    if isinstance(v, int):
+        return v == 0
+    if isinstance(v, Pointer):
+        return v.obj is None and v.off == 0
+    raise Unsupported("asm flags from data")
+
+
+def _cmp(interp, m, ops):
+    src, dst = ops
+    a, b = _read(interp, m, dst), _read(interp, m, src)
+    if isinstance(a, Pointer) and isinstance(b, Pointer):
+        if not a.same(b):
+            raise Unsupported("an asm comparison of unrelated addresses")
+        m.zf = a.off == b.off
+    elif isinstance(a, int) and isinstance(b, int):
+        m.zf = a == b
+    else:
+        raise Unsupported("an asm comparison of data")
+
+
+def _test(interp, m, ops):
+    a, b = (_read(interp, m, o) for o in ops)
+    if isinstance(a, int) and isinstance(b, int):
+        m.zf = (a & b) == 0
+    else:
+        raise Unsupported("an asm test of data")
+
+
+_OPS = {
+    "movq": _mov, "xorq": _binary(anf.xor), "andq": _binary(anf.and_),
+    "orq": _binary(anf.or_), "notq": _not, "rolq": _rol, "rorq": _ror, "addq": _add,
+    "cmpq": _cmp, "testq": _test,
+}
+
+
+def _inputs(m):
+    return m.inputs
