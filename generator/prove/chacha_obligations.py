@@ -146,12 +146,6 @@ def _counters(n, wide):
     def resolve(atom):
         if atom.W != 32:
             return None
-        sig = []
-        for env in envs:
-            e = dict(env)
-            for name, vals in cands.items():
-                e[name] = vals[len(sig)] if False else None
-            sig.append(None)
         try:
             sig = tuple(_eval(atom, env, k) for k, env in enumerate(envs))
         except KeyError:

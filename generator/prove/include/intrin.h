@@ -1,10 +1,2 @@
-/* The prover's stand-in: the vector types by name; every intrinsic is modelled in
- * intrinsics.py and checked against the instruction. */
-#ifndef RS_PROVE_INTRIN_H
-#define RS_PROVE_INTRIN_H
-typedef struct rs_prove_m128i { unsigned long long rs_v[2]; } __m128i;
-typedef struct rs_prove_m256i { unsigned long long rs_v[4]; } __m256i;
-typedef struct rs_prove_m512i { unsigned long long rs_v[8]; } __m512i;
-typedef unsigned char __mmask8;
-typedef unsigned short __mmask16;
-#endif
+/* The prover's stand-in: MSVC's header declares the same vector types. */
+#include <immintrin.h>
