@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The prover's stand-in: the vector types by name; every intrinsic is modelled in
  * intrinsics.py and checked against the instruction. */
 #ifndef RS_PROVE_ARM_NEON_H

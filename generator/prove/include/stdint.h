@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The prover's stand-in: types only (the interpreter gives them their widths). */
 #ifndef RS_PROVE_STDINT_H
 #define RS_PROVE_STDINT_H
