@@ -28,7 +28,7 @@ class Dispatch:
 
     def __init__(self, bundle, target, prefix):
         self.bundle, self.target, self.prefix = bundle, target, prefix
-        self.arch = {"x86_64": "x86", "aarch64": "arm"}.get(target.arch)
+        self.arch = {"x86_64": "x86", "aarch64": "arm", "wasm32": "wasm"}.get(target.arch)
         self.paths = []
         for i, p in enumerate(bundle.paths):
             kernels_ = [self.leaf_variant(spec) for spec in p.kt_leaves]
@@ -61,7 +61,9 @@ class Dispatch:
 
     @staticmethod
     def leaf_cpu(k):
-        if isinstance(k, tuple):        # (isa, unroll) of an AArch64 x2 kernel
+        if isinstance(k, tuple):        # (isa, unroll) of an AArch64 or wasm x2 kernel
+            if k[0] == "simd128":       # chosen when compiling: nothing to ask the CPU
+                return ()
             return ("asimd",) + (("sha3",) if k[0] == "sha3" else ())
         return k.cpu_needs()
 
