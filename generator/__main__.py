@@ -116,6 +116,8 @@ def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_widt
     # self-test leaves them to it.
     vendor.self_test(env, files, prefix, command, params, chacha_rounds=chacha_rounds,
                      chacha_width=chacha_width)
+    if target.arch == "wasm32":
+        vendor.wasm_module(env, files, prefix, command, params, chacha_rounds)
     vendor.build_files(env, files, prefix, command, params,
                        f"roundsmith kernels for {target.name}: {names}")
 

@@ -263,6 +263,8 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
                      dispatch=bool(dispatch),
                      chacha_rounds=bundle.chacha_rounds,
                      chacha_width=max(widths, default=0))
+    if target.arch == "wasm32":
+        vendor.wasm_module(env, out, prefix, command, params, bundle.chacha_rounds)
     return out
 
 

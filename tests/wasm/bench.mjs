@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// roundsmith.mjs against hash-wasm, @noble/hashes and js-sha3 in one node process: every
+// candidate of a case runs a turn in round-robin order, the turns repeat, and the median turn
+// of each is reported, with the ratios the goals name. Nothing here asserts a timing.
+//   node tests/wasm/bench.mjs FOLDER PEERS_DIR [--turns N] [--candidates A.wasm,B.wasm]
+// FOLDER holds roundsmith.mjs, roundsmith.wasm and roundsmith-simd128.wasm; PEERS_DIR a
+// node_modules with the three peers (tests/peers/bench_wasm.sh installs them there).
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [folder, peers, ...rest] = process.argv.slice(2);
+if (!folder || !peers) {
+    console.error("usage: node tests/wasm/bench.mjs FOLDER PEERS_DIR [--turns N]");
+    process.exit(2);
+}
+const opt = (name, dflt) => {
+    const i = rest.indexOf(name);
+    return i >= 0 ? rest[i + 1] : dflt;
+};
+const TURNS = Number(opt("--turns", "15"));
+const require = createRequire(path.join(path.resolve(peers), "node_modules", "x.js"));
+const peerVersion = (name) => JSON.parse(readFileSync(path.join(path.resolve(peers), "node_modules", name, "package.json"))).version;
+const hashwasm = await import(pathToFileURL(require.resolve("hash-wasm")));
+const noble = await import(pathToFileURL(require.resolve("@noble/hashes/sha3.js")));
+const nobleAddons = await import(pathToFileURL(require.resolve("@noble/hashes/sha3-addons.js")));
+const jssha3 = require("js-sha3");
+const { load } = await import(pathToFileURL(path.resolve(folder, "roundsmith.mjs")));
+const scalar = await load(path.resolve(folder, "roundsmith.wasm"));
+const simd = await load(path.resolve(folder, "roundsmith-simd128.wasm"));
+const hwSha3 = await hashwasm.createSHA3(256);
+const hwKeccak = await hashwasm.createKeccak(256);
+
+const MiB = new Uint8Array(1 << 20).map((_, i) => (i * 131 + 7) & 255);
+const small = MiB.subarray(0, 32);
+const hex = (u) => Buffer.from(u).toString("hex");
+
+// Per case: name -> function of the input; each is checked against the first before timing.
+const cases = [
+    ["SHA3-256, 1 MiB", MiB, 4, {
+        "roundsmith simd128": (d) => simd.sha3_256(d),
+        "roundsmith scalar": (d) => scalar.sha3_256(d),
+        "hash-wasm": (d) => hwSha3.init().update(d).digest("binary"),
+        "@noble/hashes": (d) => noble.sha3_256(d),
+        "js-sha3": (d) => new Uint8Array(jssha3.sha3_256.arrayBuffer(d)),
+    }],
+    ["Keccak-256, 32 bytes", small, 20000, {
+        "roundsmith simd128": (d) => simd.keccak256(d),
+        "roundsmith scalar": (d) => scalar.keccak256(d),
+        "hash-wasm": (d) => hwKeccak.init().update(d).digest("binary"),
+        "@noble/hashes": (d) => noble.keccak_256(d),
+        "js-sha3": (d) => new Uint8Array(jssha3.keccak256.arrayBuffer(d)),
+    }],
+    ["KT128, 1 MiB", MiB, 4, {
+        "roundsmith simd128": (d) => simd.kt128(d, 32),
+        "roundsmith scalar": (d) => scalar.kt128(d, 32),
+        "@noble/hashes": (d) => nobleAddons.kt128(d, { dkLen: 32 }),
+    }],
+];
+
+function median(xs) {
+    const s = [...xs].sort((a, b) => a - b);
+    return s[s.length >> 1];
+}
+
+const cpu = os.cpus()[0]?.model || "unknown CPU";
+console.log(`node ${process.version} (V8 ${process.versions.v8}), ${cpu}, ${os.cpus().length} CPUs; ` +
+            `peers: hash-wasm ${peerVersion("hash-wasm")}, @noble/hashes ${peerVersion("@noble/hashes")}, ` +
+            `js-sha3 ${peerVersion("js-sha3")}; ${TURNS} turns round-robin, median turn`);
+const results = {};
+for (const [title, input, reps, fns] of cases) {
+    const names = Object.keys(fns);
+    const want = hex(fns[names[0]](input));
+    for (const n of names)
+        if (hex(fns[n](input)) !== want)
+            throw new Error(`${title}: ${n} disagrees with ${names[0]}`);
+    const times = Object.fromEntries(names.map((n) => [n, []]));
+    for (let t = 0; t < TURNS; t++) {
+        for (const n of names) {
+            const f = fns[n];
+            const t0 = process.hrtime.bigint();
+            for (let r = 0; r < reps; r++)
+                f(input);
+            times[n].push(Number(process.hrtime.bigint() - t0) / reps);
+        }
+    }
+    results[title] = Object.fromEntries(names.map((n) => [n, median(times[n])]));
+    console.log(`\n${title} (${input.length} bytes; ns per call, median of ${TURNS} turns of ${reps})`);
+    const ours = results[title]["roundsmith simd128"];
+    for (const n of names) {
+        const ns = results[title][n];
+        const per = input.length >= 4096 ? `  ${(input.length / ns * 1e3).toFixed(1)} MB/s` : "";
+        console.log(`  ${n.padEnd(20)} ${ns.toFixed(0).padStart(12)} ns${per}  ours(simd128) is ${(ns / ours).toFixed(2)}x faster`);
+    }
+}
+const r = (c, a, b) => results[c][b] / results[c][a];
+console.log("\ngoals (ratios of median times, higher is better for roundsmith):");
+console.log(`  SHA3-256 1 MiB: ${r("SHA3-256, 1 MiB", "roundsmith simd128", "hash-wasm").toFixed(2)}x hash-wasm (goal 1.25), ` +
+            `${r("SHA3-256, 1 MiB", "roundsmith simd128", "@noble/hashes").toFixed(1)}x @noble/hashes (goal 12)`);
+console.log(`  Keccak-256 32 B: ${r("Keccak-256, 32 bytes", "roundsmith simd128", "hash-wasm").toFixed(2)}x hash-wasm (goal 1.25), ` +
+            `${r("Keccak-256, 32 bytes", "roundsmith simd128", "@noble/hashes").toFixed(1)}x @noble/hashes (goal 12)`);
+console.log(`  KT128 1 MiB simd128: ${(results["SHA3-256, 1 MiB"]["roundsmith simd128"] / results["KT128, 1 MiB"]["roundsmith simd128"]).toFixed(2)}x our SHA3-256 (goal 4)`);
