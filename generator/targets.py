@@ -140,7 +140,19 @@ def get(name):
             from None
 
 
+# Per target where the engine, not the C compiler, decides: wasm32 runs under V8, whose register
+# allocator (16 x86-64 registers for 25 lanes) prefers the smallest loop body. Raced in one node
+# 20 process on the Zen 5 VM (tests/wasm/race.mjs over `generate --target wasm32` builds, clang
+# 14 -O3, ns per SHA3-256 block): unroll 1 with lane complementing and separate parities 328,
+# unroll 2 354, unroll 4 without complementing (the gcc default) 446, fully unrolled 661-1265.
+DEFAULT_KECCAK_TARGET = {
+    "wasm32": KeccakVariant(unroll=1, lane_complement=True, rotate="builtin", parity="separate"),
+}
+
+
 def default_keccak(target, compiler_id):
+    if target.name in DEFAULT_KECCAK_TARGET:
+        return DEFAULT_KECCAK_TARGET[target.name]
     if "x86asm" in target.scalar_isas and compiler_id in DEFAULT_KECCAK_X86ASM:
         return DEFAULT_KECCAK_X86ASM[compiler_id]
     v = DEFAULT_KECCAK.get(compiler_id, FALLBACK_KECCAK)
@@ -190,7 +202,10 @@ def level_rotation(level, wanted):
 # the byte-multiple rotations (not timed: no AArch64 machine here, qemu says nothing of speed).
 DEFAULT_CHACHA_TARGET = {
     "aarch64": ChachaVariant(isa="neon", schedule="step", rotate="tbl"),
-    "wasm32": ChachaVariant(isa="simd128", schedule="step", rotate="shuffle"),
+    # Raced under node 20 (tests/wasm/race.mjs, Zen 5 VM): two interleaved block sets 44-48 ns
+    # per block against 55-61 for one, schedule and rotation within 3% of each other; the
+    # scalar path 100.
+    "wasm32": ChachaVariant(isa="simd128", schedule="step", rotate="shift", states=2),
 }
 
 
@@ -347,7 +362,9 @@ BUNDLES = {
     # __wasm_simd128__ (-msimd128), and a build has that path or the scalar one.
     "wasm32": Bundle("wasm32", "wasm32", (
         DispatchPath("scalar"),
-        DispatchPath("simd128", kt_leaves=("x2-simd128",), chacha="simd128",
+        # x2 at unroll 1: 505 ns per two-state permutation under node 20 against 666 at
+        # unroll 2 and 838-1325 above (tests/wasm/race.mjs, Zen 5 VM).
+        DispatchPath("simd128", kt_leaves=("x2-u1-simd128",), chacha="simd128",
                      requires="defined(__wasm_simd128__)"),
     ), "WebAssembly: scalar and SIMD128 paths, one build each (-msimd128 selects)"),
 }

@@ -9,12 +9,12 @@
  *     target          = wasm32
  *     kernel          = keccak-p1600
  *     isa             = scalar
- *     unroll          = 4
- *     lane_complement = off
- *     parity          = fused
+ *     unroll          = 1
+ *     lane_complement = on
+ *     parity          = separate
  *     rotate          = builtin
  *     prefix          = (none)
- *     kt128 leaves    = x2-simd128
+ *     kt128 leaves    = x2-u1-simd128
  *     dispatch        = scalar, simd128
  */
 
@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define KeccakP1600_implementation "roundsmith keccakp1600-u4-nolc-fused-builtin-scalar"
+#define KeccakP1600_implementation "roundsmith keccakp1600-u1-lc-separate-builtin-scalar"
 #define KeccakP1600_stateSizeInBytes 200
 #define KeccakP1600_stateAlignment 8
 #define KeccakF1600_FastLoop_supported

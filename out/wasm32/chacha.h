@@ -9,10 +9,10 @@
  *     target             = wasm32
  *     kernel             = chacha
  *     isa                = simd128
- *     width              = 4
- *     states             = 1
+ *     width              = 8
+ *     states             = 2
  *     schedule           = step
- *     rotate             = shuffle
+ *     rotate             = shift
  *     rounds             = 8,12,20
  *     prefix             = (none)
  *     one_block_schedule = step
@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /*
- * ChaCha keystreams and encryption (chacha-x4-step-shuffle-simd128).
+ * ChaCha keystreams and encryption (chacha-x8-step-shift-simd128).
  *
  * The state is Bernstein's original layout: words 0-3 the constants, 4-11 the key (a 128-bit
  * key is used twice), 12-13 a 64-bit block counter (low word first), 14-15 the 8-byte IV.

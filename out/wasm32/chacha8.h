@@ -9,10 +9,10 @@
  *     target             = wasm32
  *     kernel             = chacha
  *     isa                = simd128
- *     width              = 4
- *     states             = 1
+ *     width              = 8
+ *     states             = 2
  *     schedule           = step
- *     rotate             = shuffle
+ *     rotate             = shift
  *     rounds             = 8,12,20
  *     prefix             = (none)
  *     one_block_schedule = step

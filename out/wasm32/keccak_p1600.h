@@ -9,9 +9,9 @@
  *     target          = wasm32
  *     kernel          = keccak-p1600
  *     isa             = scalar
- *     unroll          = 4
- *     lane_complement = off
- *     parity          = fused
+ *     unroll          = 1
+ *     lane_complement = on
+ *     parity          = separate
  *     rotate          = builtin
  *     prefix          = (none)
  */
@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 /*
- * The Keccak-p[1600] permutation (keccakp1600-u4-nolc-fused-builtin-scalar).
+ * The Keccak-p[1600] permutation (keccakp1600-u1-lc-separate-builtin-scalar).
  *
  * The state is 25 lanes of 64 bits. Lane (x, y) is at index x + 5y and holds the
  * little-endian reading of its 8 bytes (FIPS 202 byte order), whatever the host's byte order.

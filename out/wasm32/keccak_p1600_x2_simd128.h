@@ -10,7 +10,7 @@
  *     kernel    = keccak-p1600
  *     isa       = simd128
  *     instances = 2
- *     unroll    = 2
+ *     unroll    = 1
  *     prefix    = rs_simd128_
  */
 
@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /*
- * 2 independent Keccak-p[1600] permutations at once (keccakp1600-x2-u2-simd128).
+ * 2 independent Keccak-p[1600] permutations at once (keccakp1600-x2-u1-simd128).
  *
  * Lane-major layout: lane i (i = x + 5y) of instance j is states[i][j], holding the same
  * canonical value as state[i] of the single-state API (keccak_p1600.h), so one 64-bit lane of

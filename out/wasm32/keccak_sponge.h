@@ -9,12 +9,12 @@
  *     target          = wasm32
  *     kernel          = keccak-p1600
  *     isa             = scalar
- *     unroll          = 4
- *     lane_complement = off
- *     parity          = fused
+ *     unroll          = 1
+ *     lane_complement = on
+ *     parity          = separate
  *     rotate          = builtin
  *     prefix          = (none)
- *     kt128 leaves    = x2-simd128
+ *     kt128 leaves    = x2-u1-simd128
  *     dispatch        = scalar, simd128
  */
 

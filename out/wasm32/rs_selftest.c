@@ -72,11 +72,11 @@ static const uint64_t rs_st_want_fnv[10] = {
     0xA45B0A2541F0E44FULL,
     0x1994DB607618BE4DULL,
     0x3A6049064613D8D5ULL,
-    0xA37BF860AEFE90CAULL,
-    0xC6FAA05ECBCABC4CULL,
-    0x815CDF058D85F4FFULL,
-    0x00C7148B569283E6ULL,
-    0x653D4F6B846B8C95ULL
+    0x1B014597C16EEF7FULL,
+    0xA1DF5BC0B2DFA0C2ULL,
+    0x3D15B1537BA79318ULL,
+    0xD866F64AE373CF7DULL,
+    0x8E4089585A75C835ULL
 };
 
 static void rs_st_fill(uint8_t *out, size_t start, size_t n)
@@ -251,7 +251,7 @@ static void rs_st_keccak(unsigned *code, const uint8_t *msg)
 
 /* 57: keccak_p1600_x2 (x2-simd128), on the paths that run it. */
 #if defined(RS_BUILD_SIMD128)
-static void rs_st_x2_x2_simd128(unsigned *code)
+static void rs_st_x2_x2_u1_simd128(unsigned *code)
 {
     uint64_t separate[2][25], states[25][2];
     size_t j;
@@ -267,17 +267,17 @@ static void rs_st_x2_x2_simd128(unsigned *code)
 
 static void rs_st_chacha(unsigned *code, const uint8_t *msg)
 {
-    uint8_t buf[256];
+    uint8_t buf[512];
     uint64_t h;
 
     /* 108: chacha8 */
     {
         struct chacha8_ctx x;
         chacha8_keysetup(&x, msg, 256, msg + 32);
-        chacha8_get_keystream(&x, 0xfffffffdULL, 4, buf);
-        h = rs_st_fnv(0xCBF29CE484222325ULL, buf, 256);
-        chacha8_get_keystream(&x, 0xfffffffdULL + 4, 3, buf);
-        h = rs_st_fnv(h, buf, 192);
+        chacha8_get_keystream(&x, 0xfffffffdULL, 8, buf);
+        h = rs_st_fnv(0xCBF29CE484222325ULL, buf, 512);
+        chacha8_get_keystream(&x, 0xfffffffdULL + 8, 7, buf);
+        h = rs_st_fnv(h, buf, 448);
         chacha8_keysetup(&x, msg + 40, 128, NULL);
         chacha8_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
@@ -288,10 +288,10 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
     {
         struct chacha12_ctx x;
         chacha12_keysetup(&x, msg, 256, msg + 32);
-        chacha12_get_keystream(&x, 0xfffffffdULL, 4, buf);
-        h = rs_st_fnv(0xCBF29CE484222325ULL, buf, 256);
-        chacha12_get_keystream(&x, 0xfffffffdULL + 4, 3, buf);
-        h = rs_st_fnv(h, buf, 192);
+        chacha12_get_keystream(&x, 0xfffffffdULL, 8, buf);
+        h = rs_st_fnv(0xCBF29CE484222325ULL, buf, 512);
+        chacha12_get_keystream(&x, 0xfffffffdULL + 8, 7, buf);
+        h = rs_st_fnv(h, buf, 448);
         chacha12_keysetup(&x, msg + 40, 128, NULL);
         chacha12_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
@@ -302,10 +302,10 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
     {
         struct chacha20_ctx x;
         chacha20_keysetup(&x, msg, 256, msg + 32);
-        chacha20_get_keystream(&x, 0xfffffffdULL, 4, buf);
-        h = rs_st_fnv(0xCBF29CE484222325ULL, buf, 256);
-        chacha20_get_keystream(&x, 0xfffffffdULL + 4, 3, buf);
-        h = rs_st_fnv(h, buf, 192);
+        chacha20_get_keystream(&x, 0xfffffffdULL, 8, buf);
+        h = rs_st_fnv(0xCBF29CE484222325ULL, buf, 512);
+        chacha20_get_keystream(&x, 0xfffffffdULL + 8, 7, buf);
+        h = rs_st_fnv(h, buf, 448);
         chacha20_keysetup(&x, msg + 40, 128, NULL);
         chacha20_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
@@ -313,14 +313,14 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
     }
 
     /* 130: chacha20_xor */
-    rs_st_fill(buf, 0, 229);
-    chacha20_xor(buf, buf, 229, msg, msg + 32, 0xfffffffdULL + 1);
-    rs_st_verdict(code, 130, rs_st_fnv(0xCBF29CE484222325ULL, buf, 229) ^ rs_st_want_fnv[8]);
+    rs_st_fill(buf, 0, 485);
+    chacha20_xor(buf, buf, 485, msg, msg + 32, 0xfffffffdULL + 1);
+    rs_st_verdict(code, 130, rs_st_fnv(0xCBF29CE484222325ULL, buf, 485) ^ rs_st_want_fnv[8]);
 
     /* 131: chacha20_ietf_xor */
-    rs_st_fill(buf, 0, 229);
-    chacha20_ietf_xor(buf, buf, 229, msg, msg + 40, (uint32_t)(0xfffffffdULL + 1));
-    rs_st_verdict(code, 131, rs_st_fnv(0xCBF29CE484222325ULL, buf, 229) ^ rs_st_want_fnv[9]);
+    rs_st_fill(buf, 0, 485);
+    chacha20_ietf_xor(buf, buf, 485, msg, msg + 40, (uint32_t)(0xfffffffdULL + 1));
+    rs_st_verdict(code, 131, rs_st_fnv(0xCBF29CE484222325ULL, buf, 485) ^ rs_st_want_fnv[9]);
 }
 
 int rs_selftest(void)
@@ -334,7 +334,7 @@ int rs_selftest(void)
     rs_st_keccak(&code, msg);
 #if defined(RS_BUILD_SIMD128)
     if (path == RS_PATH_SIMD128)
-        rs_st_x2_x2_simd128(&code);
+        rs_st_x2_x2_u1_simd128(&code);
 #endif
     rs_st_chacha(&code, msg);
     return (int)code;
