@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """Print the portability matrix of `ninja test-cross` and fail if any cell failed.
 
-usage: cross_matrix.py PLAN.json [MSVC_LOG [WINDOWS_LOG]]
+usage: cross_matrix.py PLAN.json [MSVC_LOG [WINDOWS_LOG [WASM_LOG]]]
 
 PLAN.json is written by configure.py (generator/buildgraph/cross.py): per cross target, the compiler,
 what is missing on this machine, and the Check logs of the suites run under qemu-user. By the
@@ -57,6 +57,13 @@ def main(argv):
         rows.append(("windows-x64", "Windows x64 ABI (wine64)", "x86_64-w64-mingw32-gcc -O2",
                      "yes", "yes (out/x86_64, out/portable, 2 generate outputs)",
                      f"self-test + API + registers, every path: tests {text}"))
+    if len(argv) > 3 and argv[3]:
+        # tests/e2e_wasm.py: its unittest lines (the programs under node:wasi, roundsmith.mjs).
+        text, failed = suite_cell(argv[3])
+        bad |= failed
+        rows.append(("wasm32", "wasm32-wasi under node", "clang --target=wasm32-wasi -O2",
+                     "yes", "yes (out/wasm32: scalar and -msimd128 builds)",
+                     f"self-test + API + sponge/KT128 + multi-buffer, roundsmith.mjs: tests {text}"))
     head = ("target", "platform", "compiler", "generated", "built", "vector-checked (checks passed)")
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     print("portability matrix (runs under qemu-user check correctness; their times are not "
