@@ -163,7 +163,7 @@ class Wasm(unittest.TestCase):
         return (flavour, prog), out
 
     def node(self, *args, env=None):
-        return run(["node", "--no-warnings", *args], env=env, cwd=self.tmp)
+        return run([*toolcheck.NODE, *args], env=env, cwd=self.tmp)
 
     def passes(self, r, what):
         self.assertEqual(r.returncode, 0, f"{what}:\n{r.stdout[-3000:]}{r.stderr[-2000:]}")

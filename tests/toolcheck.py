@@ -95,6 +95,8 @@ def python_module(module):
 # wasm32: Debian's clang-14 has the target; lld, the C library and the compiler runtime are
 # packages of their own, and each missing one fails at a different step.
 WASM_PACKAGES = ("lld-14", "wasi-libc", "libclang-rt-14-dev-wasm32", "nodejs")
+# node 18 (Debian 12's) runs WASI only with the flag; node 20 accepts it and ignores it.
+NODE = ("node", "--no-warnings", "--experimental-wasi-unstable-preview1")
 
 
 def wasm_clang():
@@ -134,8 +136,7 @@ def wasm_tools():
                 return reason("wasm-ld", "lld-14")
             return reason("libclang_rt.builtins-wasm32.a", "libclang-rt-14-dev-wasm32")
         runner = os.path.join(ROOT, "tests", "wasm", "run_wasi.mjs")
-        r = subprocess.run(["node", "--no-warnings", runner, exe], capture_output=True,
-                           text=True)
+        r = subprocess.run([*NODE, runner, exe], capture_output=True, text=True)
         if r.returncode or r.stdout.strip() != "3":
             return reason("node with node:wasi", "nodejs")
     return None

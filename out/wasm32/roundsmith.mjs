@@ -187,8 +187,9 @@ class Roundsmith {
     }
 
     heap() {
-        /* memory.grow detaches the old buffer: a view of it reads as empty. */
-        if (this.u8.buffer !== this.e.memory.buffer)
+        /* memory.grow detaches the old buffer, and a view of a detached buffer has length 0
+         * (cheaper to ask than memory.buffer, on the path of every call). */
+        if (this.u8.byteLength === 0)
             this.u8 = new Uint8Array(this.e.memory.buffer);
         return this.u8;
     }
@@ -259,9 +260,11 @@ class Roundsmith {
         checkBytes(data, "data");
         const f = this.fn(name), n = DIGESTS[name];
         if (data.length <= CHUNK) {
-            this.put(data, this.inp);
+            /* The short-message path: one copy in, one call, one copy out. */
+            const m = this.heap();
+            m.set(data, this.inp);
             f(this.out, this.inp, data.length);
-            return this.take(this.out, n);
+            return m.slice(this.out, this.out + n);
         }
         this.fn(`${name}_init`)(this.ctx);
         const update = this.fn(`${name}_update`);
