@@ -461,7 +461,8 @@ def parser():
                "generate the variants the options ask for (any generate option; each shape "
                "option a comma-separated list to sweep), build them with each compiler, verify "
                "them and race them in one process per compiler against its default (and "
-               "XKCP); a table, and --tsv and --plot files")
+               "XKCP); a table, and --tsv and --plot files. With --target wasm32 the candidates "
+               "are wasm modules built by clang and raced under node in one process")
     subcommand(sub, "bundle", (
         O("--target", "the architecture: a bundle with dispatch, or any other target's scalar "
           "kernels", "host, " + bundle_targets, f"host (this machine: {cli.HOST.name})",

@@ -117,16 +117,13 @@ def wasm_module(env, files, prefix, command, params, chacha_rounds):
                   turboshakes=sponge.TURBOSHAKES if has_keccak else (),
                   chacha_rounds=sorted(chacha_rounds) if "chacha.h" in files else [],
                   chunk=WASM_CHUNK)
-    files["roundsmith_wasm.c"] = render.render(
-        env, "roundsmith_wasm.c.j2", **dict(common, xofs=common["xofs"] + common["turboshakes"]),
-        header=render.provenance(params, command, "roundsmith_wasm.c: the module's exports."))
-    files["roundsmith.mjs"] = render.render(
-        env, "roundsmith.mjs.j2", **common,
-        header=render.provenance(params, command, "roundsmith.mjs: the folder's wasm build "
-                                                  "from JavaScript."))
-    files["roundsmith.d.ts"] = render.render(
-        env, "roundsmith.d.ts.j2", **common,
-        header=render.provenance(params, command, "roundsmith.d.ts: roundsmith.mjs's types."))
+    exports = dict(common, xofs=common["xofs"] + common["turboshakes"])
+    for name, context, what in (
+            ("roundsmith_wasm.c", exports, "the module's exports."),
+            ("roundsmith.mjs", common, "the folder's wasm build from JavaScript."),
+            ("roundsmith.d.ts", common, "roundsmith.mjs's types.")):
+        files[name] = render.render(env, name + ".j2", **context,
+                                    header=render.provenance(params, command, f"{name}: {what}"))
     files["package.json"] = render.render(
         env, "package.json.j2", lib=library(prefix), version=VERSION,
         provenance=render.provenance_lines(params, command, "package.json: roundsmith.mjs as "

@@ -65,7 +65,20 @@ function median(xs) {
     return s[s.length >> 1];
 }
 
-const cpu = os.cpus()[0]?.model || "unknown CPU";
+// A VM may name its CPU "AMD EPYC" alone: the family and model say which one.
+function cpuName() {
+    let name = os.cpus()[0]?.model || "unknown CPU";
+    try {
+        const info = readFileSync("/proc/cpuinfo", "utf8");
+        const f = /^cpu family\s*:\s*(\d+)/m.exec(info), m = /^model\s*:\s*(\d+)/m.exec(info);
+        if (f && m)
+            name += ` (family ${f[1]} model ${m[1]})`;
+    } catch {
+        // not Linux: the model name alone
+    }
+    return name;
+}
+const cpu = cpuName();
 console.log(`node ${process.version} (V8 ${process.versions.v8}), ${cpu}, ${os.cpus().length} CPUs; ` +
             `peers: hash-wasm ${peerVersion("hash-wasm")}, @noble/hashes ${peerVersion("@noble/hashes")}, ` +
             `js-sha3 ${peerVersion("js-sha3")}; ${TURNS} turns round-robin, median turn`);

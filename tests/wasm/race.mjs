@@ -85,9 +85,9 @@ const best = Math.min(...firsts);
 console.log(tsv ? ["candidate", ...heads].join("\t")
                 : `node ${process.version} (V8 ${process.versions.v8}); ${turns} turns round-robin, median; sorted by ${heads[0]}`);
 if (!tsv)
-    console.log(`  ${"candidate".padEnd(44)} ${heads.map((h) => h.padStart(18)).join(" ")}  vs best`);
+    console.log(`  ${"candidate".padEnd(52)} ${heads.map((h) => h.padStart(18)).join(" ")}  vs best`);
 for (const r of runs.sort((a, b) => med(a.times[0]) - med(b.times[0]))) {
     const cells = r.times.map((t) => med(t).toFixed(1));
     console.log(tsv ? [r.name, ...cells].join("\t")
-                    : `  ${r.name.padEnd(44)} ${cells.map((c) => c.padStart(18)).join(" ")}  ${(med(r.times[0]) / best).toFixed(3)}x`);
+                    : `  ${r.name.padEnd(52)} ${cells.map((c) => c.padStart(18)).join(" ")}  ${(med(r.times[0]) / best).toFixed(3)}x`);
 }
