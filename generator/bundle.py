@@ -284,7 +284,9 @@ def folder(bundle, prefix, command, cc_id=targets.CANONICAL_CC, amalgamated=Fals
     the build-system files listing what is left."""
     out = files(bundle, prefix, command, cc_id)
     if amalgamated:
-        out = amalgamate(out, command, prefix)
+        # What is not C (wasm32's roundsmith.mjs and its companions) stays as it is.
+        out = dict(amalgamate(out, command, prefix),
+                   **{n: t for n, t in out.items() if not n.endswith((".c", ".h"))})
     return vendor.build_files(render.environment(), out, prefix, command,
                               (("bundle", bundle.name), ("prefix", prefix or "(none)")),
                               f"roundsmith {bundle.description}")

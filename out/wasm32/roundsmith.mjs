@@ -165,8 +165,8 @@ export async function load(source, options = {}) {
     const instance = await WebAssembly.instantiate(module, imports(module, options,
                                                                    () => memory.buffer));
     const e = instance.exports;
-    if (!(e.memory instanceof WebAssembly.Memory) || typeof e.rs_alloc !== "function")
-        throw fail(TypeError, "not a roundsmith module (no memory or rs_alloc export)");
+    if (!(e.memory instanceof WebAssembly.Memory) || typeof e.roundsmith_alloc !== "function")
+        throw fail(TypeError, "not a roundsmith module (no memory or roundsmith_alloc export)");
     memory = e.memory;
     if (typeof e._initialize === "function")
         e._initialize();
@@ -174,7 +174,7 @@ export async function load(source, options = {}) {
 }
 
 const contexts = typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry(({ e, ptr }) => e.rs_free(ptr)) : null;
+    ? new FinalizationRegistry(({ e, ptr }) => e.roundsmith_free(ptr)) : null;
 
 class Roundsmith {
     constructor(e) {
@@ -183,7 +183,7 @@ class Roundsmith {
         this.inp = this.alloc(CHUNK);
         this.out = this.alloc(CHUNK);
         this.small = this.alloc(64);
-        this.ctx = this.alloc(Math.max(e.rs_context_size(0), e.rs_context_size(1), 1));
+        this.ctx = this.alloc(Math.max(e.roundsmith_context_size(0), e.roundsmith_context_size(1), 1));
     }
 
     heap() {
@@ -195,7 +195,7 @@ class Roundsmith {
     }
 
     alloc(n) {
-        const p = this.e.rs_alloc(n);
+        const p = this.e.roundsmith_alloc(n);
         if (!p)
             throw fail(RangeError, `the module could not allocate ${n} bytes`);
         return p;
@@ -225,15 +225,15 @@ class Roundsmith {
     }
 
     get path() {
-        return this.string(this.e.rs_path_name());
+        return this.string(this.e.roundsmith_path_name());
     }
 
     selftest() {
-        return this.e.rs_selftest();
+        return this.e.roundsmith_selftest();
     }
 
     selftestName(code) {
-        return this.string(this.e.rs_selftest_name(code));
+        return this.string(this.e.roundsmith_selftest_name(code));
     }
 
     /* Each piece of `data` into the input buffer, then absorb(ptr, len). */
@@ -342,7 +342,7 @@ class Roundsmith {
             return this.finalKT(this.ctx, custom, customization.length, outputLength);
         } finally {
             if (custom)
-                this.e.rs_free(custom);
+                this.e.roundsmith_free(custom);
         }
     }
 
@@ -367,7 +367,7 @@ class Roundsmith {
             this.fn("kt128_final")(ctx, custom, customLength, p, outputLength);
             return this.take(p, outputLength);
         } finally {
-            this.e.rs_free(p);
+            this.e.roundsmith_free(p);
         }
     }
 
@@ -457,7 +457,7 @@ class Incremental {
         this.rs = rs;
         this.name = name;
         this.absorbName = absorb;
-        this.ptr = rs.alloc(rs.e.rs_context_size(kind));
+        this.ptr = rs.alloc(rs.e.roundsmith_context_size(kind));
         this.token = {};
         contexts?.register(this, { e: rs.e, ptr: this.ptr }, this.token);
         this.reading = false;
@@ -517,7 +517,7 @@ class Incremental {
             return this.rs.finalKT(ctx, custom, customization.length, outputLength);
         } finally {
             if (custom)
-                this.rs.e.rs_free(custom);
+                this.rs.e.roundsmith_free(custom);
             this.free();
         }
     }
@@ -525,7 +525,7 @@ class Incremental {
     free() {
         if (this.ptr) {
             contexts?.unregister(this.token);
-            this.rs.e.rs_free(this.ptr);
+            this.rs.e.roundsmith_free(this.ptr);
             this.ptr = 0;
         }
     }

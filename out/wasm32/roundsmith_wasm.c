@@ -21,40 +21,41 @@
 /*
  * The module's exports for roundsmith.mjs. Only a wasm build has them (elsewhere the folder is
  * plain C and this file is empty). Each export keeps the C function's name without the
- * folder's prefix (a module's exports are a namespace of their own) and its arguments: the
+ * folder's prefix (a module's exports are a namespace of their own; the module's own helpers
+ * are roundsmith_*, a name no rs_* renaming of an amalgamation touches) and its arguments: the
  * JavaScript side passes offsets into the module's memory, which it wrote and checked itself;
  * 64-bit arguments arrive as BigInt.
  */
 #if defined(__wasm__)
 #define RS_EXPORT(name) __attribute__((export_name(name)))
 
-RS_EXPORT("rs_alloc") void *rs_wasm_alloc(size_t n)
+RS_EXPORT("roundsmith_alloc") void *rs_wasm_alloc(size_t n)
 {
     return malloc(n ? n : 1);
 }
 
-RS_EXPORT("rs_free") void rs_wasm_free(void *p)
+RS_EXPORT("roundsmith_free") void rs_wasm_free(void *p)
 {
     free(p);
 }
 
 /* The context sizes the JavaScript side allocates: 0 keccak_sponge, 1 kt128_ctx. */
-RS_EXPORT("rs_context_size") size_t rs_wasm_context_size(int which)
+RS_EXPORT("roundsmith_context_size") size_t rs_wasm_context_size(int which)
 {
     return which == 0 ? sizeof(keccak_sponge) : which == 1 ? sizeof(kt128_ctx) : 0;
 }
 
-RS_EXPORT("rs_selftest") int rs_wasm_selftest(void)
+RS_EXPORT("roundsmith_selftest") int rs_wasm_selftest(void)
 {
     return rs_selftest();
 }
 
-RS_EXPORT("rs_selftest_name") const char *rs_wasm_selftest_name(int code)
+RS_EXPORT("roundsmith_selftest_name") const char *rs_wasm_selftest_name(int code)
 {
     return rs_selftest_name(code);
 }
 
-RS_EXPORT("rs_path_name") const char *rs_wasm_path_name(void)
+RS_EXPORT("roundsmith_path_name") const char *rs_wasm_path_name(void)
 {
     return rs_path_name();
 }

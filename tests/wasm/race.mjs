@@ -36,11 +36,11 @@ for (const [name, file] of cands) {
     const module = new WebAssembly.Module(readFileSync(file));
     const e = new WebAssembly.Instance(module, stubs(module)).exports;
     e._initialize?.();
-    const inp = e.rs_alloc(LEN), out = e.rs_alloc(64);
+    const inp = e.roundsmith_alloc(LEN), out = e.roundsmith_alloc(64);
     new Uint8Array(e.memory.buffer, inp, LEN).forEach((_, i, a) => { a[i] = (i * 131 + 7) & 255; });
     const digest = () => Buffer.from(new Uint8Array(e.memory.buffer, out, 32)).toString("hex");
     const has = (f) => typeof e[f] === "function";
-    const key = e.rs_alloc(64), ks = e.rs_alloc(LEN);
+    const key = e.roundsmith_alloc(64), ks = e.roundsmith_alloc(LEN);
     let check = "";
     if (has("sha3_256")) {
         e.sha3_256(out, inp, LEN);
