@@ -68,7 +68,8 @@ BUILD_OPTIONS = (
       "comma-separated commands", ",".join(KNOWN_COMPILERS),
       {"default": ",".join(KNOWN_COMPILERS)}),
     O("--cross", "cross targets of `ninja test-cross`", "comma-separated "
-      + ", ".join(targets.CROSS_TARGETS) + ", or none", "all of them"),
+      + ", ".join(list(targets.CROSS_TARGETS) + list(targets.WASM_TARGETS)) + ", or none",
+      "all of them"),
     O("--vectors", "the folder with the official vector files", "a folder path",
       "../shared/vectors", {"default": vectors.default_dir()}),
     O("--fuzz-seconds", "how long `ninja fuzz` runs each fuzz target", "a whole number >= 1",
@@ -100,9 +101,11 @@ def options(argv):
     if args.fuzz_seconds < 1 or args.fuzz_short_seconds < 0:
         raise UsageError("--fuzz-seconds must be at least 1, --fuzz-short-seconds at least 0")
     for name in (args.cross or "").split(","):
-        if name and name != "none" and name not in targets.CROSS_TARGETS:
+        if (name and name != "none" and name not in targets.CROSS_TARGETS
+                and name not in targets.WASM_TARGETS):
             raise UsageError(f"--cross: unknown cross target '{name}'; accepted: "
-                             f"{', '.join(targets.CROSS_TARGETS)}, none")
+                             f"{', '.join(list(targets.CROSS_TARGETS) + list(targets.WASM_TARGETS))}"
+                             ", none")
     return args
 
 

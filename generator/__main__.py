@@ -116,6 +116,8 @@ def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_widt
     # self-test leaves them to it.
     vendor.self_test(env, files, prefix, command, params, chacha_rounds=chacha_rounds,
                      chacha_width=chacha_width)
+    if target.arch == "wasm32":
+        vendor.wasm_module(env, files, prefix, command, params, chacha_rounds)
     vendor.build_files(env, files, prefix, command, params,
                        f"roundsmith kernels for {target.name}: {names}")
 
@@ -483,7 +485,8 @@ def parser():
                "generate the variants the options ask for (any generate option; each shape "
                "option a comma-separated list to sweep), build them with each compiler, verify "
                "them and race them in one process per compiler against its default (and "
-               "XKCP); a table, and --tsv and --plot files")
+               "XKCP); a table, and --tsv and --plot files. With --target wasm32 the candidates "
+               "are wasm modules built by clang and raced under node in one process")
     subcommand(sub, "bundle", (
         O("--target", "the architecture: a bundle with dispatch, or any other target's scalar "
           "kernels", "host, " + bundle_targets, f"host (this machine: {cli.HOST.name})",

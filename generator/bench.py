@@ -230,6 +230,9 @@ def output_file(flag, path, endings=None):
 def main(args, gen):
     from . import (render, sweep_plot, sweep_programs, sweep_space, sweep_table, targets)
     target = targets.get(args.target)
+    if target.name in targets.WASM_TARGETS:
+        from . import wasm_bench
+        return wasm_bench.main(args, gen, target)
     ccs = compilers(args.cc)
     rounds = keccak_rounds(args.rounds)
     families = gen.parse_families(args.kernels, "--kernels")

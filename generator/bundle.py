@@ -28,7 +28,7 @@ class Dispatch:
 
     def __init__(self, bundle, target, prefix):
         self.bundle, self.target, self.prefix = bundle, target, prefix
-        self.arch = {"x86_64": "x86", "aarch64": "arm"}.get(target.arch)
+        self.arch = {"x86_64": "x86", "aarch64": "arm", "wasm32": "wasm"}.get(target.arch)
         self.paths = []
         for i, p in enumerate(bundle.paths):
             kernels_ = [self.leaf_variant(spec) for spec in p.kt_leaves]
@@ -61,7 +61,9 @@ class Dispatch:
 
     @staticmethod
     def leaf_cpu(k):
-        if isinstance(k, tuple):        # (isa, unroll) of an AArch64 x2 kernel
+        if isinstance(k, tuple):        # (isa, unroll) of an AArch64 or wasm x2 kernel
+            if k[0] == "simd128":       # chosen when compiling: nothing to ask the CPU
+                return ()
             return ("asimd",) + (("sha3",) if k[0] == "sha3" else ())
         return k.cpu_needs()
 
@@ -261,6 +263,8 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
                      dispatch=bool(dispatch),
                      chacha_rounds=bundle.chacha_rounds,
                      chacha_width=max(widths, default=0))
+    if target.arch == "wasm32":
+        vendor.wasm_module(env, out, prefix, command, params, bundle.chacha_rounds)
     return out
 
 
@@ -280,7 +284,9 @@ def folder(bundle, prefix, command, cc_id=targets.CANONICAL_CC, amalgamated=Fals
     the build-system files listing what is left."""
     out = files(bundle, prefix, command, cc_id)
     if amalgamated:
-        out = amalgamate(out, command, prefix)
+        # What is not C (wasm32's roundsmith.mjs and its companions) stays as it is.
+        out = dict(amalgamate(out, command, prefix),
+                   **{n: t for n, t in out.items() if not n.endswith((".c", ".h"))})
     return vendor.build_files(render.environment(), out, prefix, command,
                               (("bundle", bundle.name), ("prefix", prefix or "(none)")),
                               f"roundsmith {bundle.description}")

@@ -103,6 +103,9 @@ STRATEGIES = {
     "pshufb": {16: "shuffle", 12: "shift", 8: "shuffle", 7: "shift"},
     "vprold": {16: "rol", 12: "rol", 8: "rol", 7: "rol"},
     "tbl": {16: "rev", 12: "shift", 8: "shuffle", 7: "shift"},
+    # WebAssembly SIMD128: i8x16.shuffle with constant indices for 16 and 8 (engines lower it
+    # to one byte shuffle), i32x4 shifts and an or for 12 and 7.
+    "shuffle": {16: "shuffle", 12: "shift", 8: "shuffle", 7: "shift"},
 }
 
 

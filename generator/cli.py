@@ -152,7 +152,7 @@ CHACHA = (
     Option("--chacha-schedule", "the order of the four quarter rounds of a half round",
            words(chacha.SCHEDULES), PER_COMPILER.format(_default_chacha().schedule)),
     Option("--chacha-rotate", "ChaCha rotations: shift-or, byte shuffles for 16 and 8 (pshufb, "
-           "tbl), or AVX-512's vprold",
+           "tbl, wasm's shuffle), or AVX-512's vprold",
            words(f"{r} ({', '.join(i for i, l in variants.CHACHA_ISAS.items() if r in l.rotations)})"
                  for r in dict.fromkeys(r for l in variants.CHACHA_ISAS.values()
                                         for r in l.rotations)),

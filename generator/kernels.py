@@ -247,7 +247,8 @@ def keccak_any(env, variant, prefix, command, target):
     return keccak_scalar(env, variant, prefix, command, target)
 
 
-ARM_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)"}
+ARM_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)",
+            "simd128": "WebAssembly SIMD128 (a build with -msimd128)"}
 
 
 def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built=""):

@@ -81,5 +81,10 @@ def provenance_hash(params, command, what):
     return "".join(f"# {l}".rstrip() + "\n" for l in lines)
 
 
+def provenance_lines(params, command, what):
+    """The same as a list of lines, for formats without comments (JSON)."""
+    return [SPDX, ""] + _provenance_lines(params, command, what)
+
+
 def render(env, template, **context):
     return env.get_template(template).render(**context)

@@ -38,7 +38,7 @@ CODES = {
     "kt128": 19, "kt128_tree": 20,
     # the multi-state kernels, by shape (their unroll does not matter)
     "x2-sse2": 50, "x2-avx512vl": 51, "x4-avx2": 52, "x4-avx512vl": 53, "x8-avx512": 54,
-    "x2-neon": 55, "x2-sha3": 56,
+    "x2-neon": 55, "x2-sha3": 56, "x2-simd128": 57,
     # ChaCha: 100 + rounds for the keystreams (102..120), then the two xor forms
     "chacha20_xor": 130, "chacha20_ietf_xor": 131,
 }

@@ -83,6 +83,19 @@ CROSS_TARGETS = {
 }
 TARGETS.update(CROSS_TARGETS)
 
+# WebAssembly: a module has no run-time feature test (an engine without SIMD128 refuses to
+# compile a module that uses it), so its bundle is one folder built twice, with and without
+# clang's -msimd128, and the preprocessor (__wasm_simd128__) picks the path. wasm has native
+# 64-bit integers and i64.rotl, so the scalar kernel keeps plain 64-bit lanes. Run under node
+# (node:wasi) in `ninja test-cross`; `runner` names the engine, not qemu.
+WASM_TARGETS = {
+    "wasm32": Target("wasm32", "wasm32", "WebAssembly (wasm32-wasi), 64-bit lanes; SIMD128 "
+                     "x2 Keccak and 4-block ChaCha in a second build",
+                     rotations=("shift", "builtin"), vector_isas=("simd128",),
+                     chacha_isas=("scalar", "simd128")),
+}
+TARGETS.update(WASM_TARGETS)
+
 HOST_ARCHES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
                "s390x": "s390x", "armv7l": "armhf", "riscv64": "riscv64"}
 
@@ -127,7 +140,19 @@ def get(name):
             from None
 
 
+# Per target where the engine, not the C compiler, decides: wasm32 runs under V8, whose register
+# allocator (16 x86-64 registers for 25 lanes) prefers the smallest loop body. Raced in one node
+# 20 process on the Zen 5 VM (tests/wasm/race.mjs over `generate --target wasm32` builds, clang
+# 14 -O3, ns per SHA3-256 block): unroll 1 with lane complementing and separate parities 328,
+# unroll 2 354, unroll 4 without complementing (the gcc default) 446, fully unrolled 661-1265.
+DEFAULT_KECCAK_TARGET = {
+    "wasm32": KeccakVariant(unroll=1, lane_complement=True, rotate="builtin", parity="separate"),
+}
+
+
 def default_keccak(target, compiler_id):
+    if target.name in DEFAULT_KECCAK_TARGET:
+        return DEFAULT_KECCAK_TARGET[target.name]
     if "x86asm" in target.scalar_isas and compiler_id in DEFAULT_KECCAK_X86ASM:
         return DEFAULT_KECCAK_X86ASM[compiler_id]
     v = DEFAULT_KECCAK.get(compiler_id, FALLBACK_KECCAK)
@@ -177,6 +202,10 @@ def level_rotation(level, wanted):
 # the byte-multiple rotations (not timed: no AArch64 machine here, qemu says nothing of speed).
 DEFAULT_CHACHA_TARGET = {
     "aarch64": ChachaVariant(isa="neon", schedule="step", rotate="tbl"),
+    # Raced under node 20 (tests/wasm/race.mjs, Zen 5 VM): two interleaved block sets 44-48 ns
+    # per block against 55-61 for one, schedule and rotation within 3% of each other; the
+    # scalar path 100.
+    "wasm32": ChachaVariant(isa="simd128", schedule="step", rotate="shift", states=2),
 }
 
 
@@ -250,7 +279,10 @@ def multi_variant(spec, target):
     return check_vector(target, v)
 
 
-ARM_X2_ISAS = ("neon", "sha3")
+# The x2 kernels keccak_p1600_arm.c.j2 prints: one lane of each of two states per 128-bit
+# register, on AArch64 NEON, its SHA3 extension, or WebAssembly's SIMD128 (the same shape:
+# v128 is two 64-bit lanes).
+ARM_X2_ISAS = ("neon", "sha3", "simd128")
 
 
 def is_arm_x2(spec):
@@ -326,6 +358,15 @@ BUNDLES = {
                      requires="(defined(__GNUC__) && !defined(__clang__)) || "
                               "defined(__ARM_FEATURE_SHA3)"),
     ), "AArch64: generic, NEON, SHA3-extension paths chosen by HWCAP (Linux)"),
+    # Chosen when compiling, not at run time: the simd128 path is built where clang defines
+    # __wasm_simd128__ (-msimd128), and a build has that path or the scalar one.
+    "wasm32": Bundle("wasm32", "wasm32", (
+        DispatchPath("scalar"),
+        # x2 at unroll 1: 505 ns per two-state permutation under node 20 against 666 at
+        # unroll 2 and 838-1325 above (tests/wasm/race.mjs, Zen 5 VM).
+        DispatchPath("simd128", kt_leaves=("x2-u1-simd128",), chacha="simd128",
+                     requires="defined(__wasm_simd128__)"),
+    ), "WebAssembly: scalar and SIMD128 paths, one build each (-msimd128 selects)"),
 }
 # A compiler the preprocessor can name may get its own scalar kernel inside a bundle: the
 # scalar file then holds one branch per such compiler (condition, compiler id, the target whose
@@ -339,7 +380,7 @@ BUNDLE_COMPILER_KECCAK = {
     "x86_64": ((TCC_X86_64, "tcc", "x86_64"),),
 }
 # The bundles committed in out/; `python3 -m generator check` keeps them current.
-CANONICAL_BUNDLES = ("portable", "x86_64", "aarch64")
+CANONICAL_BUNDLES = ("portable", "x86_64", "aarch64", "wasm32")
 # The compiler whose measured defaults shape the committed bundles' kernels.
 CANONICAL_CC = "gcc"
 # The committed profiles of the canonical machine (the 2-core AMD EPYC Zen 5 VM the project

@@ -230,7 +230,7 @@ class VectorIsa:
     attribute: str
     cpu: tuple
     fallback: str
-    family: str = "x86"   # the intrinsics it is written in: x86 (immintrin.h), arm (arm_neon.h)
+    family: str = "x86"   # its intrinsics: x86 (immintrin.h), arm (arm_neon.h), wasm (wasm_simd128.h)
 
     @property
     def width(self):
@@ -254,6 +254,9 @@ CHACHA_ISAS = {
                         "avx2"),
     # AArch64: NEON is in every AArch64 CPU, so no attribute and no run-time check.
     "neon": VectorIsa("neon", (4,), ("shift", "tbl"), "", (), "scalar", family="arm"),
+    # WebAssembly SIMD128: a build has it or not (-msimd128), nothing is checked at run time.
+    "simd128": VectorIsa("simd128", (4,), ("shift", "shuffle"), "", (), "scalar",
+                         family="wasm"),
 }
 
 

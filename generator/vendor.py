@@ -7,7 +7,7 @@ report of a folder without run-time dispatch, the license, and the build-system 
 
 import re
 
-from . import VERSION, kernels, render, selftest, vectors
+from . import VERSION, kernels, render, selftest, sponge, vectors
 
 # The headers roundsmith.h gathers, in this order, when the folder has them: the public API.
 # (A bundle's flavour headers and the AArch64 x2 headers declare internal rs_* names only.)
@@ -98,6 +98,36 @@ def stack_hint(leaves):
     no multi-state kernel, 4.7 KiB with x8: each instance's state is there twice)."""
     n = max((leaf["n"] for leaf in leaves), default=0)
     return f"{-(-(1800 + 2 * 200 * n) // 1024)} KiB"
+
+
+# The JavaScript side copies inputs into the module's memory in pieces of this many bytes (a
+# multiple of KT128's 8 KiB chunk, so its leaves still go through the x2 kernel in pairs, and
+# of ChaCha's 64-byte block, so a piece is whole blocks).
+WASM_CHUNK = 64 * 1024
+WASM_FILES = ("roundsmith_wasm.c", "roundsmith.mjs", "roundsmith.d.ts", "package.json")
+
+
+def wasm_module(env, files, prefix, command, params, chacha_rounds):
+    """What a wasm folder adds: roundsmith_wasm.c (the module's exports), roundsmith.mjs and
+    its TypeScript declarations, and a package.json naming them (not published)."""
+    has_keccak = "keccak_sponge.h" in files
+    common = dict(prefix=prefix, has_keccak=has_keccak,
+                  hashes=sponge.HASHES if has_keccak else (),
+                  xofs=sponge.XOFS if has_keccak else (),
+                  turboshakes=sponge.TURBOSHAKES if has_keccak else (),
+                  chacha_rounds=sorted(chacha_rounds) if "chacha.h" in files else [],
+                  chunk=WASM_CHUNK)
+    exports = dict(common, xofs=common["xofs"] + common["turboshakes"])
+    for name, context, what in (
+            ("roundsmith_wasm.c", exports, "the module's exports."),
+            ("roundsmith.mjs", common, "the folder's wasm build from JavaScript."),
+            ("roundsmith.d.ts", common, "roundsmith.mjs's types.")):
+        files[name] = render.render(env, name + ".j2", **context,
+                                    header=render.provenance(params, command, f"{name}: {what}"))
+    files["package.json"] = render.render(
+        env, "package.json.j2", lib=library(prefix), version=VERSION,
+        provenance=render.provenance_lines(params, command, "package.json: roundsmith.mjs as "
+                                                            "a package (not published)."))
 
 
 def build_files(env, files, prefix, command, params, description):

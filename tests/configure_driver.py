@@ -85,7 +85,7 @@ VALID = {
     "--multi": ["none", "x8-avx512", "x4-avx2,x8-u24-avx512", "x2-neon", "x3-avx2"],
     "--chacha-isa": list(variants.CHACHA_ISAS),
     "--chacha-schedule": ["seq", "step", "pair"],
-    "--chacha-rotate": ["shift", "pshufb", "vprold", "tbl"],
+    "--chacha-rotate": ["shift", "pshufb", "vprold", "tbl", "shuffle"],
     "--chacha-states": ["1", "2"],
     "--chacha-rounds": ["8", "8,12,20", "7"],
     "--prefix": ["p_", "my_"],

@@ -48,7 +48,7 @@ VALID = {
     "--kernels": ["keccak", "chacha", "keccak,chacha"],
     "--chacha-isa": list(variants.CHACHA_ISAS),
     "--chacha-schedule": ["seq", "step", "pair"],
-    "--chacha-rotate": ["shift", "pshufb", "vprold", "tbl"],
+    "--chacha-rotate": ["shift", "pshufb", "vprold", "tbl", "shuffle"],
     "--chacha-states": ["1", "2"],
     "--chacha-rounds": ["8", "8,12,20", "20,8", "2"],
     "--prefix": ["p_", "my_", "_x"],

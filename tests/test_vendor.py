@@ -123,7 +123,7 @@ class SelfTestModel(unittest.TestCase):
             "shake128": 15, "shake256": 16, "turboshake128": 17, "turboshake256": 18,
             "kt128": 19, "kt128_tree": 20,
             "x2-sse2": 50, "x2-avx512vl": 51, "x4-avx2": 52, "x4-avx512vl": 53,
-            "x8-avx512": 54, "x2-neon": 55, "x2-sha3": 56,
+            "x8-avx512": 54, "x2-neon": 55, "x2-sha3": 56, "x2-simd128": 57,
             "chacha20_xor": 130, "chacha20_ietf_xor": 131})
         self.assertEqual(selftest.chacha_code(8), 108)
 

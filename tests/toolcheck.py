@@ -90,3 +90,53 @@ def python_module(module):
         return (f"{module} not installed for {sys.executable} (apt-get install -y {package} "
                 f"installs it for {other}: run the tests with {other})")
     return reason(module, package)
+
+
+# wasm32: Debian's clang-14 has the target; lld, the C library and the compiler runtime are
+# packages of their own, and each missing one fails at a different step.
+WASM_PACKAGES = ("lld-14", "wasi-libc", "libclang-rt-14-dev-wasm32", "nodejs")
+# node 18 (Debian 12's) runs WASI only with the flag; node 20 accepts it and ignores it.
+NODE = ("node", "--no-warnings", "--experimental-wasi-unstable-preview1")
+
+
+def wasm_clang():
+    """The clang that builds wasm32 here: clang-14 if installed (the lld-14 and runtime
+    packages match it), else clang."""
+    return "clang-14" if shutil.which("clang-14") else "clang"
+
+
+@functools.lru_cache(maxsize=None)
+def wasm_tools():
+    """None when clang compiles and links a wasm32-wasi program and node runs it under
+    node:wasi, else the reason naming the first missing package."""
+    cc = wasm_clang()
+    if not shutil.which(cc):
+        return reason("clang")
+    if not shutil.which("node"):
+        return reason("node", "nodejs")
+    with tempfile.TemporaryDirectory(prefix="rs-probe-wasm-") as tmp:
+        src = os.path.join(tmp, "probe.c")
+        with open(src, "w") as f:
+            # A 64-bit division pulls in the compiler runtime (__udivti3 and friends live in
+            # libclang_rt.builtins-wasm32.a).
+            f.write("#include <stdio.h>\n#include <string.h>\n#include <stdint.h>\n"
+                    "int main(int argc, char **argv) { (void)argv; "
+                    "printf(\"%d\\n\", (int)((unsigned __int128)argc * 3u / (unsigned)argc)); "
+                    "return 0; }\n")
+        obj, exe = os.path.join(tmp, "probe.o"), os.path.join(tmp, "probe.wasm")
+        r = subprocess.run([cc, "--target=wasm32-wasi", "-c", src, "-o", obj],
+                           capture_output=True, text=True)
+        if r.returncode:
+            return reason("the wasm32-wasi C library", "wasi-libc")
+        r = subprocess.run([cc, "--target=wasm32-wasi", obj, "-o", exe],
+                           capture_output=True, text=True)
+        if r.returncode:
+            if "wasm-ld" in r.stderr and ("not found" in r.stderr or "No such" in r.stderr
+                                           or "unable to execute" in r.stderr):
+                return reason("wasm-ld", "lld-14")
+            return reason("libclang_rt.builtins-wasm32.a", "libclang-rt-14-dev-wasm32")
+        runner = os.path.join(ROOT, "tests", "wasm", "run_wasi.mjs")
+        r = subprocess.run([*NODE, runner, exe], capture_output=True, text=True)
+        if r.returncode or r.stdout.strip() != "3":
+            return reason("node with node:wasi", "nodejs")
+    return None

@@ -14,9 +14,10 @@ import os
 import shutil
 
 from generator import kernels, targets, variants
-from generator.buildgraph import bundles, probes
+from generator.buildgraph import bundles, probes, sponge_xn
 from generator.buildgraph.flags import CROSS_CFLAGS
 from generator.buildgraph.ninja import ROOT
+from tests import toolcheck
 
 # Generated folders parsed in MSVC mode: the rotate builtin (the _rotl64 branch) with the
 # sponge's MSVC CPUID branch for KT128 (x86_64 with x-N leaves), and shift rotations with
@@ -45,15 +46,20 @@ def elsewhere(w, ctx):
     names = None if ctx.args.cross is None else [
         n for n in ctx.args.cross.split(",") if n and n != "none"]
     gcc = next((c for c in ctx.test_ccs if c["id"] == "gcc"), None)
-    windows_log = windows_edge(w, ctx.compiler_dir(gcc, "gen") if gcc else None, ctx.gen_inputs)
-    edges(w, ctx.gen_inputs, names, msvc_log, windows_log)
+    gen = ctx.compiler_dir(gcc, "gen") if gcc else None
+    windows_log = windows_edge(w, gen, ctx.gen_inputs)
+    wasm_log = None
+    if names is None or "wasm32" in names:
+        wasm_log = wasm_edge(w, gen, ctx.gen_inputs)
+    names = None if names is None else [n for n in names if n not in targets.WASM_TARGETS]
+    edges(w, ctx.gen_inputs, names, msvc_log, windows_log, wasm_log)
     w.blank()
 
 
-def edges(w, gen_inputs, names, msvc_log, windows_log=None):
+def edges(w, gen_inputs, names, msvc_log, windows_log=None, wasm_log=None):
     """Add the test-cross edges for the cross targets `names` (None: all), whose closing
-    matrix also shows the MSVC check's log `msvc_log` and the Windows x64 run's `windows_log`
-    (None: not run). Returns the logs."""
+    matrix also shows the MSVC check's log `msvc_log`, the Windows x64 run's `windows_log`
+    and the wasm32 run's `wasm_log` (None: not run). Returns the logs."""
     plan, logs, products = [], [], []
     for name in list(targets.CROSS_TARGETS) if names is None else names:
         target = targets.get(name)
@@ -65,10 +71,11 @@ def edges(w, gen_inputs, names, msvc_log, windows_log=None):
     plan_path = os.path.join("build", "cross", "plan.json")
     with open(os.path.join(ROOT, plan_path), "w") as f:
         json.dump(plan, f, indent=1)
-    w.build(["test-cross"], "cross_matrix", logs + ([msvc_log] if msvc_log else [])
-            + ([windows_log] if windows_log else []),
+    w.build(["test-cross"], "cross_matrix", logs + [l for l in (msvc_log, windows_log, wasm_log)
+                                                     if l],
             implicit=products + ["tests/cross_matrix.py", plan_path],
-            variables=[("msvc_log", msvc_log or ""), ("windows_log", windows_log or "")])
+            variables=[("msvc_log", msvc_log or ""), ("windows_log", windows_log or ""),
+                       ("wasm_log", wasm_log or "")])
     return logs
 
 
@@ -249,4 +256,27 @@ def windows_edge(w, gen, gen_inputs):
             implicit=gen_inputs + bundles.committed() + [
                 "tests/e2e_windows.py", "tests/vendor_api.c", "tests/win64_abi.c"],
             variables=[("module", "tests.e2e_windows"), ("e2e_env", f"RS_VECTORS_DIR={gen}")])
+    return log
+
+
+def wasm_edge(w, gen, gen_inputs):
+    """`ninja test-cross`: tests/e2e_wasm.py (out/wasm32 in both flavours under node), when
+    clang's wasm32 target links and node runs WASI here. Returns its log, or None (with the
+    line saying what is missing)."""
+    missing = toolcheck.wasm_tools() or (None if gen else "no gcc for the vector headers")
+    if missing:
+        print(f"configure.py: wasm32 run left out of test-cross: {missing}; it needs "
+              f"apt-get install -y {' '.join(toolcheck.WASM_PACKAGES)}")
+        return None
+    log = os.path.join("build", "vendor", "wasm32.log")
+    vectors = [os.path.join(gen, v) for v in ("sponge_vectors.h", "keccak_vectors.h",
+                                              "chacha_vectors.h")] + [sponge_xn.VECTORS]
+    w.build([log], "e2e_module", order_only=vectors,
+            implicit=gen_inputs + bundles.committed() + [
+                "tests/e2e_wasm.py", "tests/vendor_api.c", "tests/check_sponge.c",
+                "tests/check_sponge_xN.c", "tests/wasm/check.h", "tests/wasm/run_wasi.mjs",
+                "tests/wasm/test_mjs.mjs", "tests/toolcheck.py"],
+            variables=[("module", "tests.e2e_wasm"),
+                       ("e2e_env", f"RS_VECTORS_DIR={gen} "
+                                   f"RS_XN_VECTORS_DIR={sponge_xn.VECTORS_DIR}")])
     return log
