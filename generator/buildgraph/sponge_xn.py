@@ -19,6 +19,7 @@ VECTORS = os.path.join(VECTORS_DIR, "sponge_xN_vectors.h")
 CHECK = "tests/check_sponge_xN.c"
 EXAMPLE = "examples/mlkem_matrix.c"
 BENCH = "tests/bench_sponge_xN.c"
+BENCH_SP = "tests/bench_sp800185.c"
 
 
 def per_compiler(w, ctx, suite):
@@ -83,6 +84,13 @@ def vendored(w, ctx):
     bench = os.path.join(objdir, "bench_sponge_xN")
     w.build([bench], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
     w.build(["bench-sponge-xN"], "bench_each", [bench])
+    # `ninja bench-sp800185`: ParallelHash and KT against cSHAKE on the same objects.
+    o = os.path.join(objdir, "bench_sp800185.o")
+    w.build([o], "cc", [BENCH_SP], order_only=headers,
+            variables=[("cc", cc["cc"]), ("cflags", f"-O2 -I{bundles.CANONICAL} -Itests")])
+    bench = os.path.join(objdir, "bench_sp800185")
+    w.build([bench], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
+    w.build(["bench-sp800185"], "bench_each", [bench])
     w.blank()
 
 
