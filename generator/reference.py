@@ -215,40 +215,37 @@ def length_encode(x):
 
 KT_CHUNK = 8192
 KT_CV = 32
+KT_CV256 = 64
+
+
+def _kangaroo(security, cv, message, custom, outlen):
+    """RFC 9861's tree on TurboSHAKE128/256: the first chunk in the final node, the others as
+    leaves of `cv` bytes."""
+    s = message + custom + length_encode(len(custom))
+    if len(s) <= KT_CHUNK:
+        return turboshake(security, s, 0x07, outlen)
+    chunks = [s[i:i + KT_CHUNK] for i in range(0, len(s), KT_CHUNK)]
+    node = chunks[0] + b"\x03" + bytes(7)
+    for chunk in chunks[1:]:
+        node += turboshake(security, chunk, 0x0B, cv)
+    node += length_encode(len(chunks) - 1) + b"\xff\xff"
+    return turboshake(security, node, 0x06, outlen)
 
 
 def kt128(message, custom, outlen):
     """KangarooTwelve (KT128, RFC 9861) on TurboSHAKE128."""
-    s = message + custom + length_encode(len(custom))
-    if len(s) <= KT_CHUNK:
-        return turboshake(128, s, 0x07, outlen)
-    chunks = [s[i:i + KT_CHUNK] for i in range(0, len(s), KT_CHUNK)]
-    node = chunks[0] + b"\x03" + bytes(7)
-    for chunk in chunks[1:]:
-        node += turboshake(128, chunk, 0x0B, KT_CV)
-    node += length_encode(len(chunks) - 1) + b"\xff\xff"
-    return turboshake(128, node, 0x06, outlen)
+    return _kangaroo(128, KT_CV, message, custom, outlen)
+
+
+def kt256(message, custom, outlen):
+    """KT256 (RFC 9861): KT128's tree on TurboSHAKE256, with 64-byte chaining values."""
+    return _kangaroo(256, KT_CV256, message, custom, outlen)
 
 
 def ptn(n):
     """The RFC 9861 test message: n bytes of 00 01 .. FA repeated."""
     return bytes(i % 251 for i in range(n))
 
-
-KT_CV256 = 64
-
-
-def kt256(message, custom, outlen):
-    """KT256 (RFC 9861): KT128's tree on TurboSHAKE256, with 64-byte chaining values."""
-    s = message + custom + length_encode(len(custom))
-    if len(s) <= KT_CHUNK:
-        return turboshake(256, s, 0x07, outlen)
-    chunks = [s[i:i + KT_CHUNK] for i in range(0, len(s), KT_CHUNK)]
-    node = chunks[0] + b"\x03" + bytes(7)
-    for chunk in chunks[1:]:
-        node += turboshake(256, chunk, 0x0B, KT_CV256)
-    node += length_encode(len(chunks) - 1) + b"\xff\xff"
-    return turboshake(256, node, 0x06, outlen)
 
 
 # NIST SP 800-185, section 2.3, with every length in bytes: a byte string of n bytes is an

@@ -79,8 +79,21 @@ def mb_kernel_order(n, kernels, costs):
     return [k[0] for k in measured + others]
 
 
+class _SecurityLevel:
+    """The rate of a security level's capacity, and the leaf outputs (chaining values) of
+    twice its bits that its tree hashes use."""
+
+    @property
+    def rate(self):
+        return rate_for(self.security)
+
+    @property
+    def cv(self):
+        return 2 * self.security // 8
+
+
 @dataclass(frozen=True)
-class KangarooTwelve:
+class KangarooTwelve(_SecurityLevel):
     """KT128 and KT256 (RFC 9861): a tree of TurboSHAKE calls over 8192-byte chunks."""
     name: str = "kt128"
     title: str = "KT128"
@@ -93,15 +106,6 @@ class KangarooTwelve:
     final_trailer: bytes = b"\xff\xff"
     rounds: int = 12
     batch: int = 8                # whole leaves taken from the input at a time
-
-    @property
-    def rate(self):
-        return rate_for(self.security)
-
-    @property
-    def cv(self):
-        """Chaining value bytes per leaf: twice the security level."""
-        return 2 * self.security // 8
 
     @property
     def leaf_blocks(self):
@@ -129,21 +133,13 @@ ENCODE_MAX = 10
 
 
 @dataclass(frozen=True)
-class Sp800185:
-    """cSHAKE, KMAC, TupleHash and ParallelHash at one security level (128 or 256)."""
+class Sp800185(_SecurityLevel):
+    """cSHAKE, KMAC, TupleHash and ParallelHash at one security level (128 or 256);
+    ParallelHash's blocks go through SHAKE to `cv` bytes."""
     security: int
     rounds: int = 24
-    leaf_domain: int = domain_byte("1111")   # ParallelHash's blocks go through SHAKE
+    leaf_domain: int = domain_byte("1111")
     batch: int = 8                           # whole blocks taken from the input at a time
-
-    @property
-    def rate(self):
-        return rate_for(self.security)
-
-    @property
-    def cv(self):
-        """ParallelHash's bytes per block: SHAKE's output of twice the security level."""
-        return 2 * self.security // 8
 
     @property
     def names(self):

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "keccak_sponge.h"
+#include "pieces.h"
 
 #define HEADER 7
 #define MAX_PARTS 8
@@ -55,34 +56,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static uint64_t next(uint64_t *x)
-{
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
-}
-
-/* Often 0 or short, sometimes across a block (136, 168) or a KT256 chunk. */
+/* Across a block of either rate (136, 168) or a KT256 chunk. */
 static size_t piece(uint64_t *rng, size_t left)
 {
-    size_t n;
-    switch (next(rng) % 5) {
-    case 0: n = 0; break;
-    case 1: n = (size_t)(next(rng) % 8); break;
-    case 2: n = (size_t)(next(rng) % 340); break;
-    case 3: n = 136 * (size_t)(1 + next(rng) % 3); break;
-    default: n = (size_t)(next(rng) % 9000); break;
-    }
-    return n < left ? n : left;
-}
-
-static uint8_t *exact(size_t n)
-{
-    uint8_t *p = n ? malloc(n) : NULL;
-    if (n && !p)
-        abort();
-    return p;
+    return rs_piece(rng, left, 136);
 }
 
 static uint8_t *copy(const uint8_t *from, size_t n)
