@@ -74,8 +74,14 @@ def vendored(w, ctx):
             variables=[("module", "tests.e2e_mlkem_matrix"),
                        ("e2e_env", f"MLKEM_MATRIX={example}")])
     ctx.add(log, "test")
-    # `ninja bench-sponge-xN`: its own goal, so the bench goals' existing edges stay as they
-    # are. It runs on the path the dispatch picks (ROUNDSMITH_PATH=avx2 by hand for AVX2).
+    benches(w, cc, objdir, objs, headers)
+    w.blank()
+
+
+def benches(w, cc, objdir, objs, headers):
+    """`ninja bench-sponge-xN` and `ninja bench-sp800185`, each its own goal, so the bench
+    goals' existing edges stay as they are. They run on the path the dispatch picks
+    (ROUNDSMITH_PATH=avx2 by hand for AVX2)."""
     o = os.path.join(objdir, "bench_sponge_xN.o")
     w.build([o], "cc", [BENCH], order_only=headers,
             variables=[("cc", cc["cc"]),
@@ -91,7 +97,6 @@ def vendored(w, ctx):
     bench = os.path.join(objdir, "bench_sp800185")
     w.build([bench], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
     w.build(["bench-sp800185"], "bench_each", [bench])
-    w.blank()
 
 
 def elsewhere(w, ctx):
