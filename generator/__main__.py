@@ -245,6 +245,7 @@ def cmd_testsuite(args):
                                      "Test registry: every scalar Keccak variant."))
         files["sponge_vectors.h"] = kernels.sponge_test_vectors(
             env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
+            vectors.sp800185_cases(vectors.extra_dir()),
             render.provenance(params, command, "Test vectors for the sponge functions."))
         files["sponge_xN_vectors.h"] = kernels.sponge_xn_test_vectors(
             env, render.provenance((("vector seed", hex(vectors.SEED)),), command,

@@ -118,10 +118,14 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
     common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx, dispatch=dispatch,
                   hashes=sponge.HASHES,
                   xofs=sponge.XOFS, turboshakes=sponge.TURBOSHAKES, kt=sponge.KT128,
+                  kangaroos=sponge.KANGAROOS, sp=sponge.SP800185,
+                  cshake_domain=sponge.CSHAKE_DOMAIN, encode_max=sponge.ENCODE_MAX,
+                  cv_max=max(k.cv for k in sponge.KANGAROOS + sponge.SP800185),
+                  batch=max(k.batch for k in sponge.KANGAROOS + sponge.SP800185),
                   mb_widths=sponge.MULTI_BUFFER_WIDTHS, **multi_buffer(multi_ctx, target.arch),
                   pad_last=f"0x{sponge.PAD_LAST:02X}")
     what = {
-        "keccak_sponge.h": "keccak_sponge.h: SHA-3, SHAKE, Keccak-256, TurboSHAKE, KT128.",
+        "keccak_sponge.h": "keccak_sponge.h: SHA-3, SHAKE, Keccak-256, TurboSHAKE, KT128, KT256, SP 800-185.",
         "keccak_sponge.c": "keccak_sponge.c: the sponge functions.",
         "KeccakP-1600-SnP.h": "KeccakP-1600-SnP.h: XKCP's low-level interface.",
         "keccak_snp.c": "keccak_snp.c: XKCP's low-level interface on this kernel.",
@@ -162,13 +166,19 @@ SPONGE_TEST_FUNCTIONS = tuple(f.name for f in sponge.HASHES + sponge.XOFS + spon
     + ("kt128",)
 
 
-def sponge_test_vectors(env, cases, header):
-    """The sponge cases as C data: hex strings, decoded by the harness."""
+def sponge_test_vectors(env, cases, sp_cases, header):
+    """The sponge cases, and the KT256 / SP 800-185 ones, as C data: hex strings, decoded by
+    the harness."""
     rows = [dict(c, message=_message(c["message"]), custom=_message(c["custom"]),
                  expected=c["expected"].hex(), source=c["source"].replace('"', "'"))
             for c in cases]
+    sp_rows = [dict(c, message=_message(c["message"]), custom=_message(c["custom"]),
+                    key=_message(c["key"]), expected=c["expected"].hex(),
+                    source=c["source"].replace('"', "'")) for c in sp_cases]
     return render.render(env, "tests/sponge_vectors.h.j2", header=header, cases=rows,
-                         functions=SPONGE_TEST_FUNCTIONS)
+                         functions=SPONGE_TEST_FUNCTIONS, sp_cases=sp_rows,
+                         sp_functions=vectors.SP_FUNCTIONS,
+                         max_parts=max([len(c["parts"]) for c in sp_cases] + [1]))
 
 
 def sponge_xn_test_vectors(env, header):

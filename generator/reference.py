@@ -215,21 +215,107 @@ def length_encode(x):
 
 KT_CHUNK = 8192
 KT_CV = 32
+KT_CV256 = 64
+
+
+def _kangaroo(security, cv, message, custom, outlen):
+    """RFC 9861's tree on TurboSHAKE128/256: the first chunk in the final node, the others as
+    leaves of `cv` bytes."""
+    s = message + custom + length_encode(len(custom))
+    if len(s) <= KT_CHUNK:
+        return turboshake(security, s, 0x07, outlen)
+    chunks = [s[i:i + KT_CHUNK] for i in range(0, len(s), KT_CHUNK)]
+    node = chunks[0] + b"\x03" + bytes(7)
+    for chunk in chunks[1:]:
+        node += turboshake(security, chunk, 0x0B, cv)
+    node += length_encode(len(chunks) - 1) + b"\xff\xff"
+    return turboshake(security, node, 0x06, outlen)
 
 
 def kt128(message, custom, outlen):
     """KangarooTwelve (KT128, RFC 9861) on TurboSHAKE128."""
-    s = message + custom + length_encode(len(custom))
-    if len(s) <= KT_CHUNK:
-        return turboshake(128, s, 0x07, outlen)
-    chunks = [s[i:i + KT_CHUNK] for i in range(0, len(s), KT_CHUNK)]
-    node = chunks[0] + b"\x03" + bytes(7)
-    for chunk in chunks[1:]:
-        node += turboshake(128, chunk, 0x0B, KT_CV)
-    node += length_encode(len(chunks) - 1) + b"\xff\xff"
-    return turboshake(128, node, 0x06, outlen)
+    return _kangaroo(128, KT_CV, message, custom, outlen)
+
+
+def kt256(message, custom, outlen):
+    """KT256 (RFC 9861): KT128's tree on TurboSHAKE256, with 64-byte chaining values."""
+    return _kangaroo(256, KT_CV256, message, custom, outlen)
 
 
 def ptn(n):
     """The RFC 9861 test message: n bytes of 00 01 .. FA repeated."""
     return bytes(i % 251 for i in range(n))
+
+
+
+# NIST SP 800-185, section 2.3, with every length in bytes: a byte string of n bytes is an
+# 8n-bit string, and only whole-byte outputs are computed.
+
+def left_encode(x):
+    """x big-endian in the fewest bytes (one byte for 0), after the count of those bytes."""
+    if not 0 <= x < 1 << 2040:
+        raise ValueError("left_encode takes 0 <= x < 2^2040")
+    n = max(1, (x.bit_length() + 7) // 8)
+    return bytes([n]) + x.to_bytes(n, "big")
+
+
+def right_encode(x):
+    """x big-endian in the fewest bytes (one byte for 0), then the count of those bytes."""
+    if not 0 <= x < 1 << 2040:
+        raise ValueError("right_encode takes 0 <= x < 2^2040")
+    n = max(1, (x.bit_length() + 7) // 8)
+    return x.to_bytes(n, "big") + bytes([n])
+
+
+def encode_string(s):
+    """The string's length in bits, left-encoded, then the string."""
+    return left_encode(8 * len(s)) + bytes(s)
+
+
+def bytepad(x, w):
+    """left_encode(w) and x, then zero bytes up to a multiple of w."""
+    if w <= 0:
+        raise ValueError("bytepad takes w > 0")
+    z = left_encode(w) + bytes(x)
+    return z + bytes(-len(z) % w)
+
+
+def _rate(security):
+    return 200 - security // 4
+
+
+def cshake(security, message, outlen, name=b"", custom=b""):
+    """cSHAKE128/256: SHAKE when N and S are both empty, otherwise KECCAK[c] over
+    bytepad(encode_string(N) || encode_string(S), rate) || X with the suffix bits 00."""
+    if not name and not custom:
+        return shake(security, message, outlen)
+    rate = _rate(security)
+    prefix = bytepad(encode_string(name) + encode_string(custom), rate)
+    return sponge(rate, 0x04, prefix + bytes(message), outlen)
+
+
+def kmac(security, key, message, outlen, custom=b"", xof=False):
+    """KMAC128/256, and KMACXOF128/256 (the output length encoded as 0)."""
+    new_x = bytepad(encode_string(key), _rate(security)) + bytes(message) \
+        + right_encode(0 if xof else 8 * outlen)
+    return cshake(security, new_x, outlen, b"KMAC", custom)
+
+
+def tuplehash(security, parts, outlen, custom=b"", xof=False):
+    """TupleHash128/256 over a sequence of byte strings, and the XOF forms."""
+    z = b"".join(encode_string(p) for p in parts)
+    return cshake(security, z + right_encode(0 if xof else 8 * outlen), outlen, b"TupleHash",
+                  custom)
+
+
+def parallelhash(security, message, blocksize, outlen, custom=b"", xof=False):
+    """ParallelHash128/256 with blocks of `blocksize` bytes (> 0), each hashed by
+    SHAKE128/256 to 2 * security bits; and the XOF forms."""
+    if blocksize <= 0:
+        raise ValueError("ParallelHash takes a block size above 0")
+    n = (len(message) + blocksize - 1) // blocksize
+    z = left_encode(blocksize)
+    for i in range(n):
+        z += shake(security, message[i * blocksize:(i + 1) * blocksize], security // 4)
+    z += right_encode(n) + right_encode(0 if xof else 8 * outlen)
+    return cshake(security, z, outlen, b"ParallelHash", custom)

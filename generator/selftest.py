@@ -26,6 +26,13 @@ OUT = 32
 KT_TREE = 2 * reference.KT_CHUNK + 100
 PIECE = 256
 KT_CUSTOM = (SHORT, 10)      # offset and length of the customization string in m
+# SP 800-185: cSHAKE's function name, KMAC's key, TupleHash's two parts (offset, length in m),
+# ParallelHash's block size: eight whole blocks of the short message, one batch of leaves for
+# the widest kernel, and a partial one.
+SP_NAME = (SHORT + 10, 5)
+SP_KEY = (0, 32)
+SP_PARTS = ((0, 100), (100, 200))
+SP_BLOCK = 37
 # ChaCha: key m[0:32], IV m[32:40], RFC 8439 nonce m[40:52], 128-bit key m[40:56]; block
 # positions just below a 2^32 boundary, so the 64-bit counter carries inside the wide paths.
 CHACHA_POS = (1 << 32) - 3
@@ -35,7 +42,9 @@ CODES = {
     "keccak_f1600": 1, "keccak_p1600": 2, "keccak_p1600_absorb": 3, "snp": 4,
     "sha3_224": 10, "sha3_256": 11, "sha3_384": 12, "sha3_512": 13, "keccak256": 14,
     "shake128": 15, "shake256": 16, "turboshake128": 17, "turboshake256": 18,
-    "kt128": 19, "kt128_tree": 20,
+    "kt128": 19, "kt128_tree": 20, "kt256": 21,
+    "cshake128": 22, "cshake256": 23, "kmac128": 24, "kmac256": 25,
+    "tuplehash128": 26, "tuplehash256": 27, "parallelhash128": 28, "parallelhash256": 29,
     # the multi-state kernels, by shape (their unroll does not matter)
     "x2-sse2": 50, "x2-avx512vl": 51, "x4-avx2": 52, "x4-avx512vl": 53, "x8-avx512": 54,
     "x2-neon": 55, "x2-sha3": 56, "x2-simd128": 57,
@@ -184,6 +193,23 @@ def keccak_checks():
     checks.append(Check(CODES["kt128_tree"], "kt128 (tree, incremental)", "kt128_tree",
                         expected=reference.kt128(message(0, KT_TREE), b"", OUT),
                         params=(("length", KT_TREE), ("piece", PIECE)), macro="KT128_TREE"))
+    checks.append(Check(CODES["kt256"], "kt256", "kt256",
+                        expected=reference.kt256(msg, custom, OUT), macro="KT256"))
+    for bits in (128, 256):
+        checks.append(Check(CODES[f"cshake{bits}"], f"cshake{bits}", "cshake",
+                            expected=reference.cshake(bits, msg, OUT, message(*SP_NAME), custom),
+                            params=(("bits", bits),), macro=f"CSHAKE{bits}"))
+        checks.append(Check(CODES[f"kmac{bits}"], f"kmac{bits}", "kmac",
+                            expected=reference.kmac(bits, message(*SP_KEY), msg, OUT, custom),
+                            params=(("bits", bits),), macro=f"KMAC{bits}"))
+        checks.append(Check(CODES[f"tuplehash{bits}"], f"tuplehash{bits}", "tuplehash",
+                            expected=reference.tuplehash(bits, [message(*p) for p in SP_PARTS],
+                                                         OUT, custom),
+                            params=(("bits", bits),), macro=f"TUPLEHASH{bits}"))
+        checks.append(Check(CODES[f"parallelhash{bits}"], f"parallelhash{bits}", "parallelhash",
+                            expected=reference.parallelhash(bits, msg, SP_BLOCK, OUT, custom),
+                            params=(("bits", bits), ("block", SP_BLOCK)),
+                            macro=f"PARALLELHASH{bits}"))
     return checks
 
 
@@ -253,7 +279,7 @@ def chacha_checks(rounds, width):
 
 def _message_uses():
     """Every (offset, length) the C file reads from its message buffer."""
-    uses = [(0, SHORT), KT_CUSTOM, (0, 56)]
+    uses = [(0, SHORT), KT_CUSTOM, (0, 56), SP_NAME, SP_KEY, *SP_PARTS]
     uses += [(c["offset"], c["length"]) for c in ABSORB_CALLS]
     for op in SNP_SCRIPT:
         if op[0] in ("add_bytes", "overwrite_bytes", "extract_and_add"):

@@ -79,17 +79,31 @@ def mb_kernel_order(n, kernels, costs):
     return [k[0] for k in measured + others]
 
 
+class _SecurityLevel:
+    """The rate of a security level's capacity, and the leaf outputs (chaining values) of
+    twice its bits that its tree hashes use."""
+
+    @property
+    def rate(self):
+        return rate_for(self.security)
+
+    @property
+    def cv(self):
+        return 2 * self.security // 8
+
+
 @dataclass(frozen=True)
-class KangarooTwelve:
-    """KT128 (RFC 9861): a tree of TurboSHAKE128 calls over 8192-byte chunks."""
+class KangarooTwelve(_SecurityLevel):
+    """KT128 and KT256 (RFC 9861): a tree of TurboSHAKE calls over 8192-byte chunks."""
+    name: str = "kt128"
+    title: str = "KT128"
+    security: int = 128
     chunk: int = 8192
-    cv: int = 32                  # chaining value bytes per leaf
     leaf_domain: int = 0x0B
     single_domain: int = 0x07     # the whole input fits the first chunk
     final_domain: int = 0x06
     first_chunk_marker: bytes = bytes([0x03]) + bytes(7)
     final_trailer: bytes = b"\xff\xff"
-    rate: int = rate_for(128)
     rounds: int = 12
     batch: int = 8                # whole leaves taken from the input at a time
 
@@ -106,3 +120,30 @@ class KangarooTwelve:
 
 
 KT128 = KangarooTwelve()
+KT256 = KangarooTwelve("kt256", "KT256", 256)
+KANGAROOS = (KT128, KT256)
+
+
+# NIST SP 800-185: cSHAKE and the three functions on it, by security level.
+CSHAKE_DOMAIN = domain_byte("00")
+SP800185_NAMES = {"kmac": b"KMAC", "tuplehash": b"TupleHash", "parallelhash": b"ParallelHash"}
+# The largest encoding the C side writes: a 64-bit byte count as bits needs 67 bits, nine
+# bytes, and left_encode/right_encode add the count byte.
+ENCODE_MAX = 10
+
+
+@dataclass(frozen=True)
+class Sp800185(_SecurityLevel):
+    """cSHAKE, KMAC, TupleHash and ParallelHash at one security level (128 or 256);
+    ParallelHash's blocks go through SHAKE to `cv` bytes."""
+    security: int
+    rounds: int = 24
+    leaf_domain: int = domain_byte("1111")
+    batch: int = 8                           # whole blocks taken from the input at a time
+
+    @property
+    def names(self):
+        return {k: list(v) for k, v in SP800185_NAMES.items()}
+
+
+SP800185 = (Sp800185(128), Sp800185(256))

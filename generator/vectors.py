@@ -391,3 +391,134 @@ def multi_buffer_cases():
                           "domain": domain, "expected": out,
                           "source": f"{f.name} {length} bytes x {MB_LANES} lanes"})
     return cases
+
+
+# --- KT256 and NIST SP 800-185 ---------------------------------------------------------------
+
+# The C names, in the order of the C side's enum.
+SP_FUNCTIONS = ("kt256",) + tuple(
+    f"{fn}{b}" for fn in ("cshake", "kmac", "kmacxof", "tuplehash", "tuplehashxof",
+                          "parallelhash", "parallelhashxof") for b in (128, 256))
+
+
+def _sp_string(text):
+    """A field of tests/vectors/sp800185.txt: "ASCII", hex, ptn(n) or empty, as a message
+    spec."""
+    text = text.strip()
+    if text.startswith('"'):
+        return ("hex", text[1:-1].encode("ascii"))
+    if text.startswith("ptn("):
+        return ("ptn", int(text[4:-1]))
+    return ("hex", bytes.fromhex(text))
+
+
+def _sp_case(function, message=("hex", b""), key=("hex", b""), custom=("hex", b""),
+             blocksize=0, parts=(), outlen=32, expected=b"", check_from=0, source=""):
+    """One KT256 / SP 800-185 case: `key` is KMAC's key or cSHAKE's function name N; a
+    TupleHash message is its parts, concatenated, with `parts` their lengths."""
+    return {"function": function, "message": message, "key": key, "custom": custom,
+            "blocksize": blocksize, "parts": tuple(parts), "outlen": outlen,
+            "check_from": check_from, "expected": expected, "source": source}
+
+
+def sp800185_published(extra_dir):
+    """The published values of tests/vectors/sp800185.txt."""
+    with open(os.path.join(extra_dir, "sp800185.txt"), encoding="ascii") as f:
+        text = f.read()
+    cases = []
+    for record in text.split("\n\n"):
+        fields = dict((k, v.strip()) for k, v in re.findall(r"^(\w+) = ?(.*)$", record, re.M))
+        if "function" not in fields:
+            continue
+        function = fields["function"].lower()
+        message, parts = ("hex", b""), ()
+        raw = fields.get("X", fields.get("M", ""))
+        if "|" in raw:
+            chunks = [bytes.fromhex(p.strip()) for p in raw.split("|")]
+            message, parts = ("hex", b"".join(chunks)), tuple(len(c) for c in chunks)
+        elif raw:
+            message = _sp_string(raw)
+        elif function.startswith("tuplehash"):
+            raise ValueError("a TupleHash record needs its parts")
+        outlen = int(fields["L"])
+        last = int(fields.get("last", 0))
+        key = _sp_string(fields.get("K", fields.get("N", "")))
+        cases.append(_sp_case(function, message, key,
+                              _sp_string(fields.get("S", fields.get("C", ""))),
+                              int(fields.get("B", 0)), parts, outlen,
+                              bytes.fromhex(fields["output"]), outlen - last if last else 0,
+                              fields["source"]))
+    return cases
+
+
+def sp800185_expected(case):
+    """The reference's answer for a case (all of it; the caller compares from check_from)."""
+    f = case["function"]
+    msg, key, custom = (message_bytes(case[k]) for k in ("message", "key", "custom"))
+    bits = int(f[-3:]) if f != "kt256" else 256
+    xof = "xof" in f
+    n = case["outlen"]
+    if f == "kt256":
+        return reference.kt256(msg, custom, n)
+    if f.startswith("cshake"):
+        return reference.cshake(bits, msg, n, key, custom)
+    if f.startswith("kmac"):
+        return reference.kmac(bits, key, msg, n, custom, xof)
+    if f.startswith("tuplehash"):
+        parts, at = [], 0
+        for length in case["parts"]:
+            parts.append(msg[at:at + length])
+            at += length
+        return reference.tuplehash(bits, parts, n, custom, xof)
+    return reference.parallelhash(bits, msg, case["blocksize"], n, custom, xof)
+
+
+@functools.lru_cache(maxsize=None)  # pure: seeded, and read-only to callers
+def sp800185_computed():
+    """Computed cases: random lengths of every field, the KT256 tree edges, ParallelHash block
+    sizes around the rates and the batch of leaves, a block size above 4 GiB (its left_encode
+    carries five bytes; no memory needed), and TupleHash tuples of 0..5 parts."""
+    rng = random.Random(SEED ^ 0x800185)
+    cases = []
+
+    def rnd(n):
+        return ("hex", bytes(rng.getrandbits(8) for _ in range(n)))
+
+    for f in SP_FUNCTIONS:
+        for i in range(6):
+            length = rng.randrange(600) if i else 0
+            outlen = rng.choice((1, 16, 32, 64, 137, 169, 300))
+            c = _sp_case(f, rnd(length), rnd(rng.randrange(0, 200) if i > 1 else 0),
+                         rnd(rng.randrange(0, 180) if i > 2 else 0), outlen=outlen,
+                         source=f"random {f} #{i}")
+            if f.startswith("parallelhash"):
+                c["blocksize"] = rng.choice((1, 7, 8, 135, 136, 137, 168, 169, 256))
+            if f.startswith("tuplehash"):
+                k = rng.randrange(6)
+                cuts = sorted(rng.randrange(length + 1) for _ in range(k - 1)) if k else []
+                c["parts"] = tuple(b - a for a, b in zip([0] + cuts, cuts + [length])) if k \
+                    else ()
+                if not k:
+                    c["message"] = ("hex", b"")
+            if f.startswith("cshake") and i == 1:
+                c["key"] = ("hex", b"")   # N empty, S empty: SHAKE
+                c["custom"] = ("hex", b"")
+            cases.append(c)
+    for length in (8191, 8192, 8193, 2 * 8192, 8 * 8192 + 5, 9 * 8192 + 1):
+        cases.append(_sp_case("kt256", ("ptn", length), outlen=64,
+                              source=f"kt256 tree edge {length}"))
+    for bits in (128, 256):
+        for blocksize, length in ((8192, 17 * 8192 + 100), (1000, 9 * 1000), (136, 8 * 136 + 1),
+                                  (1, 20), ((1 << 32) + 5, 300)):
+            cases.append(_sp_case(f"parallelhash{bits}", ("ptn", length), custom=rnd(5),
+                                  blocksize=blocksize, outlen=bits // 4,
+                                  source=f"parallelhash{bits} B={blocksize} len={length}"))
+        cases.append(_sp_case(f"parallelhashxof{bits}", ("ptn", 3 * 8192), blocksize=8192,
+                              outlen=1000, source=f"parallelhashxof{bits} 1000 bytes out"))
+    for c in cases:
+        c["expected"] = sp800185_expected(c)
+    return cases
+
+
+def sp800185_cases(extra_dir):
+    return sp800185_published(extra_dir) + list(sp800185_computed())

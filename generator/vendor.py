@@ -81,6 +81,7 @@ def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
         has_keccak=has_keccak, keccak=keccak, leaves=leaf_rows, chacha=chacha,
         all_checks=every, message_bytes=selftest.MESSAGE_BYTES, short=selftest.SHORT,
         max_out=200, kt_custom=selftest.KT_CUSTOM, snp_script=selftest.SNP_SCRIPT,
+        sp={"name": selftest.SP_NAME, "key": selftest.SP_KEY, "parts": selftest.SP_PARTS},
         absorb_calls=[dict(c, returns=r) for c, r in zip(selftest.ABSORB_CALLS,
                                                          selftest.absorb_returns())],
         chacha_width=width, chacha_pos=f"{selftest.CHACHA_POS:#x}ULL")

@@ -8,7 +8,8 @@
  *
  * `ninja test` runs the cheap cases (ChaCha20 xor and ChaCha8 keystream of 4 GiB + a bit:
  * about 2 s of CPU); `ninja test-long`, with RS_LONG=1, adds KT128 (4 GiB + 8193 bytes),
- * SHAKE128 and SHA3-256 (4 GiB + 1000 bytes), each one-shot against incremental pieces.
+ * SHAKE128 and SHA3-256 (4 GiB + 1000 bytes), each one-shot against incremental pieces, and
+ * TupleHash128 and ParallelHash128 (4 GiB and a bit, the encodings' lengths past 32 bits).
  * Linux only (memfd_create).
  */
 #define _GNU_SOURCE
@@ -112,6 +113,42 @@ START_TEST(test_kt128_above_4gib)
 END_TEST
 
 /* One-shot over the whole length against incremental pieces well under 4 GiB. */
+static void ph128_piece(void *c, const uint8_t *in, size_t n)
+{
+    parallelhash128_update(c, in, n);
+}
+
+/* SP 800-185's encodings carry lengths past 32 bits: TupleHash128 of one part of 4 GiB + 5
+ * bytes against cSHAKE128 fed encode_string's 2^35 + 40 bits spelled out here (a count cut
+ * to 32 bits would encode 40); and ParallelHash128 one-shot against pieces. */
+START_TEST(test_sp800185_above_4gib)
+{
+    static const uint8_t name[9] = {'T', 'u', 'p', 'l', 'e', 'H', 'a', 's', 'h'};
+    static const uint8_t bits[6] = {0x05, 0x08, 0x00, 0x00, 0x00, 0x28};
+    static const uint8_t outbits[3] = {0x01, 0x00, 0x02};
+    size_t len = ((size_t)1 << 32) + 5, biglen = ((size_t)1 << 32) + 8193;
+    const uint8_t *in = zeros(biglen);
+    const uint8_t *parts[1];
+    uint8_t a[32], b[32];
+    keccak_sponge s;
+    parallelhash_ctx ph;
+
+    parts[0] = in;
+    tuplehash128(a, 32, parts, &len, 1, (const uint8_t *)"c", 1);
+    cshake128_init(&s, name, sizeof name, (const uint8_t *)"c", 1);
+    cshake128_absorb(&s, bits, sizeof bits);
+    cshake128_absorb(&s, in, len);
+    cshake128_absorb(&s, outbits, sizeof outbits);
+    cshake128_squeeze(&s, b, 32);
+    ck_assert_mem_eq(a, b, 32);
+    ck_assert_int_eq(parallelhash128(a, 32, in, biglen, 8192, NULL, 0), 0);
+    ck_assert_int_eq(parallelhash128_init(&ph, 8192, NULL, 0), 0);
+    in_pieces(ph128_piece, &ph, in, biglen);
+    parallelhash128_final(&ph, b, 32);
+    ck_assert_mem_eq(a, b, 32);
+}
+END_TEST
+
 START_TEST(test_shake128_sha3_256_above_4gib)
 {
     size_t len = ((size_t)1 << 32) + 1000;
@@ -146,6 +183,7 @@ int main(void)
     if (getenv("RS_LONG")) {
         tcase_add_test(tc, test_kt128_above_4gib);
         tcase_add_test(tc, test_shake128_sha3_256_above_4gib);
+        tcase_add_test(tc, test_sp800185_above_4gib);
     }
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * Check suite for the sponge layer in out/<target>/ (SHA-3, SHAKE, Keccak-256, TurboSHAKE,
- * KT128) and for XKCP's SnP interface, driven by the generated sponge_vectors.h.
+ * KT128, KT256, NIST SP 800-185) and for XKCP's SnP interface, driven by the generated
+ * sponge_vectors.h.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "KeccakP-1600-SnP.h"
 #include "keccak_sponge.h"
 #include "sponge_vectors.h"
+#include "sp800185_run.h"
 
 static uint8_t *from_hex(const char *hex, size_t len)
 {
@@ -520,6 +522,171 @@ START_TEST(test_snp_od_duplexing)
 }
 END_TEST
 
+/* KT256 and SP 800-185: one case one way; `shift` moves every input and the output off
+ * their allocation's alignment. */
+static void sp_case(int i, enum rs_sp_way way, size_t shift)
+{
+    const struct rs_sp_case *c = &rs_sp_cases[i];
+    uint8_t *in = message(&c->message), *key = message(&c->key), *custom = message(&c->custom);
+    uint8_t *want = from_hex(c->expected, c->outlen - c->check_from);
+    uint8_t *bin = malloc(c->message.length + shift + 1), *bkey = malloc(c->key.length + shift + 1);
+    uint8_t *bcustom = malloc(c->custom.length + shift + 1), *out = malloc(c->outlen + shift + 1);
+    int r;
+
+    ck_assert(bin && bkey && bcustom && out);
+    memcpy(bin + shift, in, c->message.length);
+    memcpy(bkey + shift, key, c->key.length);
+    memcpy(bcustom + shift, custom, c->custom.length);
+    memset(out, 0xA5, c->outlen + shift + 1);
+    r = rs_sp_run(c, bin + shift, bkey + shift, bcustom + shift, out + shift, way,
+                  0x9E3779B97F4A7C15ull ^ (uint64_t)i);
+    if (r >= 0) {
+        ck_assert_msg(r == 0, "%s refused: %s", rs_sp_function_names[c->function], c->source);
+        ck_assert_msg(memcmp(out + shift + c->check_from, want, c->outlen - c->check_from) == 0,
+                      "%s (%s, shift %u): %s", rs_sp_function_names[c->function],
+                      way == RS_SP_ONE_SHOT ? "one-shot" : "incremental", (unsigned)shift,
+                      c->source);
+        ck_assert_msg(out[shift + c->outlen] == 0xA5 && (shift == 0 || out[shift - 1] == 0xA5),
+                      "wrote outside the output: %s", c->source);
+    }
+    free(in);
+    free(key);
+    free(custom);
+    free(want);
+    free(bin);
+    free(bkey);
+    free(bcustom);
+    free(out);
+}
+
+START_TEST(test_sp_one_shot)
+{
+    sp_case(_i, RS_SP_ONE_SHOT, 0);
+}
+END_TEST
+
+START_TEST(test_sp_pieces)
+{
+    sp_case(_i, RS_SP_PIECES, 0);
+}
+END_TEST
+
+START_TEST(test_sp_unaligned)
+{
+    sp_case(_i, _i % 2 ? RS_SP_PIECES : RS_SP_ONE_SHOT, 1 + (size_t)_i % 7);
+}
+END_TEST
+
+/* NULL with length 0 is the empty string in every position, and a NULL output of length 0
+ * writes nothing. */
+START_TEST(test_sp_null_and_empty)
+{
+    static const uint8_t nothing[1];
+    uint8_t a[64], b[64];
+    keccak_sponge s;
+    kt256_ctx kt;
+    parallelhash_ctx ph;
+
+    kt256(a, 64, NULL, 0, NULL, 0);
+    kt256_init(&kt);
+    kt256_update(&kt, NULL, 0);
+    kt256_final(&kt, NULL, 0, b, 64);
+    ck_assert_mem_eq(a, b, 64);
+    kt256(NULL, 0, NULL, 0, NULL, 0);
+    cshake128(a, 64, NULL, 0, NULL, 0, NULL, 0);
+    shake128(b, 64, nothing, 0);
+    ck_assert_mem_eq(a, b, 64);
+    cshake256(a, 64, NULL, 0, NULL, 0, nothing, 0);
+    shake256(b, 64, NULL, 0);
+    ck_assert_mem_eq(a, b, 64);
+    cshake128(NULL, 0, NULL, 0, nothing, 1, NULL, 0);
+    kmac256(a, 64, NULL, 0, NULL, 0, NULL, 0);
+    kmac256_init(&s, nothing, 0, NULL, 0);
+    kmac256_update(&s, NULL, 0);
+    kmac256_final(&s, b, 64);
+    ck_assert_mem_eq(a, b, 64);
+    kmacxof128(NULL, 0, NULL, 0, NULL, 0, NULL, 0);
+    tuplehash128(a, 32, NULL, NULL, 0, NULL, 0);
+    tuplehash128_init(&s, NULL, 0);
+    tuplehash128_final(&s, b, 32);
+    ck_assert_mem_eq(a, b, 32);
+    {
+        const uint8_t *parts[2] = {NULL, nothing};
+        const size_t lens[2] = {0, 0};
+        tuplehashxof256(a, 64, parts, lens, 2, NULL, 0);
+        tuplehash256_init(&s, NULL, 0);
+        tuplehash256_add(&s, NULL, 0);
+        tuplehash256_add(&s, NULL, 0);
+        tuplehash256_squeeze(&s, b, 64);
+        ck_assert_mem_eq(a, b, 64);
+    }
+    ck_assert_int_eq(parallelhash128(a, 32, NULL, 0, 8192, NULL, 0), 0);
+    ck_assert_int_eq(parallelhash128_init(&ph, 8192, nothing, 0), 0);
+    parallelhash128_update(&ph, NULL, 0);
+    parallelhash128_final(&ph, b, 32);
+    ck_assert_mem_eq(a, b, 32);
+    ck_assert_int_eq(parallelhashxof256(NULL, 0, NULL, 0, 1, NULL, 0), 0);
+}
+END_TEST
+
+/* blocksize 0 is refused by the documented rule: -1, zeros out, input ignored. */
+START_TEST(test_sp_blocksize_zero)
+{
+    static const uint8_t msg[3] = {1, 2, 3};
+    uint8_t out[40], zero[40];
+    parallelhash_ctx ph;
+
+    memset(zero, 0, sizeof zero);
+    memset(out, 0xA5, sizeof out);
+    ck_assert_int_eq(parallelhash128(out, 32, msg, 3, 0, NULL, 0), -1);
+    ck_assert_mem_eq(out, zero, 32);
+    ck_assert_uint_eq(out[32], 0xA5);
+    memset(out, 0xA5, sizeof out);
+    ck_assert_int_eq(parallelhashxof256(out, 40, NULL, 0, 0, msg, 3), -1);
+    ck_assert_mem_eq(out, zero, 40);
+    ck_assert_int_eq(parallelhash256(NULL, 0, NULL, 0, 0, NULL, 0), -1);
+    ck_assert_int_eq(parallelhash256_init(&ph, 0, msg, 3), -1);
+    parallelhash256_update(&ph, msg, 3);
+    memset(out, 0xA5, sizeof out);
+    parallelhash256_squeeze(&ph, out, 7);
+    parallelhash256_squeeze(&ph, out + 7, 0);
+    parallelhash256_final(&ph, out + 7, 33);
+    ck_assert_mem_eq(out, zero, 40);
+}
+END_TEST
+
+/* Input after the first final or squeeze is ignored; an XOF squeezed in pieces gives the
+ * bytes of one squeeze. */
+START_TEST(test_sp_after_squeeze)
+{
+    static const uint8_t msg[5] = {9, 8, 7, 6, 5};
+    uint8_t a[300], b[300];
+    keccak_sponge s;
+    parallelhash_ctx ph;
+
+    kmacxof128(a, 300, msg, 5, msg, 5, msg, 2);
+    kmac128_init(&s, msg, 5, msg, 2);
+    kmac128_update(&s, msg, 5);
+    kmac128_squeeze(&s, b, 1);
+    kmac128_update(&s, msg, 5);
+    kmac128_squeeze(&s, b + 1, 299);
+    ck_assert_mem_eq(a, b, 300);
+    tuplehashxof128(a, 300, NULL, NULL, 0, msg, 1);
+    tuplehash128_init(&s, msg, 1);
+    tuplehash128_squeeze(&s, b, 170);
+    tuplehash128_add(&s, msg, 5);
+    tuplehash128_squeeze(&s, b + 170, 130);
+    ck_assert_mem_eq(a, b, 300);
+    ck_assert_int_eq(parallelhashxof128(a, 300, msg, 5, 2, NULL, 0), 0);
+    ck_assert_int_eq(parallelhash128_init(&ph, 2, NULL, 0), 0);
+    parallelhash128_update(&ph, msg, 5);
+    parallelhash128_squeeze(&ph, b, 168);
+    parallelhash128_update(&ph, msg, 5);
+    parallelhash128_squeeze(&ph, b + 168, 132);
+    ck_assert_mem_eq(a, b, 300);
+}
+END_TEST
+
 static Suite *sponge_suite(void)
 {
     Suite *s = suite_create("sponge (" RS_COMPILER ")");
@@ -541,6 +708,16 @@ static Suite *sponge_suite(void)
     tcase_add_loop_test(tc, test_snp_bytes, 0, 200);
     tcase_add_loop_test(tc, test_snp_bytes_every_range, 0, 201);
     tcase_add_loop_test(tc, test_snp_od_duplexing, 0, (int)OD_CASES);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("KT256 and SP 800-185");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_sp_one_shot, 0, (int)RS_SP_NCASES);
+    tcase_add_loop_test(tc, test_sp_pieces, 0, (int)RS_SP_NCASES);
+    tcase_add_loop_test(tc, test_sp_unaligned, 0, (int)RS_SP_NCASES);
+    tcase_add_test(tc, test_sp_null_and_empty);
+    tcase_add_test(tc, test_sp_blocksize_zero);
+    tcase_add_test(tc, test_sp_after_squeeze);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("API edges");

@@ -66,6 +66,24 @@ class AgainstOpenssl(unittest.TestCase):
             r = rsum("-a", algo, self.files[4])
             self.assertEqual(r.stdout.split()[0], want.hex(), algo)
 
+    def test_kt256_and_parallelhash(self):
+        """ParallelHash with rsum's blocks of 8192 bytes over a file of nine blocks (the last
+        partial), and with -l, which is part of its result."""
+        data = open(self.files[6], "rb").read()
+        cases = {("kt256",): reference.kt256(data, b"", 64),
+                 ("parallelhash128",): reference.parallelhash(128, data, 8192, 32),
+                 ("parallelhash256",): reference.parallelhash(256, data, 8192, 64),
+                 ("parallelhash128", "-l", "20"): reference.parallelhash(128, data, 8192, 20)}
+        for args, want in cases.items():
+            r = rsum("-a", args[0], *args[1:], self.files[6])
+            self.assertEqual(r.stdout.split()[0], want.hex(), args)
+        r = rsum("-a", "parallelhash256", self.files[6])
+        sums = os.path.join(self.tmp.name, "ph.sums")
+        with open(sums, "w") as f:
+            f.write(r.stdout)
+        r = rsum("-a", "parallelhash256", "--check", sums)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
     def test_stdin_and_dash(self):
         data = open(self.files[3], "rb").read()
         want = hashlib.sha3_256(data).hexdigest()

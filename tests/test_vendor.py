@@ -121,7 +121,10 @@ class SelfTestModel(unittest.TestCase):
             "keccak_f1600": 1, "keccak_p1600": 2, "keccak_p1600_absorb": 3, "snp": 4,
             "sha3_224": 10, "sha3_256": 11, "sha3_384": 12, "sha3_512": 13, "keccak256": 14,
             "shake128": 15, "shake256": 16, "turboshake128": 17, "turboshake256": 18,
-            "kt128": 19, "kt128_tree": 20,
+            "kt128": 19, "kt128_tree": 20, "kt256": 21,
+            "cshake128": 22, "cshake256": 23, "kmac128": 24, "kmac256": 25,
+            "tuplehash128": 26, "tuplehash256": 27, "parallelhash128": 28,
+            "parallelhash256": 29,
             "x2-sse2": 50, "x2-avx512vl": 51, "x4-avx2": 52, "x4-avx512vl": 53,
             "x8-avx512": 54, "x2-neon": 55, "x2-sha3": 56, "x2-simd128": 57,
             "chacha20_xor": 130, "chacha20_ietf_xor": 131})

@@ -3,7 +3,8 @@
  * Every public function of a bundle against the vectors, with nothing but a C library: no
  * Check, no fork, no POSIX, so the same program runs natively, under qemu-user and under
  * wine (the Windows x64 build of tests/e2e_windows.py). Include path: the bundle folder
- * and a testsuite folder with sponge_vectors.h, keccak_vectors.h and chacha_vectors.h. TAP
+ * and a testsuite folder with sponge_vectors.h, keccak_vectors.h and chacha_vectors.h (and
+ * tests/ for sp800185_run.h). TAP
  * output, one line per function group; exit status 1 if any check failed.
  *
  * Build with -DRS_VENDOR_NO_KECCAK or -DRS_VENDOR_NO_CHACHA for a bundle cut down by
@@ -20,6 +21,7 @@
 #ifndef RS_VENDOR_NO_KECCAK
 #include "keccak_vectors.h"
 #include "sponge_vectors.h"
+#include "sp800185_run.h"
 #endif
 #ifndef RS_VENDOR_NO_CHACHA
 #include "chacha_vectors.h"
@@ -244,6 +246,38 @@ static void sponge_vectors(void)
     report("sponge functions (one-shot, incremental, SnP) and KT128", n, bad);
 }
 
+/* KT256 and SP 800-185: every case one-shot and incremental in uneven pieces. */
+static void sp_vectors(void)
+{
+    unsigned k, n = 0, bad = 0;
+    int way;
+    for (k = 0; k < RS_SP_NCASES; k++) {
+        const struct rs_sp_case *c = &rs_sp_cases[k];
+        uint8_t *in = message(&c->message), *key = message(&c->key);
+        uint8_t *custom = message(&c->custom);
+        uint8_t *want = from_hex(c->expected, c->outlen - c->check_from);
+        uint8_t *out = (uint8_t *)malloc(c->outlen + 1);
+        if (!out)
+            abort();
+        for (way = RS_SP_ONE_SHOT; way <= RS_SP_PIECES; way++) {
+            memset(out, 0xA5, c->outlen + 1);
+            if (rs_sp_run(c, in, key, custom, out, (enum rs_sp_way)way,
+                          0x9E3779B97F4A7C15ull ^ k) < 0)
+                continue; /* a block size this platform's size_t cannot hold */
+            n++;
+            if (memcmp(out + c->check_from, want, c->outlen - c->check_from) != 0 ||
+                out[c->outlen] != 0xA5)
+                bad += fail(way == RS_SP_ONE_SHOT ? "one-shot" : "incremental", c->source);
+        }
+        free(in);
+        free(key);
+        free(custom);
+        free(want);
+        free(out);
+    }
+    report("KT256, cSHAKE, KMAC, TupleHash, ParallelHash (one-shot, incremental)", n, bad);
+}
+
 static void keccak_vectors(void)
 {
     unsigned k, n = 0, bad = 0;
@@ -434,6 +468,7 @@ int main(void)
     keccak_vectors();
     multi_vectors();
     sponge_vectors();
+    sp_vectors();
 #endif
 #ifndef RS_VENDOR_NO_CHACHA
     chacha_vectors();

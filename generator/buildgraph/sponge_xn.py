@@ -19,6 +19,7 @@ VECTORS = os.path.join(VECTORS_DIR, "sponge_xN_vectors.h")
 CHECK = "tests/check_sponge_xN.c"
 EXAMPLE = "examples/mlkem_matrix.c"
 BENCH = "tests/bench_sponge_xN.c"
+BENCH_SP = "tests/bench_sp800185.c"
 
 
 def per_compiler(w, ctx, suite):
@@ -73,8 +74,14 @@ def vendored(w, ctx):
             variables=[("module", "tests.e2e_mlkem_matrix"),
                        ("e2e_env", f"MLKEM_MATRIX={example}")])
     ctx.add(log, "test")
-    # `ninja bench-sponge-xN`: its own goal, so the bench goals' existing edges stay as they
-    # are. It runs on the path the dispatch picks (ROUNDSMITH_PATH=avx2 by hand for AVX2).
+    benches(w, cc, objdir, objs, headers)
+    w.blank()
+
+
+def benches(w, cc, objdir, objs, headers):
+    """`ninja bench-sponge-xN` and `ninja bench-sp800185`, each its own goal, so the bench
+    goals' existing edges stay as they are. They run on the path the dispatch picks
+    (ROUNDSMITH_PATH=avx2 by hand for AVX2)."""
     o = os.path.join(objdir, "bench_sponge_xN.o")
     w.build([o], "cc", [BENCH], order_only=headers,
             variables=[("cc", cc["cc"]),
@@ -83,12 +90,18 @@ def vendored(w, ctx):
     bench = os.path.join(objdir, "bench_sponge_xN")
     w.build([bench], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
     w.build(["bench-sponge-xN"], "bench_each", [bench])
-    w.blank()
+    # `ninja bench-sp800185`: ParallelHash and KT against cSHAKE on the same objects.
+    o = os.path.join(objdir, "bench_sp800185.o")
+    w.build([o], "cc", [BENCH_SP], order_only=headers,
+            variables=[("cc", cc["cc"]), ("cflags", f"-O2 -I{bundles.CANONICAL} -Itests")])
+    bench = os.path.join(objdir, "bench_sp800185")
+    w.build([bench], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
+    w.build(["bench-sp800185"], "bench_each", [bench])
 
 
 def elsewhere(w, ctx):
     """The committed aarch64 bundle (x2 on NEON and on the SHA3 extension) under
-    check_sponge_xN, cross-compiled and run under qemu-user with each path forced, when
+    check_sponge_xN and check_sponge, cross-compiled and run under qemu-user with each path forced, when
     ./configure.py --cross selects aarch64 and its toolchain, Check and qemu are here."""
     names = None if ctx.args.cross is None else ctx.args.cross.split(",")
     gcc = next((c for c in ctx.test_ccs if c["id"] == "gcc"), None)
@@ -112,19 +125,22 @@ def elsewhere(w, ctx):
         o = os.path.join(base, os.path.basename(src)[:-2] + ".o")
         w.build([o], "cc", [src], variables=[("cc", cell["cc"]), ("cflags", CROSS_CFLAGS)])
         objs.append(o)
-    o = os.path.join(base, "check_sponge_xN.o")
-    w.build([o], "cc", [CHECK], order_only=headers + [VECTORS],
-            variables=[("cc", cell["cc"]),
-                       ("cflags", f"-O1 -I{folder} -I{VECTORS_DIR} -Itests "
-                                  f"{cell['check_cflags']} "
-                                  f"-DRS_COMPILER='\"{cell['cc']} bundle\"'")])
-    exe = os.path.join(base, "check_sponge_xN")
-    w.build([exe], "link", [o] + objs,
-            variables=[("cc", cell["cc"]), ("ldflags", f"-static {cell['check_libs']}")])
-    for path in targets.BUNDLES["aarch64"].paths:
-        log = f"{exe}.{path.name}.log"
-        # qemu-user hands the host's environment to the guest.
-        w.build([log], "run_qemu", [exe],
-                variables=[("qemu", f"env ROUNDSMITH_PATH={path.name} {target.qemu} -cpu max")])
-        ctx.add(log, "test")
+    # check_sponge too: every single-buffer function (KT256 and SP 800-185 included, whose
+    # leaves run on the x2 kernels) on every path; its vectors are written beside these.
+    for name, src in (("check_sponge_xN", CHECK), ("check_sponge", "tests/check_sponge.c")):
+        o = os.path.join(base, name + ".o")
+        w.build([o], "cc", [src], order_only=headers + [VECTORS],
+                variables=[("cc", cell["cc"]),
+                           ("cflags", f"-O1 -I{folder} -I{VECTORS_DIR} -Itests "
+                                      f"{cell['check_cflags']} "
+                                      f"-DRS_COMPILER='\"{cell['cc']} bundle\"'")])
+        exe = os.path.join(base, name)
+        w.build([exe], "link", [o] + objs,
+                variables=[("cc", cell["cc"]), ("ldflags", f"-static {cell['check_libs']}")])
+        for path in targets.BUNDLES["aarch64"].paths:
+            log = f"{exe}.{path.name}.log"
+            # qemu-user hands the host's environment to the guest.
+            w.build([log], "run_qemu", [exe],
+                    variables=[("qemu", f"env ROUNDSMITH_PATH={path.name} {target.qemu} -cpu max")])
+            ctx.add(log, "test")
     w.blank()

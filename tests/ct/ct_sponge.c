@@ -4,7 +4,10 @@
  * the lengths public (as in every use of a hash). SHA3-256 and Keccak-256 one-shot and
  * incremental, SHAKE128 and TurboSHAKE128 absorbed and squeezed in pieces, KT128 past its
  * 8 KiB chunks (its leaves run on the x-N kernel valgrind's CPU allows: x4 AVX2, as valgrind
- * 3.19 reports no AVX-512; scalar under tcc), and XKCP's SnP interface: every byte
+ * 3.19 reports no AVX-512; scalar under tcc), KT256 likewise, NIST SP 800-185 with its secrets
+ * secret (KMAC's key and message, cSHAKE's and TupleHash's strings, ParallelHash's message
+ * over several batches of blocks, the lengths and the block size public), and XKCP's SnP
+ * interface: every byte
  * function over the state at every offset (state and data secret, offsets and lengths public)
  * and the OD duplexing loops. One verdict per function.
  */
@@ -108,6 +111,100 @@ static void run_kt128(void)
     }
 }
 
+static void run_kt256(void)
+{
+    static const size_t kt_lengths[] = {0, 136, 8192, 8193, MAXMSG};
+    size_t k;
+    kt256_ctx c;
+    for (k = 0; k < sizeof kt_lengths / sizeof kt_lengths[0]; k++) {
+        size_t len = kt_lengths[k];
+        secret_message(len);
+        kt256(out, 64, msg, len, msg, len < 10 ? len : 10);
+        kt256_init(&c);
+        kt256_update(&c, msg, len / 3);
+        kt256_update(&c, msg + len / 3, len - len / 3);
+        kt256_final(&c, NULL, 0, out + 64, 100);
+        ct_declassify(out, sizeof out);
+    }
+}
+
+/* KMAC's key at every length around a block of either rate, the message after it. */
+static void run_kmac(void)
+{
+    static const size_t key_lengths[] = {0, 16, 32, 131, 132, 133, 163, 164, 165, 300};
+    size_t k;
+    keccak_sponge c;
+    for (k = 0; k < sizeof key_lengths / sizeof key_lengths[0]; k++) {
+        size_t keylen = key_lengths[k], len = 1000;
+        secret_message(keylen + len);
+        kmac128(out, 32, msg, keylen, msg + keylen, len, NULL, 0);
+        kmac256(out + 32, 64, msg, keylen, msg + keylen, len, msg, 5);
+        kmacxof128(out + 96, 200, msg, keylen, msg + keylen, len / 2, NULL, 0);
+        kmac256_init(&c, msg, keylen, NULL, 0);
+        kmac256_update(&c, msg + keylen, 7);
+        kmac256_update(&c, msg + keylen + 7, len - 7);
+        kmac256_final(&c, out + 300, 64);
+        kmac128_init(&c, msg, keylen, msg, 3);
+        kmac128_update(&c, msg + keylen, len);
+        kmac128_squeeze(&c, out + 364, 1);
+        kmac128_squeeze(&c, out + 365, 140);
+        ct_declassify(out, sizeof out);
+    }
+}
+
+static void run_cshake_tuplehash(void)
+{
+    static const size_t lengths3[] = {0, 1, 135, 168, 500};
+    size_t k;
+    keccak_sponge c;
+    for (k = 0; k < sizeof lengths3 / sizeof lengths3[0]; k++) {
+        size_t len = lengths3[k];
+        const uint8_t *parts[3];
+        size_t lens[3];
+        secret_message(3 * len + 40);
+        cshake128(out, 100, msg, len, msg + len, 20, msg + len + 20, 20);
+        cshake256_init(&c, NULL, 0, msg, len);
+        cshake256_absorb(&c, msg + len, len);
+        cshake256_squeeze(&c, out + 100, 200);
+        parts[0] = msg;
+        parts[1] = msg + len;
+        parts[2] = msg + 2 * len;
+        lens[0] = len;
+        lens[1] = len / 2;
+        lens[2] = 40;
+        tuplehash128(out + 300, 32, parts, lens, 3, msg, 5);
+        tuplehashxof256(out + 332, 64, parts, lens, 3, NULL, 0);
+        tuplehash256_init(&c, msg, len);
+        tuplehash256_add(&c, parts[0], lens[0]);
+        tuplehash256_add(&c, parts[2], lens[2]);
+        tuplehash256_final(&c, out + 400, 64);
+        ct_declassify(out, sizeof out);
+    }
+}
+
+/* Block sizes under a rate, across one, and KT's 8192: batches of whole blocks go through
+ * the x-N kernels, the rest through the sponge. */
+static void run_parallelhash(void)
+{
+    static const size_t blocks[] = {1, 100, 137, 1000, 8192};
+    size_t k;
+    parallelhash_ctx c;
+    for (k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+        size_t b = blocks[k], len = MAXMSG;
+        secret_message(len);
+        parallelhash128(out, 32, msg, len, b, msg, 4);
+        parallelhashxof256(out + 32, 100, msg, len - 3, b, NULL, 0);
+        parallelhash256_init(&c, b, NULL, 0);
+        parallelhash256_update(&c, msg, 5);
+        parallelhash256_update(&c, msg + 5, len - 5);
+        parallelhash256_final(&c, out + 132, 64);
+        parallelhash128_init(&c, b, msg, 2);
+        parallelhash128_update(&c, msg, len / 2);
+        parallelhash128_squeeze(&c, out + 196, 300);
+        ct_declassify(out, sizeof out);
+    }
+}
+
 static void run_snp(void)
 {
     KeccakP1600_state state;
@@ -143,6 +240,10 @@ static const struct {
     {"shake128 (out/ sponge, absorb and squeeze in pieces)", run_shake128},
     {"turboshake128 (out/ sponge, two domain bytes)", run_turboshake128},
     {"kt128 (out/ sponge, one to four chunks)", run_kt128},
+    {"kt256 (out/ sponge, one to four chunks)", run_kt256},
+    {"kmac128, kmac256, kmacxof128 (secret key and message)", run_kmac},
+    {"cshake128, cshake256, tuplehash128/256 (secret strings)", run_cshake_tuplehash},
+    {"parallelhash128/256 (secret message, five block sizes)", run_parallelhash},
     {"XKCP SnP (out/ byte functions at every offset, OD duplexing loops)", run_snp},
 };
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "keccak_sponge.h"
+#include "pieces.h"
 
 #define HEADER 6
 
@@ -49,36 +50,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static uint64_t next(uint64_t *x)
-{
-    /* xorshift64: any fixed generator will do, it only has to be the same on a rerun */
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
-}
-
-/* A piece length: often 0 or a short piece, sometimes across a block boundary (rates 72..168),
- * sometimes several blocks or a whole KT128 chunk. */
+/* Rates 72..168: a piece of one to three 168-byte blocks crosses every rate's boundary. */
 static size_t piece(uint64_t *rng, size_t left)
 {
-    size_t n;
-    switch (next(rng) % 5) {
-    case 0: n = 0; break;
-    case 1: n = (size_t)(next(rng) % 8); break;
-    case 2: n = (size_t)(next(rng) % 340); break;
-    case 3: n = 168 * (size_t)(1 + next(rng) % 3); break;
-    default: n = (size_t)(next(rng) % 9000); break;
-    }
-    return n < left ? n : left;
-}
-
-static uint8_t *exact(size_t n)
-{
-    uint8_t *p = n ? malloc(n) : NULL;
-    if (n && !p)
-        abort();
-    return p;
+    return rs_piece(rng, left, 168);
 }
 
 static void one_shot(int f, uint8_t domain, const uint8_t *in, size_t len, const uint8_t *custom,

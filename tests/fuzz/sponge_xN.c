@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "keccak_sponge.h"
+#include "pieces.h"
 
 #define HEADER 5
 #define MAXN 8
@@ -26,14 +27,6 @@ enum { SHA3_224, SHA3_256, SHA3_384, SHA3_512, KECCAK256, SHAKE128, SHAKE256, TU
        TURBOSHAKE256, NFUNCTIONS };
 static const size_t digest[NFUNCTIONS] = {28, 32, 48, 64, 32, 0, 0, 0, 0};
 static const unsigned widths[] = {2, 4, 8};
-
-static uint64_t next(uint64_t *x)
-{
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
-}
 
 /* A piece: often empty or short, sometimes across a block (rates 72..168) or several. */
 static size_t piece(uint64_t *rng, size_t left)
@@ -46,14 +39,6 @@ static size_t piece(uint64_t *rng, size_t left)
     default: n = 168 * (size_t)(1 + next(rng) % 3); break;
     }
     return n < left ? n : left;
-}
-
-static uint8_t *exact(size_t n)
-{
-    uint8_t *p = n ? malloc(n) : NULL;
-    if (n && !p)
-        abort();
-    return p;
 }
 
 static void single(int f, uint8_t domain, const uint8_t *in, size_t len, uint8_t *out,
