@@ -1025,8 +1025,19 @@ void turboshake256_x8(uint8_t *const out[8], size_t outlen,
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
-/* KangarooTwelve. */
+/* KangarooTwelve (KT128, KT256) and ParallelHash: trees whose leaves are independent sponges,
+ * hashed several at a time. */
 
+/* One kind of leaf: `chunk` bytes through a sponge of `rate` bytes, `rounds` rounds and domain
+ * byte `domain`, squeezed to `cv` bytes (at most 64). */
+typedef struct {
+    size_t chunk;
+    unsigned rate, rounds, cv;
+    uint8_t domain;
+} rs_leaf;
+
+static const rs_leaf rs_kt128_leaf = { 8192, 168, 12, 32, 0x0B };
+static const rs_leaf rs_kt256_leaf = { 8192, 136, 12, 64, 0x0B };
 static const uint8_t rs_kt_marker[8] = { 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 };
 static const uint8_t rs_kt_trailer[2] = { 0xFF, 0xFF };
 
@@ -1046,46 +1057,51 @@ static size_t rs_length_encode(uint8_t out[9], uint64_t x)
 #if defined(RS_BUILD_SIMD128)
 /* `count` (1..2) leaves at once, each its own stream into the kernel's block loop (the
  * states stay in its registers across a leaf's blocks); a short batch repeats its last leaf in
- * the spare instances, which still beats the narrower paths. The last block's padding is xored
- * in first: the loop then xors the tail's lanes and permutes. */
-static void rs_kt_leaves_x2_simd128(uint8_t *cv, const uint8_t *in, size_t count)
+ * the spare instances, which still beats the narrower paths. The last block's padding and the
+ * tail's bytes past its whole lanes are xored in first: the loop then xors those lanes and
+ * permutes. */
+static void rs_leaves_x2_simd128(uint8_t *cv, const uint8_t *in, size_t count, const rs_leaf *lf)
 {
     uint64_t s[25][2];
     const uint8_t *chunk[2];
-    size_t j, k;
+    size_t j, blocks = lf->chunk / lf->rate, tail = lf->chunk % lf->rate;
+    unsigned lanes = lf->rate / 8, whole = (unsigned)(tail / 8);
 
     memset(s, 0, sizeof s);
     for (j = 0; j < 2; j++)
-        chunk[j] = in + (j < count ? j : count - 1) * 8192;
-    rs_simd128_keccak_p1600_x2_absorb(s, chunk, 48, 21, 12);
+        chunk[j] = in + (j < count ? j : count - 1) * lf->chunk;
+    rs_simd128_keccak_p1600_x2_absorb(s, chunk, blocks, lanes, lf->rounds);
     for (j = 0; j < 2; j++) {
-        chunk[j] += 8064;
-        s[16][j] ^= 0x0B;
-        s[20][j] ^= (uint64_t)0x80 << 56;
+        chunk[j] += blocks * lf->rate;
+        rs_mb_xor(&s[0][j], 2, 8 * whole, chunk[j] + 8 * whole, tail % 8);
+        s[whole][j] ^= (uint64_t)lf->domain << (8 * (tail % 8));
+        s[lanes - 1][j] ^= (uint64_t)0x80 << 56;
     }
-    rs_simd128_keccak_p1600_x2_absorb(s, chunk, 1, 16, 12);
+    if (whole)
+        rs_simd128_keccak_p1600_x2_absorb(s, chunk, 1, whole, lf->rounds);
+    else
+        rs_simd128_keccak_p1600_x2(s, lf->rounds);
     for (j = 0; j < count; j++)
-        for (k = 0; k < 4; k++)
-            rs_store64le(cv + 32 * j + 8 * k, s[k][j]);
+        rs_mb_extract(&s[0][j], 2, 0, cv + lf->cv * j, lf->cv);
 }
 #endif
 
-/* Chaining values of `count` whole chunks at `in`, each TurboSHAKE128(chunk, 0x0B, 32). */
-static void rs_kt_leaves(uint8_t *cv, const uint8_t *in, size_t count)
+/* Chaining values of `count` whole chunks at `in`. */
+static void rs_leaves(uint8_t *cv, const uint8_t *in, size_t count, const rs_leaf *lf)
 {
     rs_sponge leaf;
 #ifdef RS_KT_MULTI
     size_t take;
-    /* Every leaf goes through the kernel the per-CPU table chose, a short last batch
-     * included. */
+    /* Every leaf goes through the kernel the per-CPU table chose for KT128's leaves (the same
+     * batches of whole leaves whatever the tree), a short last batch included. */
     switch (rs_choice(RS_DECISION_KT128)) {
 #if defined(RS_BUILD_SIMD128)
     case 1:
         for (; count; count -= take) {
             take = count < 2 ? count : 2;
-            rs_kt_leaves_x2_simd128(cv, in, take);
-            in += take * 8192;
-            cv += take * 32;
+            rs_leaves_x2_simd128(cv, in, take, lf);
+            in += take * lf->chunk;
+            cv += take * lf->cv;
         }
         break;
 #endif
@@ -1093,100 +1109,130 @@ static void rs_kt_leaves(uint8_t *cv, const uint8_t *in, size_t count)
         break;
     }
 #endif
-    for (; count; count--, in += 8192, cv += 32) {
-        rs_sponge_init(&leaf, 168, 12, 0x0B);
-        rs_sponge_absorb(&leaf, in, 8192);
-        rs_sponge_squeeze(&leaf, cv, 32);
+    for (; count; count--, in += lf->chunk, cv += lf->cv) {
+        rs_sponge_init(&leaf, lf->rate, lf->rounds, lf->domain);
+        rs_sponge_absorb(&leaf, in, lf->chunk);
+        rs_sponge_squeeze(&leaf, cv, lf->cv);
     }
 }
 
-static void rs_kt_close_leaf(kt128_ctx *ctx)
+static void rs_tree_init(keccak_tree *t, const rs_leaf *lf)
 {
-    uint8_t cv[32];
-    rs_sponge_squeeze(&ctx->leaf, cv, sizeof cv);
-    rs_sponge_absorb(&ctx->node, cv, sizeof cv);
-    ctx->leaves++;
-    ctx->fill = 0;
-    rs_sponge_init(&ctx->leaf, 168, 12, 0x0B);
+    rs_sponge_init(&t->leaf, lf->rate, lf->rounds, lf->domain);
+    t->leaves = 0;
+    t->fill = 0;
 }
 
-void kt128_init(kt128_ctx *ctx)
+static void rs_tree_close_leaf(keccak_tree *t, const rs_leaf *lf)
 {
-    rs_sponge_init(&ctx->node, 168, 12, 0x07);
-    rs_sponge_init(&ctx->leaf, 168, 12, 0x0B);
-    ctx->leaves = 0;
-    ctx->fill = 0;
-    ctx->tree = 0;
+    uint8_t cv[64];
+    rs_sponge_squeeze(&t->leaf, cv, lf->cv);
+    rs_sponge_absorb(&t->node, cv, lf->cv);
+    t->leaves++;
+    t->fill = 0;
+    rs_sponge_init(&t->leaf, lf->rate, lf->rounds, lf->domain);
 }
 
-void kt128_update(kt128_ctx *ctx, const uint8_t *in, size_t len)
+/* The leaves of `in`: a partial chunk through t->leaf, whole ones straight from the input in
+ * batches the kernels can share; their chaining values into t->node. */
+static void rs_tree_update(keccak_tree *t, const rs_leaf *lf, const uint8_t *in,
+                           size_t len)
 {
     size_t take;
 
     while (len) {
-        if (!ctx->tree) {
-            /* The first chunk goes straight into the final node; whether a tree follows is
-             * known only when a byte beyond it arrives. */
-            if (ctx->fill == 8192) {
-                rs_sponge_absorb(&ctx->node, rs_kt_marker, sizeof rs_kt_marker);
-                ctx->node.domain = 0x06;
-                ctx->tree = 1;
-                ctx->fill = 0;
-                continue;
-            }
-            take = 8192 - ctx->fill;
-            if (take > len)
-                take = len;
-            rs_sponge_absorb(&ctx->node, in, take);
-        } else if (ctx->fill == 0 && len >= 8192) {
-            /* Whole leaves straight from the input, in batches the kernels can share. */
-            uint8_t cv[256];
-            size_t count = len / 8192, k;
+        if (t->fill == 0 && len >= lf->chunk) {
+            uint8_t cv[8 * 64];
+            size_t count = len / lf->chunk, k;
             if (count > 8)
                 count = 8;
-            rs_kt_leaves(cv, in, count);
-            rs_sponge_absorb(&ctx->node, cv, count * 32);
-            ctx->leaves += count;
-            k = count * 8192;
+            rs_leaves(cv, in, count, lf);
+            rs_sponge_absorb(&t->node, cv, count * lf->cv);
+            t->leaves += count;
+            k = count * lf->chunk;
             in += k;
             len -= k;
             continue;
-        } else {
-            take = 8192 - ctx->fill;
-            if (take > len)
-                take = len;
-            rs_sponge_absorb(&ctx->leaf, in, take);
-            if (ctx->fill + take == 8192) {
-                ctx->fill += take;
-                rs_kt_close_leaf(ctx);
-                in += take;
-                len -= take;
-                continue;
-            }
         }
-        ctx->fill += take;
+        take = lf->chunk - t->fill;
+        if (take > len)
+            take = len;
+        rs_sponge_absorb(&t->leaf, in, take);
+        t->fill += take;
+        in += take;
+        len -= take;
+        if (t->fill == lf->chunk)
+            rs_tree_close_leaf(t, lf);
+    }
+}
+
+static void rs_kt_init(keccak_tree *t, int *tree, const rs_leaf *lf)
+{
+    rs_sponge_init(&t->node, lf->rate, lf->rounds, 0x07);
+    rs_tree_init(t, lf);
+    *tree = 0;
+}
+
+static void rs_kt_update(keccak_tree *t, int *tree, const rs_leaf *lf,
+                         const uint8_t *in, size_t len)
+{
+    size_t take;
+
+    while (len && !*tree) {
+        /* The first chunk goes straight into the final node; whether a tree follows is known
+         * only when a byte beyond it arrives. */
+        if (t->fill == lf->chunk) {
+            rs_sponge_absorb(&t->node, rs_kt_marker, sizeof rs_kt_marker);
+            t->node.domain = 0x06;
+            *tree = 1;
+            t->fill = 0;
+            break;
+        }
+        take = lf->chunk - t->fill;
+        if (take > len)
+            take = len;
+        rs_sponge_absorb(&t->node, in, take);
+        t->fill += take;
         in += take;
         len -= take;
     }
+    if (len)
+        rs_tree_update(t, lf, in, len);
+}
+
+static void rs_kt_final(keccak_tree *t, int *tree, const rs_leaf *lf,
+                        const uint8_t *custom, size_t customlen, uint8_t *out, size_t outlen)
+{
+    uint8_t enc[9];
+    size_t n;
+
+    rs_kt_update(t, tree, lf, custom, customlen);
+    n = rs_length_encode(enc, (uint64_t)customlen);
+    rs_kt_update(t, tree, lf, enc, n);
+    if (*tree) {
+        if (t->fill)
+            rs_tree_close_leaf(t, lf);
+        n = rs_length_encode(enc, t->leaves);
+        rs_sponge_absorb(&t->node, enc, n);
+        rs_sponge_absorb(&t->node, rs_kt_trailer, sizeof rs_kt_trailer);
+    }
+    rs_sponge_squeeze(&t->node, out, outlen);
+}
+
+void kt128_init(kt128_ctx *ctx)
+{
+    rs_kt_init(&ctx->t, &ctx->tree, &rs_kt128_leaf);
+}
+
+void kt128_update(kt128_ctx *ctx, const uint8_t *in, size_t len)
+{
+    rs_kt_update(&ctx->t, &ctx->tree, &rs_kt128_leaf, in, len);
 }
 
 void kt128_final(kt128_ctx *ctx, const uint8_t *custom, size_t customlen,
                  uint8_t *out, size_t outlen)
 {
-    uint8_t enc[9];
-    size_t n;
-
-    kt128_update(ctx, custom, customlen);
-    n = rs_length_encode(enc, (uint64_t)customlen);
-    kt128_update(ctx, enc, n);
-    if (ctx->tree) {
-        if (ctx->fill)
-            rs_kt_close_leaf(ctx);
-        n = rs_length_encode(enc, ctx->leaves);
-        rs_sponge_absorb(&ctx->node, enc, n);
-        rs_sponge_absorb(&ctx->node, rs_kt_trailer, sizeof rs_kt_trailer);
-    }
-    rs_sponge_squeeze(&ctx->node, out, outlen);
+    rs_kt_final(&ctx->t, &ctx->tree, &rs_kt128_leaf, custom, customlen, out, outlen);
 }
 
 void kt128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
@@ -1196,4 +1242,487 @@ void kt128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
     kt128_init(&ctx);
     kt128_update(&ctx, in, inlen);
     kt128_final(&ctx, custom, customlen, out, outlen);
+}
+
+void kt256_init(kt256_ctx *ctx)
+{
+    rs_kt_init(&ctx->t, &ctx->tree, &rs_kt256_leaf);
+}
+
+void kt256_update(kt256_ctx *ctx, const uint8_t *in, size_t len)
+{
+    rs_kt_update(&ctx->t, &ctx->tree, &rs_kt256_leaf, in, len);
+}
+
+void kt256_final(kt256_ctx *ctx, const uint8_t *custom, size_t customlen,
+                 uint8_t *out, size_t outlen)
+{
+    rs_kt_final(&ctx->t, &ctx->tree, &rs_kt256_leaf, custom, customlen, out, outlen);
+}
+
+void kt256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
+           const uint8_t *custom, size_t customlen)
+{
+    kt256_ctx ctx;
+    kt256_init(&ctx);
+    kt256_update(&ctx, in, inlen);
+    kt256_final(&ctx, custom, customlen, out, outlen);
+}
+
+/* NIST SP 800-185: cSHAKE, and KMAC, TupleHash and ParallelHash on it. Lengths are in bytes;
+ * the standard's bit lengths are 8 times them. */
+
+static const uint8_t rs_sp_kmac[4] = { 0x4B, 0x4D, 0x41, 0x43 };
+static const uint8_t rs_sp_tuplehash[9] = { 0x54, 0x75, 0x70, 0x6C, 0x65, 0x48, 0x61, 0x73, 0x68 };
+static const uint8_t rs_sp_parallelhash[12] = { 0x50, 0x61, 0x72, 0x61, 0x6C, 0x6C, 0x65, 0x6C, 0x48, 0x61, 0x73, 0x68 };
+
+/* left_encode (right = 0) or right_encode (right = 1) of x * 2^shift, shift 0 or 3 (a byte
+ * count as bits): at most 67 bits, so nine bytes and the count. Lengths are public: the
+ * branches on them leak nothing secret. */
+static size_t rs_sp_encode(uint8_t out[10], uint64_t x, unsigned shift, int right)
+{
+    uint8_t be[9];
+    size_t n = 9, k, at = right ? 0 : 1;
+
+    be[0] = (uint8_t)(shift ? x >> (64 - shift) : 0);
+    for (k = 0; k < 8; k++)
+        be[1 + k] = (uint8_t)((x << shift) >> (56 - 8 * k));
+    while (n > 1 && be[9 - n] == 0)
+        n--;
+    for (k = 0; k < n; k++)
+        out[at + k] = be[9 - n + k];
+    out[right ? n : 0] = (uint8_t)n;
+    return n + 1;
+}
+
+static void rs_sp_absorb_encoded(rs_sponge *s, uint64_t x, unsigned shift, int right)
+{
+    uint8_t e[10];
+    rs_sponge_absorb(s, e, rs_sp_encode(e, x, shift, right));
+}
+
+/* encode_string: the length in bits, left-encoded, then the bytes. */
+static void rs_sp_absorb_string(rs_sponge *s, const uint8_t *str, size_t len)
+{
+    rs_sp_absorb_encoded(s, (uint64_t)len, 3, 0);
+    rs_sponge_absorb(s, str, len);
+}
+
+/* bytepad's zeros up to the block's end change nothing but the position: what is left is the
+ * permutation, unless the block has just been completed. */
+static void rs_sp_pad_block(rs_sponge *s)
+{
+    if (s->pos) {
+        keccak_p1600(s->state, s->rounds);
+        s->pos = 0;
+    }
+}
+
+/* cSHAKE's prefix, bytepad(encode_string(N) || encode_string(S), rate); with both empty,
+ * cSHAKE is SHAKE. */
+static void rs_cshake_init(rs_sponge *s, unsigned rate, const uint8_t *name, size_t namelen,
+                           const uint8_t *custom, size_t customlen)
+{
+    if (namelen == 0 && customlen == 0) {
+        rs_sponge_init(s, rate, 24, 0x1F);
+        return;
+    }
+    rs_sponge_init(s, rate, 24, 0x04);
+    rs_sp_absorb_encoded(s, rate, 0, 0);
+    rs_sp_absorb_string(s, name, namelen);
+    rs_sp_absorb_string(s, custom, customlen);
+    rs_sp_pad_block(s);
+}
+
+/* KMAC's key block, bytepad(encode_string(K), rate): the key's bytes only go through the
+ * sponge, whose work does not depend on them. */
+static void rs_kmac_init(rs_sponge *s, unsigned rate, const uint8_t *key, size_t keylen,
+                         const uint8_t *custom, size_t customlen)
+{
+    rs_cshake_init(s, rate, rs_sp_kmac, sizeof rs_sp_kmac, custom, customlen);
+    rs_sp_absorb_encoded(s, rate, 0, 0);
+    rs_sp_absorb_string(s, key, keylen);
+    rs_sp_pad_block(s);
+}
+
+/* The output length closes the input (0 for the XOF forms); only the first squeeze adds it. */
+static void rs_sp_squeeze(rs_sponge *s, uint64_t outlen_enc, uint8_t *out, size_t len)
+{
+    if (!s->squeezing)
+        rs_sp_absorb_encoded(s, outlen_enc, 3, 1);
+    rs_sponge_squeeze(s, out, len);
+}
+
+static void rs_tuplehash_add(rs_sponge *s, const uint8_t *const parts[], const size_t lens[],
+                             size_t count)
+{
+    size_t i;
+    for (i = 0; i < count; i++)
+        rs_sp_absorb_string(s, parts[i], lens[i]);
+}
+
+static int rs_ph_init(parallelhash_ctx *ctx, const rs_leaf *lf, size_t blocksize,
+                      const uint8_t *custom, size_t customlen)
+{
+    ctx->blocksize = blocksize;
+    rs_cshake_init(&ctx->t.node, lf->rate, rs_sp_parallelhash, sizeof rs_sp_parallelhash,
+                   custom, customlen);
+    rs_tree_init(&ctx->t, lf);
+    if (blocksize == 0)
+        return -1;
+    rs_sp_absorb_encoded(&ctx->t.node, (uint64_t)blocksize, 0, 0);
+    return 0;
+}
+
+static void rs_ph_update(parallelhash_ctx *ctx, const rs_leaf *lf, const uint8_t *in,
+                         size_t len)
+{
+    if (ctx->blocksize && !ctx->t.node.squeezing)
+        rs_tree_update(&ctx->t, lf, in, len);
+}
+
+/* The last, partial block, the count of blocks and the output length, on the first squeeze;
+ * a refused block size gives zeros. */
+static void rs_ph_squeeze(parallelhash_ctx *ctx, const rs_leaf *lf,
+                          uint64_t outlen_enc, uint8_t *out, size_t len)
+{
+    if (!ctx->blocksize) {
+        if (len)
+            memset(out, 0, len);
+        return;
+    }
+    if (!ctx->t.node.squeezing) {
+        if (ctx->t.fill)
+            rs_tree_close_leaf(&ctx->t, lf);
+        rs_sp_absorb_encoded(&ctx->t.node, ctx->t.leaves, 0, 1);
+    }
+    rs_sp_squeeze(&ctx->t.node, outlen_enc, out, len);
+}
+
+/* cSHAKE128, KMAC128, TupleHash128, ParallelHash128. */
+
+void cshake128_init(keccak_sponge *ctx, const uint8_t *name, size_t namelen,
+                    const uint8_t *custom, size_t customlen)
+{
+    rs_cshake_init(ctx, 168, name, namelen, custom, customlen);
+}
+
+void cshake128_absorb(keccak_sponge *ctx, const uint8_t *in, size_t len)
+{
+    rs_sponge_absorb(ctx, in, len);
+}
+
+void cshake128_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len)
+{
+    rs_sponge_squeeze(ctx, out, len);
+}
+
+void cshake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
+               const uint8_t *name, size_t namelen, const uint8_t *custom, size_t customlen)
+{
+    rs_sponge ctx;
+    rs_cshake_init(&ctx, 168, name, namelen, custom, customlen);
+    rs_sponge_absorb(&ctx, in, inlen);
+    rs_sponge_squeeze(&ctx, out, outlen);
+}
+
+void kmac128_init(keccak_sponge *ctx, const uint8_t *key, size_t keylen,
+                  const uint8_t *custom, size_t customlen)
+{
+    rs_kmac_init(ctx, 168, key, keylen, custom, customlen);
+}
+
+void kmac128_update(keccak_sponge *ctx, const uint8_t *in, size_t len)
+{
+    rs_sponge_absorb(ctx, in, len);
+}
+
+void kmac128_final(keccak_sponge *ctx, uint8_t *out, size_t outlen)
+{
+    rs_sp_squeeze(ctx, (uint64_t)outlen, out, outlen);
+}
+
+void kmac128_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len)
+{
+    rs_sp_squeeze(ctx, 0, out, len);
+}
+
+void kmac128(uint8_t *out, size_t outlen, const uint8_t *key, size_t keylen,
+             const uint8_t *in, size_t inlen, const uint8_t *custom, size_t customlen)
+{
+    rs_sponge ctx;
+    rs_kmac_init(&ctx, 168, key, keylen, custom, customlen);
+    rs_sponge_absorb(&ctx, in, inlen);
+    rs_sp_squeeze(&ctx, (uint64_t)outlen, out, outlen);
+}
+
+void kmacxof128(uint8_t *out, size_t outlen, const uint8_t *key, size_t keylen,
+                const uint8_t *in, size_t inlen, const uint8_t *custom, size_t customlen)
+{
+    rs_sponge ctx;
+    rs_kmac_init(&ctx, 168, key, keylen, custom, customlen);
+    rs_sponge_absorb(&ctx, in, inlen);
+    rs_sp_squeeze(&ctx, 0, out, outlen);
+}
+
+void tuplehash128_init(keccak_sponge *ctx, const uint8_t *custom, size_t customlen)
+{
+    rs_cshake_init(ctx, 168, rs_sp_tuplehash, sizeof rs_sp_tuplehash, custom, customlen);
+}
+
+void tuplehash128_add(keccak_sponge *ctx, const uint8_t *part, size_t len)
+{
+    if (!ctx->squeezing)
+        rs_sp_absorb_string(ctx, part, len);
+}
+
+void tuplehash128_final(keccak_sponge *ctx, uint8_t *out, size_t outlen)
+{
+    rs_sp_squeeze(ctx, (uint64_t)outlen, out, outlen);
+}
+
+void tuplehash128_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len)
+{
+    rs_sp_squeeze(ctx, 0, out, len);
+}
+
+void tuplehash128(uint8_t *out, size_t outlen, const uint8_t *const parts[],
+                  const size_t lens[], size_t count, const uint8_t *custom, size_t customlen)
+{
+    rs_sponge ctx;
+    rs_cshake_init(&ctx, 168, rs_sp_tuplehash, sizeof rs_sp_tuplehash, custom, customlen);
+    rs_tuplehash_add(&ctx, parts, lens, count);
+    rs_sp_squeeze(&ctx, (uint64_t)outlen, out, outlen);
+}
+
+void tuplehashxof128(uint8_t *out, size_t outlen, const uint8_t *const parts[],
+                     const size_t lens[], size_t count, const uint8_t *custom, size_t customlen)
+{
+    rs_sponge ctx;
+    rs_cshake_init(&ctx, 168, rs_sp_tuplehash, sizeof rs_sp_tuplehash, custom, customlen);
+    rs_tuplehash_add(&ctx, parts, lens, count);
+    rs_sp_squeeze(&ctx, 0, out, outlen);
+}
+
+/* ParallelHash128's blocks: SHAKE128 to 32 bytes, as many at a time as the kernels take. */
+static rs_leaf rs_ph_leaf128(size_t blocksize)
+{
+    rs_leaf lf;
+    lf.chunk = blocksize;
+    lf.rate = 168;
+    lf.rounds = 24;
+    lf.cv = 32;
+    lf.domain = 0x1F;
+    return lf;
+}
+
+int parallelhash128_init(parallelhash_ctx *ctx, size_t blocksize,
+                         const uint8_t *custom, size_t customlen)
+{
+    rs_leaf lf = rs_ph_leaf128(blocksize);
+    return rs_ph_init(ctx, &lf, blocksize, custom, customlen);
+}
+
+void parallelhash128_update(parallelhash_ctx *ctx, const uint8_t *in, size_t len)
+{
+    rs_leaf lf = rs_ph_leaf128(ctx->blocksize);
+    rs_ph_update(ctx, &lf, in, len);
+}
+
+void parallelhash128_final(parallelhash_ctx *ctx, uint8_t *out, size_t outlen)
+{
+    rs_leaf lf = rs_ph_leaf128(ctx->blocksize);
+    rs_ph_squeeze(ctx, &lf, (uint64_t)outlen, out, outlen);
+}
+
+void parallelhash128_squeeze(parallelhash_ctx *ctx, uint8_t *out, size_t len)
+{
+    rs_leaf lf = rs_ph_leaf128(ctx->blocksize);
+    rs_ph_squeeze(ctx, &lf, 0, out, len);
+}
+
+int parallelhash128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
+                    size_t blocksize, const uint8_t *custom, size_t customlen)
+{
+    parallelhash_ctx ctx;
+    rs_leaf lf = rs_ph_leaf128(blocksize);
+    int r = rs_ph_init(&ctx, &lf, blocksize, custom, customlen);
+    rs_ph_update(&ctx, &lf, in, inlen);
+    rs_ph_squeeze(&ctx, &lf, (uint64_t)outlen, out, outlen);
+    return r;
+}
+
+int parallelhashxof128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
+                       size_t blocksize, const uint8_t *custom, size_t customlen)
+{
+    parallelhash_ctx ctx;
+    rs_leaf lf = rs_ph_leaf128(blocksize);
+    int r = rs_ph_init(&ctx, &lf, blocksize, custom, customlen);
+    rs_ph_update(&ctx, &lf, in, inlen);
+    rs_ph_squeeze(&ctx, &lf, 0, out, outlen);
+    return r;
+}
+
+/* cSHAKE256, KMAC256, TupleHash256, ParallelHash256. */
+
+void cshake256_init(keccak_sponge *ctx, const uint8_t *name, size_t namelen,
+                    const uint8_t *custom, size_t customlen)
+{
+    rs_cshake_init(ctx, 136, name, namelen, custom, customlen);
+}
+
+void cshake256_absorb(keccak_sponge *ctx, const uint8_t *in, size_t len)
+{
+    rs_sponge_absorb(ctx, in, len);
+}
+
+void cshake256_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len)
+{
+    rs_sponge_squeeze(ctx, out, len);
+}
+
+void cshake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
+               const uint8_t *name, size_t namelen, const uint8_t *custom, size_t customlen)
+{
+    rs_sponge ctx;
+    rs_cshake_init(&ctx, 136, name, namelen, custom, customlen);
+    rs_sponge_absorb(&ctx, in, inlen);
+    rs_sponge_squeeze(&ctx, out, outlen);
+}
+
+void kmac256_init(keccak_sponge *ctx, const uint8_t *key, size_t keylen,
+                  const uint8_t *custom, size_t customlen)
+{
+    rs_kmac_init(ctx, 136, key, keylen, custom, customlen);
+}
+
+void kmac256_update(keccak_sponge *ctx, const uint8_t *in, size_t len)
+{
+    rs_sponge_absorb(ctx, in, len);
+}
+
+void kmac256_final(keccak_sponge *ctx, uint8_t *out, size_t outlen)
+{
+    rs_sp_squeeze(ctx, (uint64_t)outlen, out, outlen);
+}
+
+void kmac256_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len)
+{
+    rs_sp_squeeze(ctx, 0, out, len);
+}
+
+void kmac256(uint8_t *out, size_t outlen, const uint8_t *key, size_t keylen,
+             const uint8_t *in, size_t inlen, const uint8_t *custom, size_t customlen)
+{
+    rs_sponge ctx;
+    rs_kmac_init(&ctx, 136, key, keylen, custom, customlen);
+    rs_sponge_absorb(&ctx, in, inlen);
+    rs_sp_squeeze(&ctx, (uint64_t)outlen, out, outlen);
+}
+
+void kmacxof256(uint8_t *out, size_t outlen, const uint8_t *key, size_t keylen,
+                const uint8_t *in, size_t inlen, const uint8_t *custom, size_t customlen)
+{
+    rs_sponge ctx;
+    rs_kmac_init(&ctx, 136, key, keylen, custom, customlen);
+    rs_sponge_absorb(&ctx, in, inlen);
+    rs_sp_squeeze(&ctx, 0, out, outlen);
+}
+
+void tuplehash256_init(keccak_sponge *ctx, const uint8_t *custom, size_t customlen)
+{
+    rs_cshake_init(ctx, 136, rs_sp_tuplehash, sizeof rs_sp_tuplehash, custom, customlen);
+}
+
+void tuplehash256_add(keccak_sponge *ctx, const uint8_t *part, size_t len)
+{
+    if (!ctx->squeezing)
+        rs_sp_absorb_string(ctx, part, len);
+}
+
+void tuplehash256_final(keccak_sponge *ctx, uint8_t *out, size_t outlen)
+{
+    rs_sp_squeeze(ctx, (uint64_t)outlen, out, outlen);
+}
+
+void tuplehash256_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len)
+{
+    rs_sp_squeeze(ctx, 0, out, len);
+}
+
+void tuplehash256(uint8_t *out, size_t outlen, const uint8_t *const parts[],
+                  const size_t lens[], size_t count, const uint8_t *custom, size_t customlen)
+{
+    rs_sponge ctx;
+    rs_cshake_init(&ctx, 136, rs_sp_tuplehash, sizeof rs_sp_tuplehash, custom, customlen);
+    rs_tuplehash_add(&ctx, parts, lens, count);
+    rs_sp_squeeze(&ctx, (uint64_t)outlen, out, outlen);
+}
+
+void tuplehashxof256(uint8_t *out, size_t outlen, const uint8_t *const parts[],
+                     const size_t lens[], size_t count, const uint8_t *custom, size_t customlen)
+{
+    rs_sponge ctx;
+    rs_cshake_init(&ctx, 136, rs_sp_tuplehash, sizeof rs_sp_tuplehash, custom, customlen);
+    rs_tuplehash_add(&ctx, parts, lens, count);
+    rs_sp_squeeze(&ctx, 0, out, outlen);
+}
+
+/* ParallelHash256's blocks: SHAKE256 to 64 bytes, as many at a time as the kernels take. */
+static rs_leaf rs_ph_leaf256(size_t blocksize)
+{
+    rs_leaf lf;
+    lf.chunk = blocksize;
+    lf.rate = 136;
+    lf.rounds = 24;
+    lf.cv = 64;
+    lf.domain = 0x1F;
+    return lf;
+}
+
+int parallelhash256_init(parallelhash_ctx *ctx, size_t blocksize,
+                         const uint8_t *custom, size_t customlen)
+{
+    rs_leaf lf = rs_ph_leaf256(blocksize);
+    return rs_ph_init(ctx, &lf, blocksize, custom, customlen);
+}
+
+void parallelhash256_update(parallelhash_ctx *ctx, const uint8_t *in, size_t len)
+{
+    rs_leaf lf = rs_ph_leaf256(ctx->blocksize);
+    rs_ph_update(ctx, &lf, in, len);
+}
+
+void parallelhash256_final(parallelhash_ctx *ctx, uint8_t *out, size_t outlen)
+{
+    rs_leaf lf = rs_ph_leaf256(ctx->blocksize);
+    rs_ph_squeeze(ctx, &lf, (uint64_t)outlen, out, outlen);
+}
+
+void parallelhash256_squeeze(parallelhash_ctx *ctx, uint8_t *out, size_t len)
+{
+    rs_leaf lf = rs_ph_leaf256(ctx->blocksize);
+    rs_ph_squeeze(ctx, &lf, 0, out, len);
+}
+
+int parallelhash256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
+                    size_t blocksize, const uint8_t *custom, size_t customlen)
+{
+    parallelhash_ctx ctx;
+    rs_leaf lf = rs_ph_leaf256(blocksize);
+    int r = rs_ph_init(&ctx, &lf, blocksize, custom, customlen);
+    rs_ph_update(&ctx, &lf, in, inlen);
+    rs_ph_squeeze(&ctx, &lf, (uint64_t)outlen, out, outlen);
+    return r;
+}
+
+int parallelhashxof256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen,
+                       size_t blocksize, const uint8_t *custom, size_t customlen)
+{
+    parallelhash_ctx ctx;
+    rs_leaf lf = rs_ph_leaf256(blocksize);
+    int r = rs_ph_init(&ctx, &lf, blocksize, custom, customlen);
+    rs_ph_update(&ctx, &lf, in, inlen);
+    rs_ph_squeeze(&ctx, &lf, 0, out, outlen);
+    return r;
 }

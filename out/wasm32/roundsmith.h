@@ -62,6 +62,15 @@ const char *rs_selftest_name(int code);
 #define RS_SELFTEST_TURBOSHAKE256 18 /* turboshake256 */
 #define RS_SELFTEST_KT128 19 /* kt128 */
 #define RS_SELFTEST_KT128_TREE 20 /* kt128 (tree, incremental) */
+#define RS_SELFTEST_KT256 21 /* kt256 */
+#define RS_SELFTEST_CSHAKE128 22 /* cshake128 */
+#define RS_SELFTEST_CSHAKE256 23 /* cshake256 */
+#define RS_SELFTEST_KMAC128 24 /* kmac128 */
+#define RS_SELFTEST_KMAC256 25 /* kmac256 */
+#define RS_SELFTEST_TUPLEHASH128 26 /* tuplehash128 */
+#define RS_SELFTEST_TUPLEHASH256 27 /* tuplehash256 */
+#define RS_SELFTEST_PARALLELHASH128 28 /* parallelhash128 */
+#define RS_SELFTEST_PARALLELHASH256 29 /* parallelhash256 */
 #define RS_SELFTEST_KECCAK_X2_SIMD128 57 /* keccak_p1600_x2 (x2-simd128) */
 #define RS_SELFTEST_CHACHA8 108 /* chacha8 */
 #define RS_SELFTEST_CHACHA12 112 /* chacha12 */
