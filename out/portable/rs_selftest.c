@@ -383,6 +383,8 @@ int rs_selftest(void)
     uint8_t msg[512];
 
     rs_st_fill(msg, 0, sizeof msg);
+    /* The multi-state kernels first: KT128, KT256 and ParallelHash run on them, and a wrong
+     * kernel is named by its own code, not by the first function built on it. */
     rs_st_keccak(&code, msg);
     rs_st_chacha(&code, msg);
     return (int)code;
