@@ -8,16 +8,20 @@ it reads) under two compilers is one proof, named for both.
 import concurrent.futures
 import hashlib
 import os
+import re
 import time
 from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
 from . import anf, cfront, chacha_obligations, intrinsics, keccak_obligations, x86asm
+from . import ctypes_ as T
 from .interp import Interp
 from .memory import Unsupported
 
 KERNEL_FILES = ("keccak_p1600", "chacha")
+# The call a dispatch wrapper asks which path to take; its proof covers every answer.
+DISPATCH_ORACLE = "rs_path"
 
 
 @dataclass
@@ -60,17 +64,22 @@ def folder_arch(folder, files):
     return "portable"
 
 
-def _closure(interp, name):
-    """The function and everything it calls in the unit, as C text, for the digest."""
-    gen = c_generator.CGenerator()
-    seen, order, stack = set(), [], [name]
+def _calls(interp, name):
+    """The functions of the unit `name` reaches (itself first), and the names it calls that
+    the unit does not define and the prover has no model of (a dispatch wrapper's calls into
+    the folder's other files)."""
+    seen, order, stack, outside = set(), [], [name], set()
     while stack:
         n = stack.pop()
-        if n in seen or n not in interp.funcs:
+        if n in seen:
             continue
         seen.add(n)
+        if n not in interp.funcs:
+            if n not in interp.intrinsics and n != "__rs_asm":
+                outside.add(n)
+            continue
         fd = interp.funcs[n]
-        order.append(gen.visit(fd))
+        order.append(fd)
 
         class V(c_ast.NodeVisitor):
             def visit_FuncCall(self, node):
@@ -79,7 +88,54 @@ def _closure(interp, name):
                 self.generic_visit(node)
 
         V().visit(fd.body)
-    return "\n".join(order)
+    return order, sorted(outside)
+
+
+def _closure(interp, name):
+    """The function and everything it calls in the unit, as C text, for the digest; and the
+    names it calls from outside the unit."""
+    gen = c_generator.CGenerator()
+    order, outside = _calls(interp, name)
+    return "\n".join(gen.visit(fd) for fd in order), outside
+
+
+def path_names(folder):
+    """{value: name} of the answers rs_path() can give: the RS_PATH_* macros of the folder's
+    rs_dispatch.h (the names ROUNDSMITH_PATH takes)."""
+    path = os.path.join(folder, "rs_dispatch.h")
+    if not os.path.exists(path):
+        return {}
+    found = re.findall(r"^#define RS_PATH_(\w+) (\d+)$", open(path).read(), re.M)
+    return {int(v): n.lower() for n, v in found}
+
+
+def _paths(folder):
+    return sorted(path_names(folder))
+
+
+def _link(interp, folder, cfg, own, outside, loaded=None):
+    """Resolve the calls out of `own` to the functions of the folder's other kernel files
+    (interpreted there, under the same compiler's branch), and theirs in turn. The oracle
+    rs_path is left to the caller, which runs the wrapper once per answer."""
+    loaded = {} if loaded is None else loaded
+    loaded.setdefault(own, interp)
+    for n in sorted(set(outside) - {DISPATCH_ORACLE} - set(interp.externs)):
+        for f in sorted(os.listdir(folder)):
+            other = os.path.join(folder, f)
+            if other == own or not is_kernel_file(other):
+                continue
+            if other not in loaded:
+                unit = cfront.load(other, cfg)
+                loaded[other] = unit and Interp(unit, intrinsics.MODELS, x86asm.run,
+                                                cfg.big_endian)
+            oi = loaded[other]
+            if oi is None or n not in oi.funcs:
+                continue
+            _link(oi, folder, cfg, other, _calls(oi, n)[1], loaded)
+            interp.externs[n] = (lambda fd, oi=oi: lambda vals: oi._invoke(fd, vals))(oi.funcs[n])
+            break
+        else:
+            raise Unsupported(f"{n} is defined in no kernel file of {folder}")
 
 
 def _globals_text(unit):
@@ -111,17 +167,23 @@ def plan(folder, configs=None, only=None):
                     continue
                 if only and name not in only:
                     continue
-                text = _closure(interp, name) + gtext + unit.asm.__repr__()
+                text, outside = _closure(interp, name)
+                text += gtext + unit.asm.__repr__()
+                if outside:
+                    # A wrapper: its proof runs the files it calls, so their text is its text.
+                    text += repr(outside) + repr(_paths(folder)) + "".join(
+                        open(os.path.join(folder, f)).read() for f in sorted(os.listdir(folder))
+                        if is_kernel_file(os.path.join(folder, f)))
                 digest = hashlib.sha256((name + str(cfg.big_endian) + text).encode()).hexdigest()
                 key = (path, name, digest)
                 if key not in jobs:
-                    jobs[key] = [path, name, [], cname, digest]
+                    jobs[key] = [path, name, [], cname, digest, outside]
                 jobs[key][2].append(cname)
     return arch, list(jobs.values())
 
 
 def prove_one(job, quick=False):
-    path, name, cnames, cname, digest = job
+    path, name, cnames, cname, digest, outside = job
     cfg = cfront.CONFIGS[cname]
     unit = cfront.load(path, cfg)
     interp = Interp(unit, intrinsics.MODELS, x86asm.run, cfg.big_endian)
@@ -129,8 +191,24 @@ def prove_one(job, quick=False):
     mod = keccak_obligations if family == "keccak" else chacha_obligations
     t0 = time.time()
     cases = mod.cases(kind, n, quick=quick)
-    res = Result(os.path.basename(path), name, cnames, "proved", cases=len(cases))
-    for case in cases:
+    # A dispatch wrapper is run once per answer of the oracle, into the kernels it calls.
+    answers = [None]
+    if DISPATCH_ORACLE in outside:
+        answers = _paths(os.path.dirname(path))
+    res = Result(os.path.basename(path), name, cnames, "proved",
+                 cases=len(cases) * len(answers))
+    try:
+        _link(interp, os.path.dirname(path), cfg, path, outside)
+        if not answers:
+            raise Unsupported("rs_path is called but the folder has no rs_dispatch.h")
+    except Unsupported as e:
+        res.status = "not supported"
+        res.detail = str(e)
+        return res
+    for answer, case in ((a, c) for a in answers for c in cases):
+        if answer is not None:
+            interp.externs[DISPATCH_ORACLE] = lambda vals, a=answer: (a, T.INT)
+            case = dict(case, path=answer)
         try:
             mod.run_case(interp, name, kind, n, case, cfg.big_endian)
         except (mod.Mismatch, anf.Diverged) as e:

@@ -82,6 +82,9 @@ class Interp:
         self.labels = {}
         self.steps = 0
         self.called = set()
+        # Calls out of the unit: name -> f(values) -> (value, type). The driver links the
+        # folder's other files here and gives the dispatch oracle each of its answers.
+        self.externs = {}
         self._type_cache = {}
         self._addr_taken = {}
         for ext in unit.ast.ext:
@@ -855,6 +858,8 @@ class Interp:
         if name in self.funcs:
             vals = [self.eval(a, frame) for a in args]
             return self._invoke(self.funcs[name], vals)
+        if name in self.externs:
+            return self.externs[name]([self.eval(a, frame) for a in args])
         f = self.intrinsics.get(name)
         if f is None:
             raise Unsupported(f"{name} (called at {where(node)}) has no model in the prover")

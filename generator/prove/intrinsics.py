@@ -8,7 +8,7 @@ so a wrong model is caught on the machine (or under qemu) before it can vouch fo
 
 from . import anf
 from . import ctypes_ as T
-from .interp import Vector, StructValue, regroup, join
+from .interp import Vector, StructValue, regroup, join, _concat_parts
 from .memory import Pointer, Unsupported
 
 M128, M256, M512 = T.VECTORS["__m128i"], T.VECTORS["__m256i"], T.VECTORS["__m512i"]
@@ -64,10 +64,18 @@ def _imm(arg, node):
 
 def _lanewise(name, vt, ew, f, sig, bitwise=False):
     def run(interp, args, node):
-        # a bitwise operation means the same at any element width: keep the operands' own
-        # (a 32-bit word stays one word instead of half of a 64-bit pair)
-        w = min(a[0].ew for a in args) if bitwise else ew
-        vs = [_vec(a, w) for a in args]
+        # A bitwise operation means the same at any element width, so it runs at the widest
+        # width all operands take without a concat: a 32-bit word stays one word instead of
+        # half of a 64-bit pair, and bytes a shuffle moved rejoin the lane they came from.
+        if bitwise:
+            for w in sorted({a[0].ew for a in args}, reverse=True):
+                vs = [_vec(a, w) for a in args]
+                if all(a[0].ew >= w or not any(_concat_parts(e) for e in v.elems)
+                       for a, v in zip(args, vs)):
+                    break
+        else:
+            vs = [_vec(a, ew) for a in args]
+            w = ew
         return Vector([f(*xs) for xs in zip(*(v.elems for v in vs))], w), vt
     MODELS[name] = run
     SIGNATURES[name] = sig

@@ -159,13 +159,17 @@ def _counterexample_text(r, folder, repro_dir):
     if ce.get("where"):
         text.append(f"    first difference: {ce['where']}")
     src = c_repro(r, folder)
+    # a dispatch wrapper's counterexample is on one path: the run must be forced onto it
+    env = ""
+    if "path" in ce["case"]:
+        env = f"ROUNDSMITH_PATH={driver.path_names(folder).get(ce['case']['path'], '?')} "
     if repro_dir:
         os.makedirs(repro_dir, exist_ok=True)
         path = os.path.join(repro_dir, f"repro_{r.function}.c")
         with open(path, "w") as fh:
             fh.write(src)
-        text.append(f"    reproduce: cc -I{folder} {path} {folder}/*.c && ./a.out")
+        text.append(f"    reproduce: cc -I{folder} {path} {folder}/*.c && {env}./a.out")
     else:
-        text.append("    reproduce (cc -I<folder> repro.c <folder>/*.c):")
+        text.append(f"    reproduce (cc -I<folder> repro.c <folder>/*.c && {env}./a.out):")
         text += ["      " + l for l in src.splitlines()]
     return "\n".join(text)
