@@ -37,12 +37,16 @@ def c_repro(res, folder):
                     "    for (i = 0; i < 25; i++) bad += s[i] != want[i];\n")
             decl = "    uint64_t s[25] = { %s };\n" % lanes
         else:
-            body = (f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) m[i][j] = s[i];\n"
-                    f"    {fn}(m, {rounds}u);\n"
+            # every instance its own state: a lane moved between instances must show
+            sts = _instances(state, n)
+            wants = [spec_keccak.permute(list(x), rounds) if 1 <= rounds <= 24 else list(x)
+                     for x in sts]
+            body = (f"    {fn}(m, {rounds}u);\n"
                     f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) "
-                    "bad += m[i][j] != want[i];\n")
-            decl = ("    uint64_t s[25] = { %s };\n" % lanes +
-                    f"    uint64_t m[25][{n}];\n    unsigned j;\n")
+                    "bad += m[i][j] != wantn[i][j];\n")
+            decl = (f"    uint64_t m[25][{n}] = {{ {_rows(sts, n)} }};\n"
+                    f"    static const uint64_t wantn[25][{n}] = {{ {_rows(wants, n)} }};\n"
+                    "    unsigned j;\n")
         note = ""
         if kind in ("absorb", "absorbN"):
             return _absorb_repro(res, state, n)
@@ -82,6 +86,19 @@ def c_repro(res, folder):
             "    return memcmp(got, want, sizeof want) != 0;\n}\n")
 
 
+def _instances(state, n):
+    """n distinct states from one: instance j's lanes are the given ones rotated by 7j bits
+    and XORed with j."""
+    rot = lambda x, r: ((x << r) | (x >> (64 - r))) & (2 ** 64 - 1) if r % 64 else x
+    return [[rot(x, (7 * j) % 64) ^ j for x in state] for j in range(n)]
+
+
+def _rows(states, n):
+    """states[j][i] as the rows m[i][j] of a C initializer."""
+    return ", ".join("{ %s }" % ", ".join(f"0x{states[j][i]:016x}ULL" for j in range(n))
+                     for i in range(25))
+
+
 def _absorb_repro(res, state, n):
     """The block loop: one block of rate lanes into every instance, then the permutation."""
     case = res.counterexample["case"]
@@ -102,12 +119,26 @@ def _absorb_repro(res, state, n):
                 "    for (i = 0; i < 25; i++) bad += s[i] != want[i];\n")
         decl, hdr = "", "keccak_p1600.h"
     else:
-        call = (f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) m[i][j] = s[i];\n"
-                f"    for (j = 0; j < {n}; j++) in[j] = data;\n"
+        # every instance its own state and block: a lane moved between instances must show
+        sts = _instances(state, n)
+        msgs = [[rng.getrandbits(64) for _ in range(lanes)] for _ in range(n)]
+        wants = []
+        for x, mj in zip(sts, msgs):
+            w = list(x)
+            for k in range(lanes):
+                w[k] ^= mj[k]
+            wants.append(spec_keccak.permute(w, rounds) if 1 <= rounds <= 24 else w)
+        blocks = ", ".join("{ %s }" % ", ".join(f"0x{b:02x}" for m in mj
+                                                 for b in m.to_bytes(8, "little"))
+                           for mj in msgs)
+        call = (f"    for (j = 0; j < {n}; j++) in[j] = datan[j];\n"
                 f"    keccak_p1600_x{n}_absorb(m, in, 1, {lanes}u, {rounds}u);\n"
                 f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) "
-                "bad += m[i][j] != want[i];\n")
-        decl = f"    uint64_t m[25][{n}];\n    const uint8_t *in[{n}];\n    unsigned j;\n"
+                "bad += m[i][j] != wantn[i][j];\n")
+        decl = (f"    uint64_t m[25][{n}] = {{ {_rows(sts, n)} }};\n"
+                f"    static const uint64_t wantn[25][{n}] = {{ {_rows(wants, n)} }};\n"
+                f"    static const uint8_t datan[{n}][{8 * lanes}] = {{ {blocks} }};\n"
+                f"    const uint8_t *in[{n}];\n    unsigned j;\n")
         hdr = f"keccak_p1600_x{n}.h"
     return ("#include <stdio.h>\n#include <stdint.h>\n"
             f"#include \"{hdr}\"\n"
