@@ -6,6 +6,7 @@ it reads) under two compilers is one proof, named for both.
 """
 
 import concurrent.futures
+import functools
 import hashlib
 import os
 import re
@@ -64,6 +65,10 @@ def folder_arch(folder, files):
     return "portable"
 
 
+def _interp(unit, cfg):
+    return Interp(unit, intrinsics.MODELS, x86asm.run, cfg.big_endian)
+
+
 def _calls(interp, name):
     """The functions of the unit `name` reaches (itself first), and the names it calls that
     the unit does not define and the prover has no model of (a dispatch wrapper's calls into
@@ -109,10 +114,6 @@ def path_names(folder):
     return {int(v): n.lower() for n, v in found}
 
 
-def _paths(folder):
-    return sorted(path_names(folder))
-
-
 def _link(interp, folder, cfg, own, outside, loaded=None):
     """Resolve the calls out of `own` to the functions of the folder's other kernel files
     (interpreted there, under the same compiler's branch), and theirs in turn. The oracle
@@ -126,13 +127,12 @@ def _link(interp, folder, cfg, own, outside, loaded=None):
                 continue
             if other not in loaded:
                 unit = cfront.load(other, cfg)
-                loaded[other] = unit and Interp(unit, intrinsics.MODELS, x86asm.run,
-                                                cfg.big_endian)
+                loaded[other] = unit and _interp(unit, cfg)
             oi = loaded[other]
             if oi is None or n not in oi.funcs:
                 continue
             _link(oi, folder, cfg, other, _calls(oi, n)[1], loaded)
-            interp.externs[n] = (lambda fd, oi=oi: lambda vals: oi._invoke(fd, vals))(oi.funcs[n])
+            interp.externs[n] = functools.partial(oi._invoke, oi.funcs[n])
             break
         else:
             raise Unsupported(f"{n} is defined in no kernel file of {folder}")
@@ -160,7 +160,7 @@ def plan(folder, configs=None, only=None):
             unit = cfront.load(path, cfg)
             if unit is None:
                 continue
-            interp = Interp(unit, intrinsics.MODELS, x86asm.run, cfg.big_endian)
+            interp = _interp(unit, cfg)
             gtext = _globals_text(unit)
             for name, fd in interp.funcs.items():
                 if kind_of(name) is None:
@@ -171,7 +171,7 @@ def plan(folder, configs=None, only=None):
                 text += gtext + unit.asm.__repr__()
                 if outside:
                     # A wrapper: its proof runs the files it calls, so their text is its text.
-                    text += repr(outside) + repr(_paths(folder)) + "".join(
+                    text += repr(outside) + repr(sorted(path_names(folder))) + "".join(
                         open(os.path.join(folder, f)).read() for f in sorted(os.listdir(folder))
                         if is_kernel_file(os.path.join(folder, f)))
                 digest = hashlib.sha256((name + str(cfg.big_endian) + text).encode()).hexdigest()
@@ -186,7 +186,7 @@ def prove_one(job, quick=False):
     path, name, cnames, cname, digest, outside = job
     cfg = cfront.CONFIGS[cname]
     unit = cfront.load(path, cfg)
-    interp = Interp(unit, intrinsics.MODELS, x86asm.run, cfg.big_endian)
+    interp = _interp(unit, cfg)
     family, kind, n = kind_of(name)
     mod = keccak_obligations if family == "keccak" else chacha_obligations
     t0 = time.time()
@@ -194,7 +194,7 @@ def prove_one(job, quick=False):
     # A dispatch wrapper is run once per answer of the oracle, into the kernels it calls.
     answers = [None]
     if DISPATCH_ORACLE in outside:
-        answers = _paths(os.path.dirname(path))
+        answers = sorted(path_names(os.path.dirname(path)))
     res = Result(os.path.basename(path), name, cnames, "proved",
                  cases=len(cases) * len(answers))
     try:

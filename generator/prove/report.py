@@ -8,7 +8,7 @@ import sys
 import time
 
 from ..errors import UsageError
-from . import driver, spec_chacha, spec_keccak
+from . import anf, driver, spec_chacha, spec_keccak
 
 
 def concrete_keccak(res):
@@ -89,8 +89,7 @@ def c_repro(res, folder):
 def _instances(state, n):
     """n distinct states from one: instance j's lanes are the given ones rotated by 7j bits
     and XORed with j."""
-    rot = lambda x, r: ((x << r) | (x >> (64 - r))) & (2 ** 64 - 1) if r % 64 else x
-    return [[rot(x, (7 * j) % 64) ^ j for x in state] for j in range(n)]
+    return [[anf.rotl(x, 7 * j, 64) ^ j for x in state] for j in range(n)]
 
 
 def _rows(states, n):
