@@ -101,6 +101,8 @@ def cmd_generate(args):
         names.append(c.name)
     vendor_files(env, files, prefix, command, target, c.rounds if c else (),
                  c.width if c else 0, ", ".join(names))
+    if args.prove:
+        prove_before_writing({args.out: files}, "generate")
     changed = outdir.write_tree(args.out, files, command, force=args.force)
     print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
@@ -129,7 +131,10 @@ def cmd_bundle(args):
                 or args.kernels != ",".join(FAMILIES) or args.chacha_rounds):
             raise UsageError("--canonical writes the committed bundles (out/portable, "
                              "out/x86_64, out/aarch64) and takes no other option")
-        for folder, files in bundle.canonical_files(args.root).items():
+        folders = bundle.canonical_files(args.root)
+        if args.prove:
+            prove_before_writing(folders, "bundle", canonical=True)
+        for folder, files in folders.items():
             changed = outdir.write_tree(folder, files, bundle.CANONICAL_COMMAND,
                                         force=args.force)
             print(f"bundle {folder}: {len(files)} files"
@@ -148,6 +153,8 @@ def cmd_bundle(args):
     outdir.precheck(args.out)
     command = args.command_line
     files = bundle.folder(b, prefix, command, cc_id, args.amalgamate)
+    if args.prove:
+        prove_before_writing({args.out: files}, "bundle")
     changed = outdir.write_tree(args.out, files, command, force=args.force)
     print(f"bundle {args.out}: {b.description}"
           + (f"; kernels {', '.join(families)}" if families != FAMILIES else "")
@@ -410,11 +417,38 @@ def cmd_report(args):
     report.main(args.tsv, args.out or "out/report", args.command_line)
 
 
-def cmd_prove(args):
+def prover():
+    """generator.prove.report, or UsageError naming the Debian package it lacks."""
     missing = [m for m in ("pycparser", "z3") if pydeps.problem(m)]
     if missing:
         raise UsageError(pydeps.problem(missing[0]))
-    from .prove import report as prove_report
+    from .prove import report
+    return report
+
+
+def prove_before_writing(folders, command, canonical=False):
+    """--prove: each {folder: files} proven from a temporary copy; nothing is written unless
+    every kernel proves (exit 1, with the report's counterexamples). A wasm32 folder, which
+    the prover has no configuration for, is refused, or with --canonical written unproven
+    and said so."""
+    report = prover()
+    from .prove import driver
+    wasm = [f for f, files in folders.items()
+            if driver.for_wasm(t for n, t in files.items() if n.endswith(".c"))]
+    if wasm and not canonical:
+        raise UsageError(f"{command} --prove: {wasm[0]} is generated for wasm32, which the "
+                         "prover has no configuration for (no models of the SIMD128 "
+                         "intrinsics)")
+    for f in wasm:
+        print(f"{command} --prove: {f} is written unproven: the prover has no wasm32 "
+              "configuration", file=sys.stderr)
+    if not report.prove_files({f: t for f, t in folders.items() if f not in wasm}):
+        print(f"{command}: nothing written: not every kernel proved", file=sys.stderr)
+        sys.exit(1)
+
+
+def cmd_prove(args):
+    prove_report = prover()
     if not args.jobs.isdigit() or not 1 <= int(args.jobs) <= 64:
         raise UsageError(f"--jobs '{args.jobs}': not a count (accepted: 1..64)")
     jobs = int(args.jobs)
@@ -471,7 +505,7 @@ def parser():
     kernels_ = O("--kernels", "the kernel families to emit, comma separated", cli.words(FAMILIES),
                  "all", {"default": ",".join(FAMILIES)})
     subcommand(sub, "generate", (cli.TARGET, cli.CC_ID) + cli.KECCAK + (kernels_,) + cli.CHACHA
-               + (cli.PREFIX, cli.out_option(), cli.FORCE), cmd_generate,
+               + (cli.PREFIX, cli.out_option(), cli.FORCE, cli.PROVE), cmd_generate,
                "generate the kernel sources of one target")
     bundle_targets = cli.words(list(targets.BUNDLES) + [t for t in targets.TARGETS
                                                        if t not in targets.BUNDLES])
@@ -507,7 +541,7 @@ def parser():
         O("--canonical", "write the committed bundles into ROOT/out/ (what check compares)", "",
           "off", {"action": "store_true"}),
         O("--root", "", "", "", {"default": "out", "help": argparse.SUPPRESS}),
-        cli.FORCE), cmd_bundle,
+        cli.FORCE, cli.PROVE), cmd_bundle,
         "every code path of one architecture in one vendorable folder, with run-time dispatch")
     subcommand(sub, "check", (
         O("--root", "the folder holding the committed bundles", "a folder path", "out",

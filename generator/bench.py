@@ -66,6 +66,10 @@ OPTIONS = (
                "1 MiB, beside the bare permutation", "", "off", {"action": "store_true"}),
     cli.Option("--tsv", "also write the rows, one per variant and compiler, tab-separated",
                "a file path", "none", {"metavar": "FILE"}),
+    cli.Option("--prove", "prove every variant equal to FIPS 202 or RFC 8439 for all inputs "
+               "before the race (as `generator prove` does; Debian's python3-z3 and "
+               "python3-pycparser): the check column then says proved", "", "off",
+               {"action": "store_true"}),
     cli.Option("--plot", "also draw the figures against the first swept option (needs "
                "matplotlib: Debian's python3-matplotlib)", "a file path ending in .svg or "
                ".png", "none", {"metavar": "FILE"}),
@@ -231,6 +235,9 @@ def main(args, gen):
     from . import (render, sweep_plot, sweep_programs, sweep_space, sweep_table, targets)
     target = targets.get(args.target)
     if target.name in targets.WASM_TARGETS:
+        if args.prove:
+            raise UsageError("bench --prove: the prover has no wasm32 configuration (no "
+                             "models of the SIMD128 intrinsics)")
         from . import wasm_bench
         return wasm_bench.main(args, gen, target)
     ccs = compilers(args.cc)
@@ -249,6 +256,7 @@ def main(args, gen):
         if args.xkcp != XKCP_DEFAULT:
             raise UsageError(f"--xkcp: no KeccakP-1600-opt64.c in {xkcp_dir}")
         xkcp_dir = None
+    report = gen.prover() if args.prove else None
     tsv_path = output_file("--tsv", args.tsv)
     plot_path = output_file("--plot", args.plot, sweep_plot.FORMATS)
     # Every list and every combination first: a bad one fails before anything is built.
@@ -270,6 +278,9 @@ def main(args, gen):
         if not xkcp_dir and args.xkcp != "none":
             sweep_programs.say("XKCP opt64 not available (tests/peers/bench_xkcp.sh fetches "
                                "it)")
+        # Proven before the race, not beside it: the prover would load the timed cores.
+        proofs = report.prove_variants(sweep_programs.variant_folders(
+            render.environment(), args.command_line, target, programs)) if report else {}
         results = []
         for sweep, per_cc in programs:
             rows, sponge_rows = {}, {}
@@ -287,7 +298,7 @@ def main(args, gen):
                         sponge_rows[cc] = benchdata.run([exe, "--tsv", "--turns",
                                                          str(args.turns)])
             results.append(sweep_table.results(sweep, per_cc, rows, sponge_rows, ccs, target,
-                                               rounds))
+                                               rounds, proofs))
         for i, result in enumerate(results):
             print(("\n" if i else "") + sweep_table.table(result, rounds, args.turns, versions),
                   end="", flush=True)

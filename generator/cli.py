@@ -121,6 +121,10 @@ PREFIX = Option("--prefix", "prepended to every exported symbol, so two copies l
 FORCE = Option("--force", "overwrite generated files you changed since roundsmith wrote them "
                "(files roundsmith did not write are never touched)", "",
                "off", {"action": "store_true"}, shapes_output=False)
+PROVE = Option("--prove", "prove every kernel equal to FIPS 202 or RFC 8439 for all inputs "
+               "before anything is written, and write nothing if one does not prove (as "
+               "`generator prove` does: Debian's python3-z3 and python3-pycparser)", "", "off",
+               {"action": "store_true"}, shapes_output=False)
 CAPS = Option("--caps", "compiler capabilities, as configure.py probes them by compiling",
               "comma-separated " + words(compiler_caps()), "none", {"default": ""})
 

@@ -87,6 +87,22 @@ def kernel_files(env, command, target, v):
     return prefixed(kernels.keccak_any(env, v, ident + "_", command, target), ident)
 
 
+def variant_folders(env, command, target, programs):
+    """{variant name: its files as `generate` writes them (unprefixed)}, for every variant a
+    program built: what bench --prove proves."""
+    out = {}
+    for _, per_cc in programs:
+        for p in per_cc.values():
+            for v in (p.variants if p else ()):
+                if v.name in out or v.name not in p.built:
+                    continue
+                if isinstance(v, variants.ChachaVariant):
+                    out[v.name] = kernels.chacha_sources(env, v, "", command, target)
+                else:
+                    out[v.name] = kernels.keccak_any(env, v, "", command, target)
+    return out
+
+
 def sponge_files(env, command, target, v):
     """The sponge on `v` in a folder of its own (its files keep their names; its symbols are
     prefixed), over the permutation object the bare race already built."""

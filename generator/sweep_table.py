@@ -14,10 +14,6 @@ from . import benchdata, decide
 from .bench import BuildError
 from .sweep_space import default_for
 
-# What a row's correctness rests on. A prover is a function (variant -> True when it proved
-# the variant equal to the specification); none exists yet, so every row that gave every
-# vector right says "verified".
-PROVERS = ()
 
 METRICS = {"keccak": ("median_24", "TSC cycles per permutation (24 rounds)", "cycles", "{:.0f}"),
            "multi": ("median_24", "TSC cycles per permutation per instance (24 rounds)",
@@ -27,8 +23,11 @@ METRICS = {"keccak": ("median_24", "TSC cycles per permutation (24 rounds)", "cy
 TITLES = {"keccak": "Keccak-p[1600]", "multi": "Keccak-p[1600] x-N", "chacha": "ChaCha"}
 
 
-def correctness(variant):
-    return "proved" if any(prove(variant) for prove in PROVERS) else "verified"
+def correctness(variant, proofs):
+    """What a row that gave every vector right rests on: "proved" when `proofs` (variant name
+    -> the prover's verdict, bench --prove) says so, the prover's verdict when it says
+    otherwise, else "verified" (the vectors alone)."""
+    return proofs.get(variant.name, "verified")
 
 
 @dataclass
@@ -56,8 +55,10 @@ class Result:
     defaults: dict = field(default_factory=dict)   # cc -> its default's row (not x-N)
 
 
-def results(sweep, programs, rows, sponge_rows, ccs, target, rounds):
-    """rows: cc -> the program's --tsv rows (or a BuildError); sponge_rows likewise."""
+def results(sweep, programs, rows, sponge_rows, ccs, target, rounds, proofs=None):
+    """rows: cc -> the program's --tsv rows (or a BuildError); sponge_rows likewise; proofs:
+    variant name -> the prover's verdict (bench --prove)."""
+    proofs = proofs or {}
     metric = METRICS[sweep.family][0]
     column = decide.spread_column(metric)
     cells = [{cc: Cell(cc, r.variants.get(cc)) for cc in ccs} for r in sweep.rows]
@@ -80,7 +81,7 @@ def results(sweep, programs, rows, sponge_rows, ccs, target, rounds):
                 c.check = "no row"
             else:
                 c.row = by[v.name]
-                c.check = (correctness(v) if benchdata.ok(c.row)
+                c.check = (correctness(v, proofs) if benchdata.ok(c.row)
                            else str(c.row.get("status", "?")).split(" (")[0].split(":")[0])
             if benchdata.ok(c.row):
                 c.median, c.spread = c.row[metric], c.row.get(column, 0.0)

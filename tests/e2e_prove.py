@@ -12,10 +12,18 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PY = sys.executable
+sys.path.insert(0, ROOT)
+from generator import pydeps  # noqa: E402
+
+# The prover needs Debian's python3-z3 and python3-pycparser, which only Debian's interpreter
+# sees when the python3 on PATH is another (pyenv): the one that has them runs it.
+PY = pydeps.python_with(("jinja2", "pycparser", "z3"))
 
 
 def prove(*args):
+    if PY is None:
+        raise unittest.SkipTest("skipped: no interpreter here imports jinja2, pycparser and z3 "
+                                "(apt-get install -y python3-z3 python3-pycparser)")
     return subprocess.run([PY, "-m", "generator", "prove", *args], cwd=ROOT,
                           capture_output=True, text=True)
 
@@ -88,16 +96,22 @@ def plant(src, text, repl, occurrence):
     return src[:idx] + repl + src[idx + len(text):]
 
 
+def planted_copy(tmp, folder, fname, text, repl, occ):
+    """A copy of out/<folder> in tmp with the bug planted in fname; its path."""
+    d = os.path.join(tmp, folder)
+    shutil.copytree(os.path.join(ROOT, "out", folder), d)
+    path = os.path.join(d, fname)
+    src = open(path).read()
+    with open(path, "w") as f:
+        f.write(plant(src, text, repl, occ))
+    return d
+
+
 class PlantedBugs(unittest.TestCase):
     def test_each_is_caught(self):
         for name, folder, fname, text, repl, occ, fn, config in BUGS:
             with self.subTest(bug=name), tempfile.TemporaryDirectory() as tmp:
-                d = os.path.join(tmp, folder)
-                shutil.copytree(os.path.join(ROOT, "out", folder), d)
-                path = os.path.join(d, fname)
-                src = open(path).read()
-                with open(path, "w") as f:
-                    f.write(plant(src, text, repl, occ))
+                d = planted_copy(tmp, folder, fname, text, repl, occ)
                 repro = os.path.join(tmp, "repro")
                 r = prove(d, "--function", fn, "--config", config, "--quick",
                           "--repro-dir", repro)
@@ -128,8 +142,32 @@ class PlantedBugs(unittest.TestCase):
                                     f"{run.stdout}{r.stdout[-1500:]}")
 
 
-if __name__ == "__main__":
-    unittest.main()
+class HelperContracts(unittest.TestCase):
+    """A ChaCha level is proven given its helpers' proofs; when a helper does not prove, the
+    level is proven again without them and fails too, never "proved" on a broken helper."""
+
+    def test_level_over_a_broken_helper_fails(self):
+        _, folder, fname, text, repl, occ, _, config = next(b for b in BUGS
+                                                            if b[0] == "counter carry")
+        with tempfile.TemporaryDirectory() as tmp:
+            d = planted_copy(tmp, folder, fname, text, repl, occ)
+            r = prove(d, "--function", "rs_chacha8_sse2,rs_chacha_sse2_x4,rs_chacha8_block",
+                      "--config", config, "--quick")
+            self.assertEqual(r.returncode, 1, r.stdout[-2000:] + r.stderr[-2000:])
+            status = {m.group(2): m.group(1) for m in re.finditer(
+                r"^(proved|counterexample|not supported) +\S+: (\w+) ", r.stdout, re.M)}
+            self.assertEqual(status, {"rs_chacha8_sse2": "counterexample",
+                                      "rs_chacha_sse2_x4": "counterexample",
+                                      "rs_chacha8_block": "proved"}, r.stdout[-3000:])
+            self.assertIn("ROUNDSMITH_PATH=sse2", r.stdout)
+
+    def test_level_names_the_proofs_it_rests_on(self):
+        r = prove(os.path.join("out", "x86_64"), "--function",
+                  "rs_chacha8_avx2,rs_chacha_avx2_x8,rs_chacha_avx2_x4,rs_chacha8_block",
+                  "--config", "gcc-x86_64", "--quick")
+        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        self.assertRegex(r.stdout, r"proved +\S+: rs_chacha8_avx2 .*given the proofs of "
+                                   r"rs_chacha8_block, rs_chacha_avx2_x4, rs_chacha_avx2_x8")
 
 
 class ModelCheck_x86_64(unittest.TestCase):
@@ -159,3 +197,7 @@ class ModelCheck_aarch64(unittest.TestCase):
         bad = [(n, r) for n, r in results if r != "ok"]
         self.assertEqual(bad, [])
         print(f"{len(results)} AArch64 intrinsic models agree with the instructions")
+
+
+if __name__ == "__main__":
+    unittest.main()

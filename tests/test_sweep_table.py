@@ -8,7 +8,6 @@ import argparse
 import os
 import sys
 import unittest
-from unittest import mock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -70,8 +69,9 @@ class Table(unittest.TestCase):
         self.rows = {"gcc": [row(names[0], 500.0, 0.02), row(names[1], 505.0, 0.02),
                              row(names[2], 600.0, 0.01), row(default, 510.0, 0.01)]}
 
-    def result(self):
-        return sweep_table.results(self.sweep, {"gcc": None}, self.rows, {}, ["gcc"], X86, 24)
+    def result(self, proofs=None):
+        return sweep_table.results(self.sweep, {"gcc": None}, self.rows, {}, ["gcc"], X86, 24,
+                                   proofs)
 
     def test_best_tie_and_ratios(self):
         cells = [c["gcc"] for c in self.result().cells]
@@ -93,10 +93,11 @@ class Table(unittest.TestCase):
         self.assertEqual(cells[1].check, "WRONG")
         self.assertIsNone(cells[1].x_best)
 
-    def test_proved_only_through_a_prover(self):
-        with mock.patch.object(sweep_table, "PROVERS", (lambda v: v.unroll == 2,)):
-            cells = [c["gcc"] for c in self.result().cells]
-        self.assertEqual([c.check for c in cells], ["proved", "verified", "verified"])
+    def test_proved_only_through_the_prover(self):
+        names = [c["gcc"].variant.name for c in self.result().cells]
+        cells = [c["gcc"] for c in self.result({names[0]: "proved",
+                                                names[1]: "counterexample"}).cells]
+        self.assertEqual([c.check for c in cells], ["proved", "counterexample", "verified"])
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ default), `bench`, `tune`, `tune-quick`, `report`; each lists what the families 
 import glob
 import os
 
+from generator.buildgraph import proofs
 from generator.buildgraph.ninja import ROOT, esc, rel
 
 # The bench kinds `python3 -m generator tune` takes (--bench-KIND) besides keccak's, which
@@ -24,9 +25,9 @@ CONFIGURE_LOG = os.path.join("build", "configure_e2e.log")
 
 
 def python_suites(w, ctx):
-    """The two long single-process Python suites, written first: ninja 1.11 starts ready edges
-    in the order of the file, so these run beside the compiles instead of after them (they
-    were the last 5 minutes of a CI run)."""
+    """The long single-process Python suites, written first: ninja 1.11 starts ready edges in
+    the order of the file, so these run beside the compiles instead of after them (they were
+    the last 5 minutes of a CI run). The proofs (generator/buildgraph/proofs.py) follow."""
     # tests/test_docs.py reads the docs, configure.py's parser and the CLI reference script.
     w.build([UNIT_LOG], "unittest", implicit=ctx.gen_inputs + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "tests", "*.py"))
@@ -38,6 +39,7 @@ def python_suites(w, ctx):
         rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "buildgraph", "*.py"))),
         variables=[("module", "tests.e2e_configure")])
     w.blank()
+    proofs.edges(w, ctx)
 
 
 def summaries(w, ctx):

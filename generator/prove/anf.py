@@ -21,6 +21,11 @@ class Diverged(Exception):
 
 MAX_DEGREE = 4
 MAX_TERMS = 60000
+# Terms of a product's two operands multiplied: with every round's lanes cut, the kernels'
+# widest is about 500 (chi over a round that XORs a message block in). A kernel whose words
+# missed a cut multiplies words of hundreds of terms each for minutes before a degree shows
+# it wrong; this says so at once.
+MAX_PRODUCT = 20000
 
 
 def ones(w):
@@ -61,23 +66,19 @@ def _deps(kind, payload):
     if kind == "var":
         return RESOLVE.deps_of.get(payload) or frozenset([payload])
     if kind == "add":
-        out = set()
-        for _, v in payload[0]:
-            out |= sym_deps(v)
-        return frozenset(out)
-    out = set()
-    for v in _syms_in(payload[1]):
-        out |= sym_deps(v)
-    return frozenset(out)
+        return frozenset().union(*(sym_deps(v) for _, v in payload[0]))
+    return frozenset().union(*(sym_deps(v) for v in _syms_in(payload[1])))
 
 
 def sym_deps(v):
-    out = set()
-    if isinstance(v, Sym):
-        for m in v.t:
-            for a in m:
-                out |= BASES.deps[a >> 6]
-    return out
+    """The 'var' names a word depends on, computed once per word (new bases ask it of every
+    operand, and ChaCha's sums nest twenty rounds deep)."""
+    if not isinstance(v, Sym):
+        return frozenset()
+    if v._deps is None:
+        deps = BASES.deps
+        v._deps = frozenset().union(*(deps[b] for b in {a >> 6 for m in v.t for a in m}))
+    return v._deps
 
 
 class Resolve:
@@ -133,12 +134,13 @@ def mono_rot(m, n, W):
 class Sym:
     """A symbolic word: terms {monomial: mask}, over bases of width W."""
 
-    __slots__ = ("t", "W", "_key")
+    __slots__ = ("t", "W", "_key", "_deps")
 
     def __init__(self, terms, W):
         self.t = terms
         self.W = W
         self._key = None
+        self._deps = None
 
     def key(self):
         if self._key is None:
@@ -269,6 +271,8 @@ def and_(a, b):
         a, b = b, a
     if isinstance(a, int):
         return _make({m: c & a for m, c in b.t.items() if c & a}, W)
+    if len(a.t) * len(b.t) > MAX_PRODUCT:
+        raise Diverged(f"a product of words of {len(a.t)} and {len(b.t)} terms")
     out = {}
     for m1, c1 in a.t.items():
         for m2, c2 in b.t.items():
@@ -394,12 +398,35 @@ def add(a, b, w):
     return _resolved(bid)
 
 
+def var_offset(v, name):
+    """k when v is exactly the input variable `name` plus the constant k (mod 2^W), else
+    None."""
+    bid = single_base(v)
+    if bid is None:
+        return None
+    if BASES.kind[bid] == "add":
+        items, k = BASES.payload[bid]
+        if len(items) != 1:
+            return None
+        bid = single_base(items[0][1])
+        if bid is None:
+            return None
+    else:
+        k = 0
+    return k if BASES.kind[bid] == "var" and BASES.payload[bid] == name else None
+
+
 def _resolved(bid):
     atom = atom_of(bid)
     if RESOLVE.fn is not None and BASES.deps[bid] and BASES.deps[bid] <= RESOLVE.inputs:
         got = RESOLVE.fn(atom)
         if got is not None:
             return got
+    if SWEEP.active and 1 in SWEEP.sizes:
+        got = SWEEP.table.get(atom.key())
+        if got is not None:
+            SWEEP.hits[got[1]] = SWEEP.hits.get(got[1], 0) + 1
+            return got[0]
     return atom
 
 

@@ -1,11 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """What each ChaCha entry point must compute, and the runs that check it.
 
-The block function of one block (words 12 and 13 given), and the multi-block levels (every
-block count through each of their paths, the 64-bit counter and the RFC 8439 one, keystream
-and xor): the input words and the counter are variables, the kernel is interpreted, and every
-output byte must have exactly the RFC's terms. Counter words, which the kernels compute with
-compares and carries, are proven equal to the specification's (pos + j) words by the solver.
+The block function of one block (words 12 and 13 given), the levels' W-block helpers
+(rs_chacha_<level>_x<W>: every round count, both counter layouts, keystream and xor) and the
+multi-block levels (every block count through each of their paths): the input words and the
+counter are variables, the kernel is interpreted, and every output byte must have exactly the
+RFC's terms. Counter words, which the kernels compute with compares and carries, are proven
+equal to the specification's (pos + j) words by the solver.
+
+A level calls its helpers and the block function for whole blocks. Where those are proven in
+the same run, the level's proof takes each call as its contract (the RFC's keystream of the
+blocks it was asked for, at the counter it was given) instead of running the body again: the
+helper's own proof covers its body for every argument the contract accepts, the contract
+declines (and the body runs) for any other, and a level whose helper did not prove is proven
+again without contracts (generator/prove/driver.py). What a level's proof then shows is its
+own part: which helper serves which blocks, the counter and the pointers it passes them.
 """
 
 import random
@@ -24,7 +33,9 @@ LEVEL_COUNTS = (1, 5, 13, 29, 63, 65)
 KINDS = [
     (re.compile(r"^rs_chacha(8|12|20)_block$"), "block"),
     (re.compile(r"^rs_chacha(8|12|20)_(?!run$|block$|xor_any$)(\w+)$"), "level"),
+    (re.compile(r"^rs_chacha_[a-z0-9]+_x(\d+)$"), "chunk"),
 ]
+ROUND_COUNTS = (8, 12, 20)
 
 
 def kind_of(name):
@@ -36,8 +47,14 @@ def kind_of(name):
 
 
 def cases(kind, rounds, quick=False):
+    """rounds: the function's round count, or its block count for a helper (which takes the
+    round count as an argument)."""
     if kind == "block":
         return [dict(xor=x) for x in (False, True)]
+    if kind == "chunk":
+        counts = (8, 20) if quick else ROUND_COUNTS
+        return [dict(rounds=r, wide=w, xor=x) for r in counts for w in (1, 0)
+                for x in (False, True)]
     out = []
     counts = (1, 4, 9, 33) if quick else LEVEL_COUNTS
     for n in counts:
@@ -64,10 +81,15 @@ def _input_bytes_obj(name, words, be):
     return obj
 
 
-def run_case(interp, name, kind, rounds, case, be):
+def run_case(interp, name, kind, rounds, case, be, contracts=False):
+    """contracts: take the calls to the proven helpers as their contracts (see the module's
+    text); the run then expects every block as the contract gives it."""
     anf.reset()
     st = [anf.var(f"st.{i}", 32) for i in range(16)]
     sto = _words_obj("st", st, be)
+    sto.readonly = True
+    if kind == "chunk":
+        n, rounds = rounds, case["rounds"]
     if kind == "block":
         w12, w13 = anf.var("w12", 32), anf.var("w13", 32)
         words = st[:12] + [w12, w13] + st[14:]
@@ -75,7 +97,9 @@ def run_case(interp, name, kind, rounds, case, be):
                            [words], lambda inp, out: [
                                (Pointer(sto, 0), T.Ptr(T.U32)), (w12, T.U32), (w13, T.U32),
                                inp, out])
-    n, wide = case["n"], case["wide"]
+    if kind == "level":
+        n = case["n"]
+    wide = case["wide"]
     _counters(n, wide)
     blocks = []
     for j in range(n):
@@ -83,23 +107,57 @@ def run_case(interp, name, kind, rounds, case, be):
         hi = anf.var(f"ctr.hi.{j}", 32) if wide else st[13]
         blocks.append(st[:12] + [lo, hi] + st[14:])
     pos = anf.var("pos", 64)
+    if kind == "chunk":
+        return _run_blocks(interp, name, rounds, case, be, sto, blocks, lambda inp, out: [
+            (Pointer(sto, 0), T.Ptr(T.U32)), (pos, T.U64), (wide, T.INT), (rounds, T.UINT),
+            inp, out])
     return _run_blocks(interp, name, rounds, case, be, sto, blocks, lambda inp, out: [
         (Pointer(sto, 0), T.Ptr(T.U32)), (pos, T.U64), (wide, T.INT), inp, out,
-        (n, T.SIZE_T)])
+        (n, T.SIZE_T)], contracts)
 
 
-def _run_blocks(interp, name, rounds, case, be, sto, blocks, args):
+def sweep_block(words, rounds, prefix):
+    """The RFC's block function on `words`, each double round's output words registered as cut
+    points named prefix.d<t>.<i> the moment the round leaves them: a kernel word equal to one
+    becomes that name, so no word carries more than one double round's terms (ChaCha20's
+    rotated XOR chains and flattened sums otherwise grow with every round)."""
+    def cut(t):
+        def named(i, word):
+            if not isinstance(word, anf.Sym):
+                return word
+            name = anf.var(f"{prefix}.d{t + 1}.{i}", 32)
+            anf.SWEEP.add(word, name, (prefix, t, i))
+            return name
+        return named
+    anf.SWEEP.active = False
+    out = spec_chacha.block(words, rounds, cut)
+    anf.SWEEP.active = True
+    return out
+
+
+def contract_block(words, rounds):
+    """The keystream words of one block as a proven helper's contract gives them: an opaque
+    word per output word, over exactly the input words (equal only to itself)."""
+    return [anf.opaque(f"chacha{rounds}.{i}", list(words), 32) for i in range(16)]
+
+
+def _run_blocks(interp, name, rounds, case, be, sto, blocks, args, contracts=False):
     n = len(blocks)
+    if contracts:
+        expect = [contract_block(words, rounds) for words in blocks]
+    else:
+        expect = [sweep_block(words, rounds, f"block {j}") for j, words in enumerate(blocks)]
     ins = [anf.var(f"in.{k}", 32) for k in range(16 * n)]
     if case["xor"]:
         ino = _input_bytes_obj("in", ins, be)
+        ino.readonly = True
         inp = (Pointer(ino, 0), T.Ptr(T.U8))
     else:
         inp = (NULL, T.Ptr(T.U8))
     out = Obj("out", 64 * n, be)
     interp.call(name, args(inp, (Pointer(out, 0), T.Ptr(T.U8))))
-    for j, words in enumerate(blocks):
-        ks = spec_chacha.serialize(spec_chacha.block(words, rounds))
+    for j, words in enumerate(expect):
+        ks = spec_chacha.serialize(words)
         for b, e in enumerate(ks):
             if case["xor"]:
                 e = anf.xor(e, anf.trunc(anf.shr(ins[16 * j + b // 4], 8 * (b % 4), 32), 8))
@@ -167,3 +225,82 @@ def _counters(n, wide):
         return anf.evaluate(atom, e, {})
 
     R.fn = resolve
+
+
+# -- contracts: a proven helper's calls, taken as what its proof showed --
+
+def contracts_for(interp, proven):
+    """{name: contract} for the functions of `proven` (helpers and block functions proven in
+    this run under the same branch) that the unit defines. None when the unit has a global
+    a helper could write: a contract says a call writes its output and nothing else."""
+    if any(not obj.readonly for _, obj in interp.globals.values()):
+        return {}
+    out = {}
+    for name in proven:
+        k = kind_of(name)
+        if name in interp.funcs and k is not None and k[0] in ("block", "chunk"):
+            out[name] = _block_contract(k[1]) if k[0] == "block" else _chunk_contract(k[1])
+    return out
+
+
+def _block_contract(rounds):
+    def call(interp, vals):
+        (st, _), (w12, w12t), (w13, w13t), inp, out = vals
+        words = _state_words(interp, st)
+        if words is None:
+            return None
+        words[12] = _word(interp.convert(w12, w12t, T.U32, None))
+        words[13] = _word(interp.convert(w13, w13t, T.U32, None))
+        if words[12] is None or words[13] is None:
+            return None
+        return _emit(interp, [words], rounds, inp, out)
+    return call
+
+
+def _chunk_contract(n):
+    def call(interp, vals):
+        (st, _), (pos, post), (wide, _), (rounds, _), inp, out = vals
+        if rounds not in ROUND_COUNTS or wide not in (0, 1):
+            return None
+        words = _state_words(interp, st)
+        k = anf.var_offset(interp.convert(pos, post, T.U64, None), "pos")
+        if words is None or k is None:
+            return None
+        blocks = []
+        for j in range(n):
+            # block j's counter is pos + k + j, which the level's run names (its definition)
+            lo, hi = f"ctr.lo.{k + j}", f"ctr.hi.{k + j}"
+            if lo not in anf.RESOLVE.deps_of:
+                return None
+            blocks.append(words[:12] + [anf.var(lo, 32), anf.var(hi, 32) if wide
+                                        else words[13]] + words[14:])
+        return _emit(interp, blocks, rounds, inp, out)
+    return call
+
+
+def _state_words(interp, st):
+    if not isinstance(st, Pointer) or st.obj is None:
+        return None
+    return [interp.load(st + 4 * i, T.U32) for i in range(16)]
+
+
+def _word(v):
+    """v as a word over 32-bit bases (a counter computed in 64 bits, narrowed), or None."""
+    if isinstance(v, int) or v.W == 32:
+        return v
+    try:
+        return anf.narrow(v, 32)
+    except anf.Mixed:
+        return None
+
+
+def _emit(interp, blocks, rounds, inp, out):
+    (inp, _), (out, _) = inp, out
+    if not isinstance(out, Pointer) or out.obj is None or not isinstance(inp, Pointer):
+        return None
+    for j, words in enumerate(blocks):
+        for b, e in enumerate(spec_chacha.serialize(contract_block(words, rounds))):
+            if inp.obj is not None:
+                e = anf.xor(e, interp.load(inp + 64 * j + b, T.U8))
+            out.obj.write(out.off + 64 * j + b, 1, e)
+    return None, T.VOID

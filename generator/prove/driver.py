@@ -2,7 +2,9 @@
 """Prove every kernel entry point of the C files in a folder, under every compiler branch.
 
 A function is proven once per distinct text: the same body (with what it calls and the tables
-it reads) under two compilers is one proof, named for both.
+it reads) under two compilers is one proof, named for both. A ChaCha level takes the calls to
+helpers proven in the same run as their contracts (generator/prove/chacha_obligations.py);
+if one of those did not prove, the level is proven again without them.
 """
 
 import concurrent.futures
@@ -20,7 +22,9 @@ from . import ctypes_ as T
 from .interp import Interp
 from .memory import Unsupported
 
-KERNEL_FILES = ("keccak_p1600", "chacha")
+# A folder's kernel sources: a bundle's or generate's, and the testsuite's variants (named for
+# their registry: keccakp1600_u6_lc_fused_rorx.c).
+KERNEL_FILES = ("keccak_p1600", "keccakp1600", "chacha")
 # The call a dispatch wrapper asks which path to take; its proof covers every answer.
 DISPATCH_ORACLE = "rs_path"
 
@@ -35,6 +39,7 @@ class Result:
     cases: int = 0
     seconds: float = 0.0
     counterexample: dict = field(default_factory=dict)
+    assumed: list = field(default_factory=list)     # functions taken as their contracts
 
 
 def kind_of(name):
@@ -52,8 +57,17 @@ def is_kernel_file(path):
     return base.endswith(".c") and base.startswith(KERNEL_FILES)
 
 
+def for_wasm(texts):
+    """True when one of the C texts' provenance headers says target wasm32."""
+    return any(re.search(r"^ \*\s+target\s+= wasm32$", t[:2000], re.M) for t in texts)
+
+
 def folder_arch(folder, files):
+    """x86_64, aarch64, portable (any C the prover reads under every configuration), or
+    wasm32, which it has no configuration for."""
     names = {os.path.basename(f) for f in files}
+    if for_wasm(open(f).read(2000) for f in files):
+        return "wasm32"
     manifest = os.path.join(folder, "roundsmith.manifest")
     text = open(manifest).read() if os.path.exists(manifest) else ""
     if any("neon" in n or "sha3" in n for n in names) or "aarch64" in text.split("\n")[0:8].__str__():
@@ -145,8 +159,9 @@ def _globals_text(unit):
 
 
 def plan(folder, configs=None, only=None):
-    """[(file, function, [config names], unit config, digest)], one per distinct text, and the
-    branches that build nothing ((file, config) with an #error)."""
+    """(arch, [[file, function, [config names], unit config, digest, outside calls, proven]]),
+    one job per distinct text; proven: the helper and block functions other jobs prove for the
+    same file under the job's unit config (a level may take their contracts)."""
     files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
                    if is_kernel_file(os.path.join(folder, f)))
     arch = folder_arch(folder, files)
@@ -179,11 +194,16 @@ def plan(folder, configs=None, only=None):
                 if key not in jobs:
                     jobs[key] = [path, name, [], cname, digest, outside]
                 jobs[key][2].append(cname)
-    return arch, list(jobs.values())
+    jobs = list(jobs.values())
+    for job in jobs:
+        job.append(frozenset(
+            other[1] for other in jobs if other[0] == job[0] and job[3] in other[2]
+            and kind_of(other[1])[1] in ("block", "chunk")))
+    return arch, jobs
 
 
-def prove_one(job, quick=False):
-    path, name, cnames, cname, digest, outside = job
+def prove_one(job, quick=False, contracts=True):
+    path, name, cnames, cname, digest, outside, proven = job
     cfg = cfront.CONFIGS[cname]
     unit = cfront.load(path, cfg)
     interp = _interp(unit, cfg)
@@ -205,11 +225,23 @@ def prove_one(job, quick=False):
         res.status = "not supported"
         res.detail = str(e)
         return res
+    given = {}
+    if family == "chacha" and kind == "level" and contracts:
+        given = chacha_obligations.contracts_for(interp, proven - {name})
     for answer, case in ((a, c) for a in answers for c in cases):
         if answer is not None:
             interp.externs[DISPATCH_ORACLE] = lambda vals, a=answer: (a, T.INT)
             case = dict(case, path=answer)
         try:
+            if given:
+                try:
+                    interp.contracts = given
+                    mod.run_case(interp, name, kind, n, case, cfg.big_endian, contracts=True)
+                    continue
+                except (mod.Mismatch, anf.Diverged, Unsupported, RecursionError):
+                    # Blocks computed elsewhere than in a proven helper: the case is run
+                    # whole, and its verdict is that run's.
+                    interp.contracts = {}
             mod.run_case(interp, name, kind, n, case, cfg.big_endian)
         except (mod.Mismatch, anf.Diverged) as e:
             res.status = "counterexample"
@@ -226,6 +258,9 @@ def prove_one(job, quick=False):
             res.detail = f"{_case_text(case)}: the expression nests too deep"
             break
     res.seconds = time.time() - t0
+    res.assumed = sorted(interp.contracted)
+    if res.assumed and res.status == "proved":
+        res.detail = "given the proofs of " + ", ".join(res.assumed)
     return res
 
 
@@ -259,20 +294,25 @@ def _localise():
 
 def prove_folder(folder, jobs_n=2, quick=False, only=None, progress=None, configs=None):
     arch, jobs = plan(folder, configs=configs, only=only)
-    results = []
-    if jobs_n <= 1:
-        for j in jobs:
-            r = prove_one(j, quick)
-            results.append(r)
-            if progress:
-                progress(r)
-        return arch, results
+    results = _run(jobs, jobs_n, quick, True)
+    # A level proven given a helper that did not prove is proven again, whole.
+    failed = {(r.file, c, r.function) for r in results if r.status != "proved"
+              for c in r.configs}
+    again = [i for i, r in enumerate(results)
+             if any((r.file, jobs[i][3], a) in failed for a in r.assumed)]
+    for i, r in zip(again, _run([jobs[i] for i in again], jobs_n, quick, False)):
+        results[i] = r
+    if progress:
+        for r in results:
+            progress(r)
+    order = sorted(range(len(results)), key=lambda i: (results[i].file, results[i].function,
+                                                        results[i].configs))
+    return arch, [results[i] for i in order]
+
+
+def _run(jobs, jobs_n, quick, contracts):
+    """The results of `jobs`, in their order."""
+    if jobs_n <= 1 or len(jobs) <= 1:
+        return [prove_one(j, quick, contracts) for j in jobs]
     with concurrent.futures.ProcessPoolExecutor(jobs_n) as ex:
-        futs = [ex.submit(prove_one, j, quick) for j in jobs]
-        for f in concurrent.futures.as_completed(futs):
-            r = f.result()
-            results.append(r)
-            if progress:
-                progress(r)
-    results.sort(key=lambda r: (r.file, r.function, r.configs))
-    return arch, results
+        return list(ex.map(prove_one, jobs, [quick] * len(jobs), [contracts] * len(jobs)))

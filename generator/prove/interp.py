@@ -85,6 +85,10 @@ class Interp:
         # Calls out of the unit: name -> f(values) -> (value, type). The driver links the
         # folder's other files here and gives the dispatch oracle each of its answers.
         self.externs = {}
+        # Functions of the unit proven on their own: name -> f(interp, values) -> (value, type),
+        # or None where the call is outside what the proof covered (then the body runs).
+        self.contracts = {}
+        self.contracted = set()     # the names a call was taken as its contract for
         self._type_cache = {}
         self._addr_taken = {}
         for ext in unit.ast.ext:
@@ -857,6 +861,11 @@ class Interp:
             return self._asm(node, args, frame)
         if name in self.funcs:
             vals = [self.eval(a, frame) for a in args]
+            if name in self.contracts:
+                got = self.contracts[name](self, vals)
+                if got is not None:
+                    self.contracted.add(name)
+                    return got
             return self._invoke(self.funcs[name], vals)
         if name in self.externs:
             return self.externs[name]([self.eval(a, frame) for a in args])

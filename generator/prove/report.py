@@ -4,7 +4,9 @@ from the standard, a concrete input, where it differs, and C that shows it on th
 
 import os
 import random
+import re
 import sys
+import tempfile
 import time
 
 from ..errors import UsageError
@@ -58,12 +60,13 @@ def c_repro(res, folder):
                 "    printf(\"%u lanes differ from FIPS 202\\n\", bad);\n"
                 "    return bad != 0;\n}\n")
     case = res.counterexample["case"]
-    rounds = int(res.function.split("_")[1][6:])
+    # a helper takes its round count as an argument, and serves its own block count
+    rounds = case.get("rounds") or int(res.function.split("_")[1][6:])
     rng = random.Random(8439)
     key = bytes(rng.getrandbits(8) for _ in range(32))
     nonce = bytes(rng.getrandbits(8) for _ in range(8))
     pos = (1 << 32) - 2
-    n = case.get("n", 1)
+    n = case.get("n") or (res.counterexample["n"] if res.counterexample["kind"] == "chunk" else 1)
     words = spec_chacha.le_words(spec_chacha.SIGMA) + spec_chacha.le_words(key)
     ks = b""
     for j in range(n):
@@ -150,35 +153,84 @@ def _absorb_repro(res, state, n):
             "    return bad != 0;\n}\n")
 
 
+def _written(tmp, folders):
+    """Each {key: {name: text}} written to its own folder under tmp: {its path: key}."""
+    paths = {}
+    for i, (key, files) in enumerate(folders.items()):
+        where = os.path.join(tmp, str(i))
+        os.makedirs(where)
+        for name, text in files.items():
+            with open(os.path.join(where, name), "w") as f:
+                f.write(text)
+        paths[where] = key
+    return paths
+
+
+def prove_files(folders, jobs=2, out=sys.stdout):
+    """Prove files not yet written ({folder: {name: text}}) from a temporary copy, reported
+    under the folder names they are for; True when every kernel proved."""
+    with tempfile.TemporaryDirectory(prefix="roundsmith-prove-") as tmp:
+        shown = _written(tmp, folders)
+        code, _ = run(list(shown), jobs, out=out, shown=shown)
+    return code == 0
+
+
+def prove_variants(named, jobs=2, out=sys.stdout):
+    """{label: files} (each a variant's generated folder, not written): each proven from a
+    temporary copy, a line per label; returns {label: proved / counterexample / not
+    supported}, the worst verdict of its kernels."""
+    verdicts = {}
+    with tempfile.TemporaryDirectory(prefix="roundsmith-prove-") as tmp:
+        for where, label in _written(tmp, named).items():
+            t0 = time.time()
+            _, results = driver.prove_folder(where, jobs)
+            bad = [r for r in results if r.status != "proved"]
+            verdicts[label] = bad[0].status if bad else "proved" if results else \
+                "not supported"
+            print(f"{verdicts[label]:14} {label}: {len(results) - len(bad)} of {len(results)} "
+                  f"kernels proved ({time.time() - t0:.0f} s)"
+                  + "".join(f"; {r.function}: {r.detail}" for r in bad[:2]), file=out,
+                  flush=True)
+    return verdicts
+
+
 def run(folders, jobs=2, quick=False, only=None, out=sys.stdout, repro_dir=None,
-        configs=None):
-    """Prove every folder; print a line per kernel; return (exit code, results)."""
+        configs=None, shown=None):
+    """Prove every folder; print a line per kernel; return (exit code, results). shown: the
+    name a folder is reported under, when not its path."""
+    shown = shown or {}
     for f in folders:
         if not os.path.isdir(f):
             raise UsageError(f"{f}: not a folder")
-        if not any(driver.is_kernel_file(os.path.join(f, n)) for n in os.listdir(f)):
+        kernels = [os.path.join(f, n) for n in sorted(os.listdir(f))
+                   if driver.is_kernel_file(os.path.join(f, n))]
+        if not kernels:
             raise UsageError(f"{f}: no kernel sources (keccak_p1600*.c, chacha*.c) in it")
+        if driver.folder_arch(f, kernels) == "wasm32":
+            raise UsageError(f"{f}: generated for wasm32, which the prover has no "
+                             "configuration for (no models of the SIMD128 intrinsics)")
     everything = []
     for folder in folders:
         t0 = time.time()
         arch, results = driver.prove_folder(folder, jobs, quick, only, configs=configs)
+        name = shown.get(folder, folder)
         for r in results:
-            line = (f"{r.status:14} {os.path.join(folder, r.file)}: {r.function} "
+            line = (f"{r.status:14} {os.path.join(name, r.file)}: {r.function} "
                     f"[{', '.join(r.configs)}] {r.cases} cases, {r.seconds:.1f} s")
             if r.detail:
                 line += f": {r.detail}"
             print(line, file=out, flush=True)
             if r.status == "counterexample":
-                print(_counterexample_text(r, folder, repro_dir), file=out, flush=True)
+                print(_counterexample_text(r, folder, repro_dir, name), file=out, flush=True)
         everything += results
         n_ok = sum(r.status == "proved" for r in results)
-        print(f"{folder}: {n_ok} of {len(results)} kernels proved ({arch} folder, "
+        print(f"{name}: {n_ok} of {len(results)} kernels proved ({arch} folder, "
               f"{time.time() - t0:.0f} s)", file=out, flush=True)
     code = 0 if everything and all(r.status == "proved" for r in everything) else 1
     return code, everything
 
 
-def _counterexample_text(r, folder, repro_dir):
+def _counterexample_text(r, folder, repro_dir, name):
     text = []
     ce = r.counterexample
     if ce["family"] == "keccak":
@@ -193,12 +245,17 @@ def _counterexample_text(r, folder, repro_dir):
     env = ""
     if "path" in ce["case"]:
         env = f"ROUNDSMITH_PATH={driver.path_names(folder).get(ce['case']['path'], '?')} "
+    elif ce["family"] == "chacha" and ce["kind"] in ("level", "chunk"):
+        # the public call reaches a level's code on that level's path
+        level = re.match(r"rs_chacha\d*_([a-z0-9]+)", r.function).group(1)
+        if level in driver.path_names(folder).values():
+            env = f"ROUNDSMITH_PATH={level} "
     if repro_dir:
         os.makedirs(repro_dir, exist_ok=True)
         path = os.path.join(repro_dir, f"repro_{r.function}.c")
         with open(path, "w") as fh:
             fh.write(src)
-        text.append(f"    reproduce: cc -I{folder} {path} {folder}/*.c && {env}./a.out")
+        text.append(f"    reproduce: cc -I{name} {path} {name}/*.c && {env}./a.out")
     else:
         text.append(f"    reproduce (cc -I<folder> repro.c <folder>/*.c && {env}./a.out):")
         text += ["      " + l for l in src.splitlines()]

@@ -10,35 +10,43 @@ from . import anf
 W = 32
 
 
-def quarter_round(s, a, b, c, d):
-    """Section 2.1: a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12; ... 8 ... 7."""
+def _same(i, word):
+    return word
+
+
+def quarter_round(s, a, b, c, d, cut=_same):
+    """Section 2.1: a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12; ... 8 ... 7.
+    cut(i, word) is given each word's last value and returns an equal word (the prover's name
+    for it)."""
     s[a] = anf.add(s[a], s[b], W)
     s[d] = anf.rol(anf.xor(s[d], s[a]), 16, W)
     s[c] = anf.add(s[c], s[d], W)
     s[b] = anf.rol(anf.xor(s[b], s[c]), 12, W)
-    s[a] = anf.add(s[a], s[b], W)
-    s[d] = anf.rol(anf.xor(s[d], s[a]), 8, W)
-    s[c] = anf.add(s[c], s[d], W)
-    s[b] = anf.rol(anf.xor(s[b], s[c]), 7, W)
+    s[a] = cut(a, anf.add(s[a], s[b], W))
+    s[d] = cut(d, anf.rol(anf.xor(s[d], s[a]), 8, W))
+    s[c] = cut(c, anf.add(s[c], s[d], W))
+    s[b] = cut(b, anf.rol(anf.xor(s[b], s[c]), 7, W))
 
 
-def inner_block(s):
-    """Section 2.3.1: a column round then a diagonal round."""
+def inner_block(s, cut=_same):
+    """Section 2.3.1: a column round then a diagonal round; cut(i, word) sees each word as the
+    double round leaves it."""
     quarter_round(s, 0, 4, 8, 12)
     quarter_round(s, 1, 5, 9, 13)
     quarter_round(s, 2, 6, 10, 14)
     quarter_round(s, 3, 7, 11, 15)
-    quarter_round(s, 0, 5, 10, 15)
-    quarter_round(s, 1, 6, 11, 12)
-    quarter_round(s, 2, 7, 8, 13)
-    quarter_round(s, 3, 4, 9, 14)
+    quarter_round(s, 0, 5, 10, 15, cut)
+    quarter_round(s, 1, 6, 11, 12, cut)
+    quarter_round(s, 2, 7, 8, 13, cut)
+    quarter_round(s, 3, 4, 9, 14, cut)
 
 
-def block(words, rounds):
-    """Section 2.3: the 16 output words, working state plus the input state."""
+def block(words, rounds, cut=lambda t: _same):
+    """Section 2.3: the 16 output words, working state plus the input state. cut(t) gives
+    double round t's cut (see inner_block)."""
     s = list(words)
-    for _ in range(rounds // 2):
-        inner_block(s)
+    for t in range(rounds // 2):
+        inner_block(s, cut(t))
     return [anf.add(s[i], words[i], W) for i in range(16)]
 
 
