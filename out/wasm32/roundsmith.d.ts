@@ -10,6 +10,7 @@
  *     bundle = wasm32
  *     paths  = scalar, simd128
  *     prefix = (none)
+ *     shapes = keccak_scalar, keccak_x2_simd128, chacha from generator/targets.py (no wasm32 profile applies)
  */
 
 export interface LoadOptions {
