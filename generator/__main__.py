@@ -6,6 +6,7 @@ Every user error ends in one line on stderr and exit code 2; nothing is written 
 
 import argparse
 import os
+import re
 import sys
 
 from . import (VERSION, bundle, pydeps, cli, kernels, outdir, reference, render, targets, variants,
@@ -13,15 +14,42 @@ from . import (VERSION, bundle, pydeps, cli, kernels, outdir, reference, render,
 from .errors import UsageError
 
 
+def wasm_shapes(target):
+    """The committed wasm32 profiles' shapes (generator/wasm_profile.py) for a wasm32 target,
+    their warnings on stderr once per run; None for any other target."""
+    if target.arch != "wasm32":
+        return None
+    from . import wasm_profile
+    s = wasm_profile.shapes()
+    for w in s.warnings:
+        if w not in WARNED:
+            WARNED.add(w)
+            print(f"generator: warning: {w}", file=sys.stderr)
+    return s
+
+
+WARNED = set()
+
+
+def keccak_default(args, target):
+    s = wasm_shapes(target)
+    return s.keccak if s else targets.default_keccak(target, args.cc_id)
+
+
+def chacha_default(args, target):
+    s = wasm_shapes(target)
+    return s.chacha if s else targets.default_chacha(target, args.cc_id)
+
+
 def keccak_variant(args, target):
-    return variants.keccak_from_options(target, targets.default_keccak(target, args.cc_id),
+    return variants.keccak_from_options(target, keccak_default(args, target),
                                         args.unroll, args.lane_complement, args.rotate,
                                         args.parity, args.lanes,
                                         args.isa if args.isa in variants.SCALAR_ISAS else None)
 
 
 def chacha_variant(args, target):
-    return variants.chacha_from_options(target, targets.default_chacha(target, args.cc_id),
+    return variants.chacha_from_options(target, chacha_default(args, target),
                                         args.chacha_isa, args.chacha_schedule,
                                         args.chacha_rotate, args.chacha_states,
                                         args.chacha_rounds)
@@ -67,6 +95,12 @@ def generate_choices(args, target):
         # AArch64's x2 kernels stand beside the sponge, not under it: KT128's leaves
         # dispatch on x86 CPUID only.
         arm = [targets.arm_x2(spec, target) for spec in args.multi if targets.is_arm_x2(spec)]
+        # wasm32's x2 kernel without an unroll asked: the profiles' (or the fallback) unroll.
+        shapes = wasm_shapes(target)
+        if shapes:
+            arm = [(isa, u if re.search(r"-u\d+-", spec) else shapes.x2_unroll)
+                   for (isa, u), spec in zip(arm, [m for m in args.multi
+                                                   if targets.is_arm_x2(m)])]
         multis = [targets.multi_variant(spec, target) for spec in args.multi
                   if not targets.is_arm_x2(spec)]
         if len({m.instances for m in multis}) < len(multis):
@@ -113,6 +147,9 @@ def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_widt
     """What every generated folder gets besides its kernels: roundsmith.h, the self-test, the
     path report (one path, named after the target), the license and the build files."""
     params = (("target", target.name), ("kernels", names), ("prefix", prefix or "(none)"))
+    shapes = wasm_shapes(target)
+    if shapes:
+        params += (("shapes", "those not given: " + shapes.provenance()),)
     vendor.single_path(env, files, prefix, command, params, target.name)
     # Without a dispatch, the multi-state kernels wait for the caller's own CPU check; the
     # self-test leaves them to it.
@@ -126,6 +163,8 @@ def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_widt
 
 def cmd_bundle(args):
     """Every code path of one architecture in one folder, with a dispatch file."""
+    if args.canonical or args.target == "wasm32":
+        wasm_shapes(targets.get("wasm32"))
     if args.canonical:
         if (args.target != "host" or args.prefix or args.amalgamate or args.out
                 or args.kernels != ",".join(FAMILIES) or args.chacha_rounds):
@@ -175,6 +214,7 @@ def cmd_check(args):
                for name in targets.CANONICAL_BUNDLES):
         raise UsageError(f"--root {args.root} holds none of the committed bundles "
                          f"({', '.join(targets.CANONICAL_BUNDLES)})")
+    wasm_shapes(targets.get("wasm32"))
     bad = bundle.check(args.root)
     sys.stdout.flush()  # the diff first, the fix last: CI logs show their tail
     if bad:
@@ -392,6 +432,11 @@ def cmd_tune(args):
               sorted(cli.parse_caps(args.caps)), args.quick, args.command_line)
 
 
+def cmd_tune_wasm(args):
+    from . import wasm_tune
+    wasm_tune.main(args)
+
+
 def cmd_tune_bundle(args):
     from . import tune_bundle
     tune_bundle.main(args)
@@ -506,7 +551,10 @@ def parser():
                  "all", {"default": ",".join(FAMILIES)})
     subcommand(sub, "generate", (cli.TARGET, cli.CC_ID) + cli.KECCAK + (kernels_,) + cli.CHACHA
                + (cli.PREFIX, cli.out_option(), cli.FORCE, cli.PROVE), cmd_generate,
-               "generate the kernel sources of one target")
+               "generate the kernel sources of one target; on wasm32 the shape options left "
+               "unset take the shapes the committed wasm32 profiles choose (generator/profiles/"
+               "wasm32-*.json, the least worst loss over them; generator/targets.py's defaults "
+               "without one), as its files' headers say")
     bundle_targets = cli.words(list(targets.BUNDLES) + [t for t in targets.TARGETS
                                                        if t not in targets.BUNDLES])
     from . import bench, sweep_space
@@ -583,6 +631,17 @@ def parser():
         O("--quick", "the pruned space", "", "off", {"action": "store_true"})), cmd_tune,
         "time the built candidates of one compiler and record the winner in "
         "generator/profiles/ (run by ninja tune)")
+    subcommand(sub, "tune-wasm", (
+        O("--quick", "the pruned space (short unrolls, the builtin rotation, ChaCha's SIMD128 "
+          "level only)", "", "off", {"action": "store_true"}),
+        O("--turns", "turns per candidate in each round-robin race, after untimed warm-up "
+          "turns", "3..1000", "9 with --quick, else 15", {"default": ""}),
+        O("--profile-dir", "the folder to write the profile to", "a folder path",
+          "generator/profiles", {"default": ""}, shapes_output=False)), cmd_tune_wasm,
+        "build the wasm32 candidates with clang (scalar Keccak shapes, the x2 SIMD128 "
+        "kernel's unroll, ChaCha level, schedule, rotation and block sets), verify each "
+        "against known-good values, race them under node in one process and record the "
+        "winners, keyed by the engine, its version and the host CPU, in generator/profiles/")
     subcommand(sub, "tune-bundle", (
         O("--cc", "the compilers to build the bundle with and race", "comma-separated gcc, "
           "clang", "gcc,clang", {"default": "gcc,clang"}),

@@ -14,7 +14,7 @@ import re
 import tempfile
 
 from . import (bundle_profile, cpu_table, cpuid, kernels, outdir, render, targets, variants,
-               vendor)
+               vendor, wasm_profile)
 from .errors import UsageError
 
 DISPATCH_FILES = ("rs_dispatch.h", "rs_dispatch.c")
@@ -246,7 +246,7 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
                     out[f"keccak_p1600_{leaf['tag']}.{ext}"] = text.replace(
                         f'#include "{name.rsplit(".", 1)[0]}.h"', f'#include "{leaf["header"]}"')
         params = (("target", target.name), ("bundle", bundle.name),
-                  ("paths", dispatch.summary), ("prefix", prefix or "(none)"))
+                  ("paths", dispatch.summary), ("prefix", prefix or "(none)")) + tuned_by(target)
         common = dict(prefix=prefix, arch=dispatch.arch, paths=dispatch.paths,
                       decisions=dispatch.decisions, table=dispatch.table())
         out["rs_dispatch.h"] = render.render(
@@ -256,7 +256,8 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
             env, "rs_dispatch.c.j2", **common,
             header=render.provenance(params, command, "rs_dispatch.c: run-time path choice."))
     params = (("target", target.name), ("bundle", bundle.name),
-              ("paths", ", ".join(p.name for p in bundle.paths)), ("prefix", prefix or "(none)"))
+              ("paths", ", ".join(p.name for p in bundle.paths)),
+              ("prefix", prefix or "(none)")) + tuned_by(target)
     if not dispatch:
         vendor.single_path(env, out, prefix, command, params, bundle.paths[0].name)
     vendor.self_test(env, out, prefix, command, params, leaves=self_test_leaves(dispatch),
@@ -266,6 +267,14 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
     if target.arch == "wasm32":
         vendor.wasm_module(env, out, prefix, command, params, bundle.chacha_rounds)
     return out
+
+
+def tuned_by(target):
+    """The provenance line naming the profiles that shaped a wasm32 bundle (native bundles
+    name theirs in rs_dispatch.c's table)."""
+    if target.arch != "wasm32":
+        return ()
+    return (("shapes", wasm_profile.shapes().provenance()),)
 
 
 def self_test_leaves(dispatch):

@@ -14,6 +14,10 @@ generator/cpu_table.py).
   (keccak_p1600_avx512.c.j2's target guard), which a bundle built without -m flags lacks, so
   the bundle keeps the scalar default shape then.
 
+The wasm32 bundle follows the committed wasm32 profiles instead (generator/wasm_profile.py:
+the scalar shape, the x2 SIMD128 leaf's unroll and the ChaCha shape whose worst loss over
+every engine and host profiled is smallest), not a native compiler's.
+
 The committed bundles (out/) follow the committed profiles of the canonical machine
 (targets.CANONICAL_PROFILES), by their `choice` alone: not their key or source hashes, so the
 bundles come out the same on any machine (`python3 -m generator check` stays meaningful)
@@ -26,7 +30,7 @@ import json
 import os
 import re
 
-from . import cpu_table, profiles, targets, variants
+from . import cpu_table, profiles, targets, variants, wasm_profile
 from .errors import UsageError
 
 
@@ -138,6 +142,12 @@ def shaped(bundle, compiler_id=targets.CANONICAL_CC):
     variant). Every path keeps its ChaCha level: which level runs on a CPU is the run-time
     table's choice (generator/cpu_table.py)."""
     target = targets.get(bundle.target)
+    if target.arch == "wasm32":
+        s = wasm_profile.shapes()
+        paths = tuple(dataclasses.replace(p, kt_leaves=tuple(wasm_profile.leaf(spec, s.x2_unroll)
+                                                             for spec in p.kt_leaves))
+                      for p in bundle.paths)
+        return dataclasses.replace(bundle, paths=paths), s.keccak
     choices, _ = carried(compiler_id, target)
     keccak = keccak_shape(choices, target, compiler_id)
     if len(bundle.paths) == 1:
@@ -150,6 +160,8 @@ def shaped(bundle, compiler_id=targets.CANONICAL_CC):
 def chacha_for(bundle, compiler_id):
     """The ChaCha variant a bundle carries for a compiler, at the bundle's widest level."""
     target = targets.get(bundle.target)
+    if target.arch == "wasm32":
+        return wasm_profile.bundle_chacha(wasm_profile.shapes())
     widest = max((p.chacha for p in bundle.paths),
                  key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
     choices, _ = carried(compiler_id, target)

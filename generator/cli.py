@@ -216,7 +216,10 @@ def canonical_command(subcommand, options, args):
         if o.flag == "--out":
             parts += ["--out", "DIR"]
         elif o.kw.get("action") == "store_true":
-            parts.append(o.flag)
+            # argparse's default for a switch is False, not the table's None: only one given
+            # belongs in the command.
+            if value:
+                parts.append(o.flag)
         elif o.kw.get("action") == "append":
             for v in value:
                 parts += [o.flag, v]

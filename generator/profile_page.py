@@ -368,6 +368,8 @@ def bundle_sections(entries, folder, labels):
 def render(entries, folder=None):
     """The page's text from [(file name, profile data)], the table the bundle carries from
     the profiles in `folder` (generator/profiles/ by default), where `entries` came from."""
+    engines = [(n, d) for n, d in entries if d["key"].get("engine")]
+    entries = [(n, d) for n, d in entries if not d["key"].get("engine")]
     bundles = [(n, d) for n, d in entries if cpu_table.is_bundle(d)]
     entries = [(n, d) for n, d in entries if not cpu_table.is_bundle(d)]
     by = {}
@@ -406,7 +408,8 @@ def render(entries, folder=None):
         "the CPU, compiler and flags of its key; which variant wins is a fact of one machine, "
         "so read these as such. The bundle profiles (`-bundle.json`) time the bundle's "
         "run-time decisions instead, end to end, and have their own section, with the "
-        f"per-CPU table the bundle carries. Written by `{COMMAND}`.",
+        "per-CPU table the bundle carries. The wasm32 profiles (`wasm32-<engine>...json`) "
+        f"race wasm modules under an engine and have theirs too. Written by `{COMMAND}`.",
         "",
         "## The profiles and how they were measured",
         "",
@@ -480,7 +483,80 @@ def render(entries, folder=None):
                             body).rstrip("\n")]
     labels = {n: cpu_label(cpu_of(d)) for n, d in entries + bundles}
     parts += bundle_sections(bundles, folder, labels)
+    parts += engine_sections(engines, folder)
     return "\n".join(parts) + "\n"
+
+
+# Profiles raced under a wasm engine (`generator tune-wasm`): nanoseconds of the engine's
+# code, keyed by the engine and its version on the host CPU.
+
+def engine_label(data):
+    k = data["key"]
+    return (f"{k.get('engine', '?')} {k.get('engine_version', '?')} (V8 {k.get('v8', '?')}) "
+            f"on {cpu_label(cpu_of(data))}")
+
+
+def engine_space_cell(data):
+    """quick or full by today's wasm32 spaces (generator/wasm_tune.py), as space_cell says
+    it for a native profile."""
+    from . import wasm_tune
+    said = "quick" if "--quick" in command_words(data) else "full"
+    rows = {k: {r.get("variant") for r in rs} for k, rs in data["candidates"].items()}
+    n = sum(len(r) for r in rows.values())
+    for quick in (True, False):
+        if rows == {k: {c.name for c in wasm_tune.space(k, quick)} for k in rows}:
+            measured = "quick" if quick else "full"
+            return (f"{measured} ({n} candidates)" if measured == said else
+                    f"{measured}: {n} candidates, although its command says otherwise")
+    return f"{said} by its command; {n} candidates, neither of today's spaces"
+
+
+def engine_sections(entries, folder):
+    """"wasm32 under an engine": each profile's winner per kernel, and what out/wasm32
+    carries from them (generator/wasm_profile.py)."""
+    if not entries:
+        return []
+    from . import wasm_profile, wasm_tune
+    shapes = wasm_profile.shapes(folder)
+    carried_ = {"keccak_scalar": shapes.keccak.name,
+                "keccak_x2_simd128": wasm_tune.x2_name(shapes.x2_unroll),
+                "chacha": wasm_profile.bundle_chacha(shapes).name}
+    parts = ["", "## wasm32 under an engine", "",
+             "The wasm32 profiles (`python3 -m generator tune-wasm`): `generate --target "
+             "wasm32` builds made by clang, each checked against known-good values, raced "
+             "round-robin in one node process (tests/wasm/race.mjs). Their \"CPU\" is the "
+             "engine and its version on the host CPU. Figures in ns, median of the turns: "
+             "per SHA3-256 block over 64 KiB for `keccak_scalar`, per keccak_p1600_x2 call "
+             "for `keccak_x2_simd128`, per ChaCha20 block over 64 KiB for `chacha`. "
+             "`generate --target wasm32` and out/wasm32 take, per kernel, the shape whose "
+             "worst loss over these profiles is smallest (generator/wasm_profile.py).",
+             "", table(["engine and host", "compiler", "flags", "space", "ties", "file"],
+                       [[engine_label(d), f"{d['key'].get('compiler', '?')} "
+                         f"{d['key'].get('version', '')}", f"`{d['key'].get('cflags', '')}`",
+                         engine_space_cell(d), ties_cell(d), f"`{n}`"]
+                        for n, d in entries]).rstrip("\n")]
+    ties = [f"{engine_label(d)}: " + "; ".join(
+                f"{k}: `{t['winner']}` was {1 + t['margin']:.2f}x the untuned default "
+                f"`{t['default']}` in the {t['race']} race, within the spread "
+                f"({t['spread']:.1%}): the default kept" for k, t in sorted(d["ties"].items()))
+            for _, d in entries if d.get("ties")]
+    parts += ["", "Ties: " + ("; ".join(ties) + "." if ties else "none recorded.")]
+    body = []
+    for kernel in wasm_tune.METRICS:
+        metric = wasm_tune.METRICS[kernel][0]
+        cells = []
+        for _, d in entries:
+            name = d["choice"].get(kernel)
+            r = next((r for r in d["candidates"].get(kernel, ())
+                      if r.get("variant") == name and metric in r), None)
+            cells.append(f"`{name}` {r[metric]:.1f} ns" if r else
+                         f"`{name}` (no figure)" if name else "not tuned")
+        body.append([kernel] + cells + [f"`{carried_[kernel]}`"])
+    parts += ["", table(["kernel"] + [engine_label(d) for _, d in entries]
+                        + ["out/wasm32 carries"], body).rstrip("\n")]
+    if shapes.warnings:
+        parts += ["", "Ignored: " + "; ".join(shapes.warnings) + "."]
+    return parts
 
 
 

@@ -29,13 +29,23 @@ SHAPING = {
                     "templates/_vec64.j2", "templates/_lanes.j2", "templates/_block_loops.j2"),
     "chacha": ("generator/chacha.py", "templates/chacha.c.j2", "templates/_chacha_simd.j2",
                "templates/_portability.j2"),
+    # The x2 kernels of AArch64 and WebAssembly (one lane of each state per 128-bit register).
+    "keccak_x2_arm": ("generator/keccak.py", "templates/keccak_p1600_arm.c.j2",
+                      "templates/_bundle.j2", "templates/_lanes.j2", "templates/_block_loops.j2",
+                      "templates/_absorb_plain.j2", "templates/_portability.j2"),
 }
 FEATURES = ("ssse3", "bmi1", "bmi2", "avx2", "avx512f", "avx512vl", "avx512bw")
 
 
+# The ISAs of the x2 kernels templates/keccak_p1600_arm.c.j2 prints (targets.ARM_X2_ISAS).
+ARM_X2_KERNELS = ("keccak_x2_neon", "keccak_x2_sha3", "keccak_x2_simd128")
+
+
 def family_of(kernel):
     """The shaping family of a profile entry: keccak_scalar, keccak_x8_avx512 -> keccak_simd,
-    chacha."""
+    keccak_x2_simd128 -> keccak_x2_arm, chacha."""
+    if kernel in ARM_X2_KERNELS:
+        return "keccak_x2_arm"
     return "keccak_simd" if re.fullmatch(r"keccak_x\d+_\w+", kernel) else kernel
 
 
@@ -97,11 +107,27 @@ def key(compiler_id, version, cflags):
             "sources": {family: sources_hash(family) for family in SHAPING}}
 
 
-def path_for(k):
-    """generator/profiles/<arch>-<cpu name>[-f<family>m<model>]-<compiler>.json"""
+def engine_key(engine, engine_version, v8, compiler_id, version, cflags, families):
+    """The key of a profile raced under a wasm engine: its "CPU" is the engine and its version
+    (node's, and the V8 inside it, which compiles the module) on the host CPU, whose model
+    and family/model are recorded as a native profile's are; the compiler is the one that
+    built the modules (clang), `families` the shaping families it tuned."""
+    model, features = cpu_identity()
+    return {"arch": "wasm32", "engine": engine, "engine_version": engine_version, "v8": v8,
+            "cpu": model, "cpu_id": cpu_family_model(), "features": features,
+            "compiler": compiler_id, "version": version, "cflags": cflags,
+            "sources": {family: sources_hash(family) for family in families}}
+
+
+def path_for(k, directory=None):
+    """generator/profiles/<arch>[-<engine><version>]-<cpu name>[-f<family>m<model>]-
+    <compiler>.json (the engine for a profile raced under one: wasm32-node20.20.2-...)"""
     slug = re.sub(r"[^a-z0-9]+", "-", k["cpu"].lower()).strip("-")
     ident = re.sub(r"family (\S+) model (\S+)", r"-f\1m\2", k.get("cpu_id") or "")
-    return os.path.join(PROFILE_DIR, f"{k['arch']}-{slug}{ident}-{k['compiler']}.json")
+    engine = (re.sub(r"[^a-z0-9.]+", "-", f"-{k['engine']}{k.get('engine_version', '')}".lower())
+              if k.get("engine") else "")
+    return os.path.join(directory or PROFILE_DIR,
+                        f"{k['arch']}{engine}-{slug}{ident}-{k['compiler']}.json")
 
 
 def host_path(compiler_id):

@@ -141,10 +141,12 @@ def get(name):
 
 
 # Per target where the engine, not the C compiler, decides: wasm32 runs under V8, whose register
-# allocator (16 x86-64 registers for 25 lanes) prefers the smallest loop body. Raced in one node
-# 20 process on the Zen 5 VM (tests/wasm/race.mjs over `generate --target wasm32` builds, clang
-# 14 -O3, ns per SHA3-256 block): unroll 1 with lane complementing and separate parities 328,
-# unroll 2 354, unroll 4 without complementing (the gcc default) 446, fully unrolled 661-1265.
+# allocator (16 x86-64 registers for 25 lanes) prefers the smallest loop body. These are the
+# fallback where no wasm32 profile applies (generator/wasm_profile.py; `generator tune-wasm`
+# writes them): raced once by hand in one node 20 process on the Zen 5 VM (tests/wasm/race.mjs
+# over `generate --target wasm32` builds, clang 14 -O3, ns per SHA3-256 block): unroll 1 with
+# lane complementing and separate parities 328, unroll 2 354, unroll 4 without complementing
+# (the gcc default) 446, fully unrolled 661-1265.
 DEFAULT_KECCAK_TARGET = {
     "wasm32": KeccakVariant(unroll=1, lane_complement=True, rotate="builtin", parity="separate"),
 }
@@ -202,9 +204,9 @@ def level_rotation(level, wanted):
 # the byte-multiple rotations (not timed: no AArch64 machine here, qemu says nothing of speed).
 DEFAULT_CHACHA_TARGET = {
     "aarch64": ChachaVariant(isa="neon", schedule="step", rotate="tbl"),
-    # Raced under node 20 (tests/wasm/race.mjs, Zen 5 VM): two interleaved block sets 44-48 ns
-    # per block against 55-61 for one, schedule and rotation within 3% of each other; the
-    # scalar path 100.
+    # The fallback without a wasm32 profile (generator/wasm_profile.py), raced once by hand
+    # under node 20 (tests/wasm/race.mjs, Zen 5 VM): two interleaved block sets 44-48 ns per
+    # block against 55-61 for one, schedule and rotation within 3% of each other; scalar 100.
     "wasm32": ChachaVariant(isa="simd128", schedule="step", rotate="shift", states=2),
 }
 
@@ -295,6 +297,12 @@ def arm_x2(spec, target):
     return isa, parse_unroll(unroll) if unroll else DEFAULT_SIMD_UNROLL
 
 
+# The x2 SIMD128 kernel's unroll where no wasm32 profile applies (generator/wasm_profile.py):
+# 505 ns per two-state permutation under node 20 against 666 at unroll 2 and 838-1325 above
+# (tests/wasm/race.mjs, Zen 5 VM, measured once by hand).
+DEFAULT_X2_UNROLL_TARGET = {"wasm32": 1}
+
+
 # Bundles (`python3 -m generator bundle`): one folder with every code path of an architecture
 # and a dispatch file that picks one at run time. A path names the kernel each function runs
 # on it; the dispatch takes the last path in the list whose CPU features the machine has, so
@@ -362,9 +370,8 @@ BUNDLES = {
     # __wasm_simd128__ (-msimd128), and a build has that path or the scalar one.
     "wasm32": Bundle("wasm32", "wasm32", (
         DispatchPath("scalar"),
-        # x2 at unroll 1: 505 ns per two-state permutation under node 20 against 666 at
-        # unroll 2 and 838-1325 above (tests/wasm/race.mjs, Zen 5 VM).
-        DispatchPath("simd128", kt_leaves=("x2-u1-simd128",), chacha="simd128",
+        DispatchPath("simd128", kt_leaves=(f"x2-u{DEFAULT_X2_UNROLL_TARGET['wasm32']}-simd128",),
+                     chacha="simd128",
                      requires="defined(__wasm_simd128__)"),
     ), "WebAssembly: scalar and SIMD128 paths, one build each (-msimd128 selects)"),
 }

@@ -125,29 +125,35 @@ def choose(rows, bench):
     return min(timed, key=lambda r: score(r, bench)) if timed else None
 
 
-def confirm(command, best, base, bench):
-    """Time the winner and the untuned default again, side by side in a second run: a winner
-    that came out ahead only because the machine slowed while its default was timed does not
-    survive it. Returns (the verdict of that run, or None when it did not time both; both rows
-    of that run that were timed)."""
+def confirm(rerun, best, base, metric):
+    """Time the winner and the untuned default again, side by side in a second run
+    (`rerun(names)`: that run's rows): a winner that came out ahead only because the machine
+    slowed while its default was timed does not survive it. Returns (the verdict of that run,
+    or None when it did not time both; both rows of that run that were timed)."""
     names = [best["variant"], base["variant"]]
-    again = {r["variant"]: r for r in benchdata.run(command + names)
+    again = {r["variant"]: r for r in rerun(names)
              if r["variant"] in names and benchdata.ok(r)}
     if len(again) < 2:
         return None, list(again.values())
-    return decide.judge(again[names[0]], again[names[1]], METRICS[bench][0]), \
-        [again[n] for n in names]
+    return decide.judge(again[names[0]], again[names[1]], metric), [again[n] for n in names]
 
 
 def settle(command, best, base, bench):
+    """settle_by() for a native bench: its second run is the bench program again over the
+    two names."""
+    return settle_by(best, base, METRICS[bench][0], lambda names: benchdata.run(command + names))
+
+
+def settle_by(best, base, metric, rerun):
     """Whether the race's winner `best` replaces the untuned default `base`: only when it beats
-    it decisively (generator/decide.py) in the race and again in a second run of the two
-    alone (no second run when the first race already says tie). Returns (the row kept, the
-    second run's rows, the tie's record for the profile or None)."""
-    first = decide.judge(best, base, METRICS[bench][0])
+    it decisively by `metric` (generator/decide.py) in the race and again in a second run of
+    the two alone (`rerun(names)`: its rows; not called when the first race already says tie).
+    Every tuner, native or under a wasm engine, decides through here. Returns (the row kept,
+    the second run's rows, the tie's record for the profile or None)."""
+    first = decide.judge(best, base, metric)
     if not first.decisive:
         return base, [], first.record("first")
-    second, again = confirm(command, best, base, bench)
+    second, again = confirm(rerun, best, base, metric)
     if second is None:
         # The rule needs both races; a second run that lost one of them decides nothing.
         print(f"  confirm: {best['variant']} against {base['variant']} again: not both timed; "
@@ -158,6 +164,13 @@ def settle(command, best, base, bench):
           f"{1 + second.margin:.2f}x, spread {second.spread:.1%}; keeping {kept['variant']}",
           flush=True)
     return kept, again, None if second.decisive else second.record("confirmation")
+
+
+def tie_line(who, tie):
+    """The tuner's line for a tie (its record, decide.Verdict.record)."""
+    return (f"{who}: tie: {tie['winner']} is {1 + tie['margin']:.2f}x the untuned default "
+            f"{tie['default']} in the {tie['race']} race, not more than the spread "
+            f"({tie['spread']:.1%}): keeping the default")
 
 
 def tune(benches, compiler_id, version, cflags, target_name, caps, quick, command):
@@ -205,16 +218,12 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
             default = untuned(target, compiler_id, kernel).name
             base = rows.get(default)
             if base and benchdata.ok(base) and best is not base:
-                winner = best
                 best, again, tie = settle(cmd, best, base, bench)
                 if again:
                     confirmations[kernel] = again
                 if tie:
                     ties[kernel] = tie
-                    print(f"tune: {compiler_id}: {kernel}: tie: {winner['variant']} is "
-                          f"{1 + tie['margin']:.2f}x the untuned default {default} in the "
-                          f"{tie['race']} race, not more than the spread "
-                          f"({tie['spread']:.1%}): keeping the default", flush=True)
+                    print(tie_line(f"tune: {compiler_id}: {kernel}", tie), flush=True)
             choice[kernel] = best["variant"]
             print(f"tune: {compiler_id}: {kernel}: {best['variant']}, {describe(best, metric)}"
                   + (f"; {score(base, bench) / score(best, bench):.2f}x the untuned default "

@@ -7,11 +7,16 @@ target's default and, for --multi, each x2 shape asked for, each generated as a 
 candidate needs it) and raced round-robin in one node process (tests/wasm/race.mjs) on the
 module's own memory. The "CPU" of such a figure is the engine and its version on the host
 CPU: both are printed with the table.
+
+The tuner for the engine (generator/wasm_tune.py) builds and races its candidates through
+the same functions: tools(), build_all(), race().
 """
 
 import concurrent.futures
+import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -24,16 +29,36 @@ from .errors import UsageError
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RACE = os.path.join(ROOT, "tests", "wasm", "race.mjs")
 OPT = "-O3"
+SIMD = "-msimd128"
+# Candidates compiled side by side: the machines are 2-core VMs, often shared.
+JOBS = 2
 
 
-def tools():
+def tools(what="bench --target wasm32"):
     """(clang, node), or UsageError naming what to install."""
     sys.path.insert(0, ROOT)
     from tests import toolcheck
     missing = toolcheck.wasm_tools()
     if missing:
-        raise UsageError(f"bench --target wasm32: {missing}")
+        raise UsageError(f"{what}: {missing}")
     return toolcheck.wasm_clang(), toolcheck.NODE
+
+
+def engine(node):
+    """(node's version without the v, the V8 version inside it)."""
+    r = subprocess.run([*node, "-p", "JSON.stringify([process.version, process.versions.v8])"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        raise UsageError(f"{node[0]}: {r.stderr.strip()[:300]}")
+    version, v8 = json.loads(r.stdout)
+    return version.lstrip("v"), v8
+
+
+def clang_version(clang):
+    """clang's version number (14.0.6), as its --version says it."""
+    out = subprocess.run([clang, "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"version (\S+)", out)
+    return m.group(1) if m else out.split("\n", 1)[0].strip()
 
 
 def host_cpu():
@@ -108,12 +133,28 @@ def build(root, clang, index, label, gen_args, simd):
     out = folder + ".wasm"
     srcs = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".c"))
     exports = ["-Wl,--export=keccak_p1600_x2"] if "--multi" in gen_args else []
-    r = subprocess.run([clang, "--target=wasm32-wasi", OPT, *(["-msimd128"] if simd else []),
+    r = subprocess.run([clang, "--target=wasm32-wasi", OPT, *([SIMD] if simd else []),
                         "-mexec-model=reactor", *exports, f"-I{folder}", *srcs, "-o", out],
                        capture_output=True, text=True)
     if r.returncode:
         raise UsageError(f"{label}: {clang}: {r.stderr.strip()[:500]}")
     return f"{label}={out}"
+
+
+def build_all(root, clang, cands):
+    """Each candidate (label, generate arguments, SIMD128 needed) built under `root`, at most
+    JOBS at a time: ["label=file.wasm"] in their order."""
+    with concurrent.futures.ThreadPoolExecutor(JOBS) as pool:
+        return list(pool.map(lambda ic: build(root, clang, ic[0], *ic[1]), enumerate(cands)))
+
+
+def race(node, pairs, turns, *extra):
+    """race.mjs over "label=file.wasm" pairs in one node process: its stdout."""
+    r = subprocess.run([*node, RACE, "--turns", str(turns), *extra, *pairs],
+                       capture_output=True, text=True)
+    if r.returncode:
+        raise UsageError(f"race: {r.stderr.strip()[-1500:]}")
+    return r.stdout
 
 
 def main(args, gen, target):
@@ -128,11 +169,8 @@ def main(args, gen, target):
     start = time.monotonic()
     root = tempfile.mkdtemp(prefix="roundsmith-bench-wasm-")
     try:
-        with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            pairs = list(pool.map(lambda ic: build(root, clang, ic[0], *ic[1]),
-                                  enumerate(cands)))
-        version = subprocess.run([node[0], "--version"], capture_output=True,
-                                 text=True).stdout.strip()
+        pairs = build_all(root, clang, cands)
+        version, _ = engine(node)
         print(f"{len(pairs)} wasm32 candidates, {clang} {OPT}, raced under node {version} on "
               f"{host_cpu()}", flush=True)
         # race.mjs prints its table (or --tsv rows) per family: keccak and chacha apart.
@@ -142,13 +180,9 @@ def main(args, gen, target):
                               []).append(pair)
         tsv = []
         for _, group in groups.items():
-            r = subprocess.run([*node, RACE, "--turns", str(args.turns),
-                                *(["--tsv"] if args.tsv else []), *group],
-                               capture_output=True, text=True)
-            if r.returncode:
-                raise UsageError(f"race: {r.stderr.strip()[-1500:]}")
-            print(r.stdout.rstrip("\n"), flush=True)
-            tsv.append(r.stdout)
+            out = race(node, group, args.turns, *(["--tsv"] if args.tsv else []))
+            print(out.rstrip("\n"), flush=True)
+            tsv.append(out)
         if args.tsv:
             with open(args.tsv, "w") as f:
                 f.write("".join(tsv))

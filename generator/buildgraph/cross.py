@@ -260,8 +260,9 @@ def windows_edge(w, gen, gen_inputs):
 
 
 def wasm_edge(w, gen, gen_inputs):
-    """`ninja test-cross`: tests/e2e_wasm.py (out/wasm32 in both flavours under node), when
-    clang's wasm32 target links and node runs WASI here. Returns its log, or None (with the
+    """`ninja test-cross`: tests/e2e_wasm.py (out/wasm32 in both flavours under node) and
+    tests/e2e_wasm_tune.py (a quick tune of a tiny space), when clang's wasm32 target links
+    and node runs WASI here. Returns its log, or None (with the
     line saying what is missing)."""
     missing = toolcheck.wasm_tools() or (None if gen else "no gcc for the vector headers")
     if missing:
@@ -275,8 +276,9 @@ def wasm_edge(w, gen, gen_inputs):
             implicit=gen_inputs + bundles.committed() + [
                 "tests/e2e_wasm.py", "tests/vendor_api.c", "tests/check_sponge.c",
                 "tests/check_sponge_xN.c", "tests/wasm/check.h", "tests/wasm/run_wasi.mjs",
-                "tests/wasm/test_mjs.mjs", "tests/toolcheck.py"],
-            variables=[("module", "tests.e2e_wasm"),
+                "tests/wasm/test_mjs.mjs", "tests/toolcheck.py", "tests/e2e_wasm_tune.py",
+                "tests/wasm/race.mjs"],
+            variables=[("module", "tests.e2e_wasm tests.e2e_wasm_tune"),
                        ("e2e_env", f"RS_VECTORS_DIR={gen} "
                                    f"RS_XN_VECTORS_DIR={sponge_xn.VECTORS_DIR}")])
     return log
