@@ -506,11 +506,47 @@ def cmd_prove(args):
         if bad:
             raise UsageError(f"--config '{bad[0]}': not a compiler configuration (accepted: "
                              f"{', '.join(cfront.CONFIGS)})")
-    code, _ = prove_report.run(args.folders, jobs, args.quick, only,
-                               repro_dir=args.repro_dir or None, configs=configs)
+    if not args.folders and not args.variant:
+        raise UsageError("prove needs folders (DIR ...) or --variant NAMES")
+    for f in args.folders:
+        if not os.path.isdir(f):
+            raise UsageError(f"{f}: not a folder")
+    named = variant_files(args.variant, targets.get(args.target), args.command_line) \
+        if args.variant else {}
+    options = dict(quick=args.quick, only=only, repro_dir=args.repro_dir or None,
+                   configs=configs)
+    code = 0
+    if args.folders:
+        code, _ = prove_report.run(args.folders, jobs, **options)
+    if named and not prove_report.prove_files(named, jobs, **options):
+        code = 1
     sys.stdout.flush()
     if code:
         sys.exit(code)
+
+
+def variant_files(names, target, command):
+    """{name: the files `generate` would write for the variant} for each comma-separated
+    canonical variant name (as `list variants` prints them), rendered, not written."""
+    env = render.environment()
+    out = {}
+    for name in filter(None, names.split(",")):
+        v = None
+        for parse in (variants.keccak_from_name, variants.simd_from_name,
+                      variants.chacha_from_name):
+            try:
+                v = parse(name)
+                break
+            except UsageError:
+                continue
+        if v is None:
+            raise UsageError(f"--variant: '{name}' is not a variant name (`python3 -m generator "
+                             "list variants` prints them)")
+        if isinstance(v, variants.ChachaVariant):
+            out[name] = kernels.chacha_sources(env, v, "", command, target)
+        else:
+            out[name] = kernels.keccak_any(env, v, "", command, target)
+    return out
 
 
 def cmd_list(args):
@@ -684,11 +720,15 @@ def parser():
         O("--quick", "fewer argument sets per kernel (two rates, four ChaCha block counts): "
           "a smoke test, not the proof", "", "off", {"action": "store_true"}),
         O("--repro-dir", "write each counterexample's C reproduction to a file there", "a "
-          "folder path", "printed in the report", {"default": ""})), cmd_prove,
+          "folder path", "printed in the report", {"default": ""}),
+        O("--variant", "also prove these variants, generated for --target without being "
+          "written", "comma-separated variant names, as `list variants` prints them", "none",
+          {"default": ""}),
+        cli.TARGET), cmd_prove,
         "prove every kernel of the folders equal to FIPS 202 Keccak-p[1600, n_r] or RFC 8439 "
         "ChaCha for all inputs (exit 0: all proved, 1: a counterexample or an unsupported "
         "kernel)",
-        positionals=((("folders",), {"nargs": "+", "metavar": "DIR",
+        positionals=((("folders",), {"nargs": "*", "metavar": "DIR",
                                      "help": "folders of generated C (bundles, generate "
                                              "output, or edited copies)"}),))
     subcommand(sub, "list", (

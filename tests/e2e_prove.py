@@ -107,6 +107,21 @@ def planted_copy(tmp, folder, fname, text, repl, occ):
     return d
 
 
+class Variants(unittest.TestCase):
+    """`prove --variant NAME`: a variant generated in memory and proven, never written."""
+
+    def test_a_variant_proves_without_a_folder(self):
+        r = prove("--variant", "chacha-x4-step-shift-sse2", "--config", "gcc-x86_64")
+        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        self.assertIn("chacha-x4-step-shift-sse2: 7 of 7 kernels proved", r.stdout)
+        self.assertFalse(os.path.exists(os.path.join(ROOT, "chacha-x4-step-shift-sse2")))
+
+    def test_a_bad_name_is_one_line(self):
+        r = prove("--variant", "keccakp1600-u7-purple")
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+
 class PlantedBugs(unittest.TestCase):
     def test_each_is_caught(self):
         for name, folder, fname, text, repl, occ, fn, config in BUGS:

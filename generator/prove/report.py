@@ -166,12 +166,12 @@ def _written(tmp, folders):
     return paths
 
 
-def prove_files(folders, jobs=2, out=sys.stdout):
+def prove_files(folders, jobs=2, out=sys.stdout, **options):
     """Prove files not yet written ({folder: {name: text}}) from a temporary copy, reported
-    under the folder names they are for; True when every kernel proved."""
+    under the folder names they are for (options: run's); True when every kernel proved."""
     with tempfile.TemporaryDirectory(prefix="roundsmith-prove-") as tmp:
         shown = _written(tmp, folders)
-        code, _ = run(list(shown), jobs, out=out, shown=shown)
+        code, _ = run(list(shown), jobs, out=out, shown=shown, **options)
     return code == 0
 
 
