@@ -184,12 +184,17 @@ def _make(terms, W):
     if len(terms) == 1 and () in terms:
         return terms[()]
     s = Sym(terms, W)
-    if SWEEP.active and len(terms) in SWEEP.sizes:
-        got = SWEEP.table.get(s.key())
+    if SWEEP.active:
+        got = SWEEP.find(s)
         if got is not None:
-            SWEEP.hits[got[1]] = SWEEP.hits.get(got[1], 0) + 1
-            return got[0]
+            return got
     return s
+
+
+def _fingerprint(terms):
+    """An order-free summary of a word's monomials: most kernel words are no cut point, and
+    this costs a sum in C where a key costs a set of every term."""
+    return len(terms), sum(map(hash, terms))
 
 
 class Sweep:
@@ -199,14 +204,23 @@ class Sweep:
 
     def __init__(self):
         self.active = False
-        self.table = {}
-        self.sizes = set()
+        self.table = {}     # fingerprint -> [(terms, name, tag)]
         self.hits = {}
 
     def add(self, word, name, tag):
         if isinstance(word, Sym):
-            self.table[word.key()] = (name, tag)
-            self.sizes.add(len(word.t))
+            self.table.setdefault(_fingerprint(word.t), []).append((word.t, name, tag))
+
+    def find(self, word):
+        """The name of the cut point equal to `word` (counted as a hit), or None."""
+        for terms, name, tag in self.table.get(_fingerprint(word.t), ()):
+            if terms == word.t:
+                self.hits[tag] = self.hits.get(tag, 0) + 1
+                return name
+        return None
+
+    def tags(self):
+        return [tag for entries in self.table.values() for _, _, tag in entries]
 
     def clear(self):
         self.__init__()
@@ -422,11 +436,10 @@ def _resolved(bid):
         got = RESOLVE.fn(atom)
         if got is not None:
             return got
-    if SWEEP.active and 1 in SWEEP.sizes:
-        got = SWEEP.table.get(atom.key())
+    if SWEEP.active:
+        got = SWEEP.find(atom)
         if got is not None:
-            SWEEP.hits[got[1]] = SWEEP.hits.get(got[1], 0) + 1
-            return got[0]
+            return got
     return atom
 
 

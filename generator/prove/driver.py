@@ -280,7 +280,7 @@ def _localise():
     """The first specification round (in order) with a lane no kernel word matched."""
     sw = anf.SWEEP
     rounds = {}
-    for key, (name, tag) in sw.table.items():
+    for tag in sw.tags():
         prefix, t, lane = tag
         rounds.setdefault((prefix, t), set()).add(lane)
     for (prefix, t) in sorted(rounds, key=lambda pt: (pt[0], pt[1])):

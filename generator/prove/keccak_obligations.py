@@ -34,6 +34,30 @@ def lane_vars(prefix):
     return [anf.var(f"{prefix}.{i}", 64) for i in range(25)]
 
 
+# Round i_r of the specification computed once on 25 distinct unrotated lane variables, kept
+# as terms over (lane index, rotation): every later round on distinct variables (the cut
+# points' names, a state's lanes) is that form with its variables put in. Canonical forms
+# depend on which variables stand where, not on what they are called, so the substitution is
+# the form spec_keccak.rnd computes on them, at a fraction of the products.
+_ROUNDS = {}
+
+
+def _round(lanes, ir):
+    """spec_keccak.rnd(lanes, ir), by substitution where the lanes are distinct variables."""
+    bids = [anf.single_base(x) for x in lanes]
+    if None in bids or len(set(bids)) < 25:
+        return spec_keccak.rnd(lanes, ir)
+    form = _ROUNDS.get(ir)
+    if form is None:
+        own = [anf.var(f"rnd.{i}", 64) for i in range(25)]
+        index = {anf.single_base(x): i for i, x in enumerate(own)}
+        form = _ROUNDS[ir] = [
+            [(tuple((index[a >> 6], a & 63) for a in m), c) for m, c in w.t.items()]
+            for w in spec_keccak.rnd(own, ir)]
+    return [anf.Sym({tuple(sorted(bids[i] * 64 + r for i, r in m)): c for m, c in terms}, 64)
+            for terms in form]
+
+
 def sweep_permute(lanes, n_r, prefix):
     """The specification's Keccak-p[1600, n_r] on `lanes`, each round's output registered as a
     cut point named prefix.r<t>.<lane>."""
@@ -41,7 +65,7 @@ def sweep_permute(lanes, n_r, prefix):
         return list(lanes)
     for t, ir in enumerate(range(spec_keccak.first_round(n_r), 24)):
         anf.SWEEP.active = False
-        out = spec_keccak.rnd(lanes, ir)
+        out = _round(lanes, ir)
         new = [anf.var(f"{prefix}.r{t + 1}.{i}", 64) for i in range(25)]
         for i in range(25):
             tag = (prefix, t, i)
