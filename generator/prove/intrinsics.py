@@ -424,6 +424,15 @@ def _masked_store(vt, mask_first):
     return run
 
 
+@model("_mm512_maskz_set1_epi64", "m8,i64->v__m512i")
+def _maskz_set1_epi64(interp, args, node):
+    k = _mask_bits(args[0], 8)
+    v = anf.trunc(args[1][0], 64)
+    if not all(isinstance(bit, int) for bit in k):
+        raise Unsupported("a mask register from data")
+    return Vector([v if bit else 0 for bit in k], 64), M512
+
+
 MODELS["_mm512_maskz_loadu_epi64"] = _masked_load(M512, True)
 SIGNATURES["_mm512_maskz_loadu_epi64"] = "m8,p->v__m512i"
 MODELS["_mm256_maskz_loadu_epi64"] = _masked_load(M256, True)
