@@ -72,6 +72,11 @@ CONFIGS_FOR_ARCH = {
 }
 
 
+class Unreadable(Exception):
+    """C the prover's parser does not read (GNU statement expressions, say): the file's
+    kernels are reported not supported."""
+
+
 def preprocess(path, config, extra_defines=()):
     folder = os.path.dirname(os.path.abspath(path))
     if config.cpp == "tcc":
@@ -233,5 +238,5 @@ def load(path, config, extra_defines=()):
     try:
         ast = parser.parse(text, filename=os.path.basename(path))
     except pycparser.plyparser.ParseError as e:
-        raise UsageError(f"{path} ({config.name}): the prover's C parser failed: {e}")
+        raise Unreadable(f"the prover's C parser failed under {config.name}: {e}") from None
     return Unit(path, config, text, ast, asm, digest)

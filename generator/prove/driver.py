@@ -140,7 +140,10 @@ def _link(interp, folder, cfg, own, outside, loaded=None):
             if other == own or not is_kernel_file(other):
                 continue
             if other not in loaded:
-                unit = cfront.load(other, cfg)
+                try:
+                    unit = cfront.load(other, cfg)
+                except cfront.Unreadable as e:
+                    raise Unsupported(f"{os.path.basename(other)}: {e}") from None
                 loaded[other] = unit and _interp(unit, cfg)
             oi = loaded[other]
             if oi is None or n not in oi.funcs:
@@ -172,7 +175,13 @@ def plan(folder, configs=None, only=None):
             cfg = cfront.CONFIGS[cname]
             if not cfg.available():
                 continue
-            unit = cfront.load(path, cfg)
+            try:
+                unit = cfront.load(path, cfg)
+            except cfront.Unreadable as e:
+                # One line for the file, its kernels unnamed: the parser saw none of them.
+                jobs.setdefault((path, None, ""), [path, None, [], cname, str(e), ()])[2].append(
+                    cname)
+                continue
             if unit is None:
                 continue
             interp = _interp(unit, cfg)
@@ -198,12 +207,15 @@ def plan(folder, configs=None, only=None):
     for job in jobs:
         job.append(frozenset(
             other[1] for other in jobs if other[0] == job[0] and job[3] in other[2]
-            and kind_of(other[1])[1] in ("block", "chunk")))
+            and other[1] and kind_of(other[1])[1] in ("block", "chunk")))
     return arch, jobs
 
 
 def prove_one(job, quick=False, contracts=True):
     path, name, cnames, cname, digest, outside, proven = job
+    if name is None:
+        return Result(os.path.basename(path), "(every kernel of the file)", cnames,
+                      "not supported", detail=digest)
     cfg = cfront.CONFIGS[cname]
     unit = cfront.load(path, cfg)
     interp = _interp(unit, cfg)
