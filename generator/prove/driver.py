@@ -246,14 +246,16 @@ def prove_one(job, quick=False, contracts=True):
             case = dict(case, path=answer)
         try:
             if given:
+                before = set(interp.contracted)
                 try:
                     interp.contracts = given
                     mod.run_case(interp, name, kind, n, case, cfg.big_endian, contracts=True)
                     continue
                 except (mod.Mismatch, anf.Diverged, Unsupported, RecursionError):
                     # Blocks computed elsewhere than in a proven helper: the case is run
-                    # whole, and its verdict is that run's.
+                    # whole, and its verdict is that run's (it rests on no contract).
                     interp.contracts = {}
+                    interp.contracted = before
             mod.run_case(interp, name, kind, n, case, cfg.big_endian)
         except (mod.Mismatch, anf.Diverged) as e:
             res.status = "counterexample"
