@@ -132,29 +132,91 @@ class PlantedBugs(unittest.TestCase):
                           "--repro-dir", repro)
                 self.assertEqual(r.returncode, 1, r.stdout[-2000:] + r.stderr[-2000:])
                 self.assertIn("counterexample", r.stdout)
-                # the reproduction, built against the buggy folder, shows the difference
-                c = os.path.join(repro, f"repro_{fn}.c")
-                self.assertTrue(os.path.exists(c), r.stdout)
-                exe = os.path.join(tmp, "repro.exe")
-                cc = "tcc" if config.startswith("tcc") and shutil.which("tcc") else "gcc"
-                b = subprocess.run([cc, "-O1", "-I" + d, c] +
-                                   [os.path.join(d, x) for x in sorted(os.listdir(d))
-                                    if x.endswith(".c")] + ["-o", exe],
-                                   capture_output=True, text=True)
-                self.assertEqual(b.returncode, 0, b.stderr[-2000:])
                 env = dict(os.environ)
                 if folder == "x86_64" and "x8" in fn:
                     env["ROUNDSMITH_PATH"] = "avx512"
                 if folder == "x86_64" and "sse2" in fn:
                     env["ROUNDSMITH_PATH"] = "sse2"
-                # a wrapper's counterexample names the path its repro must be forced onto
-                forced = re.search(r"ROUNDSMITH_PATH=(\w+)", r.stdout)
-                if forced:
-                    env["ROUNDSMITH_PATH"] = forced.group(1)
-                run = subprocess.run([exe], capture_output=True, text=True, env=env)
-                self.assertNotEqual(run.returncode, 0,
-                                    f"the reproduction of '{name}' does not differ: "
-                                    f"{run.stdout}{r.stdout[-1500:]}")
+                repro_differs(self, name, tmp, d, repro, r, fn, config, env)
+
+
+def repro_differs(case, name, tmp, d, repro, r, fn, config, env):
+    """The counterexample's reproduction, built against the buggy folder d, shows the
+    difference when run."""
+    c = os.path.join(repro, f"repro_{fn}.c")
+    case.assertTrue(os.path.exists(c), r.stdout)
+    exe = os.path.join(tmp, "repro.exe")
+    cc = "tcc" if config.startswith("tcc") and shutil.which("tcc") else "gcc"
+    b = subprocess.run([cc, "-O1", "-I" + d, c] +
+                       [os.path.join(d, x) for x in sorted(os.listdir(d))
+                        if x.endswith(".c")] + ["-o", exe],
+                       capture_output=True, text=True)
+    case.assertEqual(b.returncode, 0, b.stderr[-2000:])
+    # a wrapper's counterexample names the path its repro must be forced onto
+    forced = re.search(r"ROUNDSMITH_PATH=(\w+)", r.stdout)
+    if forced:
+        env["ROUNDSMITH_PATH"] = forced.group(1)
+    run = subprocess.run([exe], capture_output=True, text=True, env=env)
+    case.assertNotEqual(run.returncode, 0,
+                        f"the reproduction of '{name}' does not differ: "
+                        f"{run.stdout}{r.stdout[-1500:]}")
+
+
+class AsmRotations(unittest.TestCase):
+    """The rol and rorx rotation variants: GNU statement expressions around inline asm with
+    "r" and "i" operands, run on the asm semantics under every register assignment the
+    compiler may choose."""
+
+    def test_rol_and_rorx_prove(self):
+        names = "keccakp1600-u1-nolc-fused-rol-scalar,keccakp1600-u2-lc-fused-rorx-scalar"
+        r = prove("--target", "x86_64", "--variant", names, "--function", "keccak_p1600",
+                  "--config", "gcc-x86_64")
+        self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        self.assertEqual(r.stdout.count("1 of 1 kernels proved"), 2, r.stdout)
+
+    def test_a_wrong_rorx_count_is_caught(self):
+        generated_bug_caught(self, "rorx count", ["--unroll", "2", "--lane-complement", "on",
+                                                  "--rotate", "rorx"],
+                             '"i" (64 - (n))', '"i" (63 - (n))')
+
+
+def generated_bug_caught(case, name, options, text, repl, needs=None):
+    """A folder `generate` writes with `options` for x86_64 proves; with text planted as repl
+    in its keccak_p1600.c it gets a counterexample whose reproduction, where this CPU has
+    the flag `needs`, differs when run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d = os.path.join(tmp, "gen")
+        g = subprocess.run([PY or sys.executable, "-m", "generator", "generate", "--target",
+                            "x86_64", *options, "--out", d], cwd=ROOT, capture_output=True,
+                           text=True)
+        case.assertEqual(g.returncode, 0, g.stderr)
+        r = prove(d, "--function", "keccak_p1600", "--config", "gcc-x86_64")
+        case.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
+        path = os.path.join(d, "keccak_p1600.c")
+        with open(path) as f:
+            src = f.read()
+        with open(path, "w") as f:
+            f.write(plant(src, text, repl, 1))
+        repro = os.path.join(tmp, "repro")
+        r = prove(d, "--function", "keccak_f1600", "--config", "gcc-x86_64",
+                  "--repro-dir", repro)
+        case.assertEqual(r.returncode, 1, r.stdout[-2000:] + r.stderr[-2000:])
+        case.assertIn("counterexample", r.stdout)
+        with open("/proc/cpuinfo") as f:
+            runs = needs is None or needs in f.read()
+        if runs:
+            repro_differs(case, name, tmp, d, repro, r, "keccak_f1600", "gcc-x86_64",
+                          dict(os.environ))
+
+
+class SingleStateAvx512(unittest.TestCase):
+    """The single-state AVX-512 kernels: rows in registers moved by permutexvar/permutex2var,
+    rho by rolv, all with constant index and count vectors."""
+
+    def test_a_wrong_rolv_count_is_caught(self):
+        generated_bug_caught(self, "rolv count", ["--isa", "avx512", "--unroll", "2"],
+                             "0, 0, 0, 27, 28, 62, 1, 0", "0, 0, 0, 27, 28, 61, 1, 0",
+                             needs="avx512f")
 
 
 class HelperContracts(unittest.TestCase):
@@ -186,7 +248,8 @@ class HelperContracts(unittest.TestCase):
 
 
 class ModelCheck_x86_64(unittest.TestCase):
-    """Every x86 intrinsic model against the instruction on this CPU (random operands)."""
+    """Every x86 intrinsic model, and the register forms of the x86-64 asm semantics, against
+    the instructions on this CPU (random operands)."""
 
     def test(self):
         sys.path.insert(0, ROOT)
@@ -198,6 +261,13 @@ class ModelCheck_x86_64(unittest.TestCase):
         bad = [(n, r) for n, r in results if r != "ok"]
         self.assertEqual(bad, [])
         print(f"{len(results)} x86 intrinsic models agree with the instructions")
+
+    def test_asm_instructions(self):
+        from generator.prove import modelcheck
+        results = modelcheck.check_asm(per=16)
+        if all(r.startswith("not run") for _, r in results):
+            self.skipTest(f"skipped: {results[0][1][len('not run: '):]}")
+        self.assertEqual([(n, r) for n, r in results if r != "ok"], [])
 
 
 class ModelCheck_aarch64(unittest.TestCase):

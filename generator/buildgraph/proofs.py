@@ -18,7 +18,9 @@ from generator.buildgraph.ninja import ROOT, esc, rel
 
 # The bundles the prover has configurations for (wasm32's SIMD128 branch has no models).
 PROVEN = ("portable", "x86_64", "aarch64")
-PLANTED = ("PlantedBugs", "HelperContracts", "Variants")
+PLANTED = ("PlantedBugs", "HelperContracts", "Variants", "AsmRotations",
+           "SingleStateAvx512")
+RENDERING = ("Variants", "AsmRotations", "SingleStateAvx512")
 
 
 def edges(w, ctx):
@@ -40,7 +42,10 @@ def edges(w, ctx):
                      for f in os.listdir(os.path.join(ROOT, "out", n)))
     for cls in PLANTED + ("ModelCheck_x86_64",):
         log = os.path.join("build", "prove", f"{cls}.log")
-        w.build([log], "e2e_module", implicit=inputs + (planted if cls in PLANTED else []),
+        # These render the variants they prove: the templates and generator are theirs too.
+        rendered = list(ctx.gen_inputs) if cls in RENDERING else []
+        w.build([log], "e2e_module", implicit=inputs + rendered +
+                (planted if cls in PLANTED else []),
                 variables=[("module", f"tests.e2e_prove.{cls}")])
         logs.append(log)
     # Under qemu-aarch64 with the cross compiler: rerun when those tools appear.

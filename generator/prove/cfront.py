@@ -73,8 +73,7 @@ CONFIGS_FOR_ARCH = {
 
 
 class Unreadable(Exception):
-    """C the prover's parser does not read (GNU statement expressions, say): the file's
-    kernels are reported not supported."""
+    """C the prover's parser does not read: the file's kernels are reported not supported."""
 
 
 def preprocess(path, config, extra_defines=()):
@@ -195,6 +194,41 @@ def lift_asm(text):
     return "".join(out), stmts
 
 
+# A GNU statement expression, `({ ... })`: pycparser reads no such thing.
+_STMT_EXPR_START = re.compile(r"\(\s*\{")
+STMT_EXPR = "__rs_stmt_expr"
+
+
+def lift_stmt_exprs(text):
+    """Replace every GNU statement expression by a call __rs_stmt_expr(k) and append its
+    block as the body of a function __rs_stmt_expr_k, which pycparser parses; the interpreter
+    runs that block in the caller's frame (interp.Interp._stmt_expr). Nested ones are lifted
+    from the inside out."""
+    bodies = []
+
+    def walk(s):
+        out, pos = [], 0
+        while True:
+            m = _STMT_EXPR_START.search(s, pos)
+            if m is None:
+                break
+            end = _match_paren(s, m.start() + 1)
+            inner = s[m.end():end - 1].rstrip()
+            if not inner.endswith("}"):
+                raise Unreadable("a statement expression that does not end its block")
+            body = walk(inner[:-1])
+            bodies.append(body)
+            out.append(s[pos:m.start()])
+            out.append(f"{STMT_EXPR}({len(bodies) - 1})")
+            pos = end
+        out.append(s[pos:])
+        return "".join(out)
+
+    text = walk(text)
+    return text + "".join(f"\nvoid {STMT_EXPR}_{k}(void) {{{b}}}\n"
+                          for k, b in enumerate(bodies))
+
+
 _CLEAN = [
     (re.compile(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)"), ""),
     (re.compile(r"__declspec\s*\(\s*\w+\s*\)"), ""),
@@ -233,6 +267,7 @@ def load(path, config, extra_defines=()):
         return None
     text = clean(text)
     text, asm = lift_asm(text)
+    text = lift_stmt_exprs(text)
     digest = hashlib.sha256(text.encode()).hexdigest()
     parser = c_parser.CParser()
     try:

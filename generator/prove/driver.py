@@ -103,11 +103,19 @@ def _calls(interp, name):
         class V(c_ast.NodeVisitor):
             def visit_FuncCall(self, node):
                 if isinstance(node.name, c_ast.ID):
-                    stack.append(node.name.name)
+                    stack.append(stmt_expr_body(node) or node.name.name)
                 self.generic_visit(node)
 
         V().visit(fd.body)
     return order, sorted(outside)
+
+
+def stmt_expr_body(call):
+    """The function holding a lifted statement expression's block (cfront.lift_stmt_exprs),
+    for a call to it; else None."""
+    if call.name.name != cfront.STMT_EXPR:
+        return None
+    return f"{cfront.STMT_EXPR}_{call.args.exprs[0].value}"
 
 
 def _closure(interp, name):

@@ -859,6 +859,8 @@ class Interp:
         args = node.args.exprs if node.args is not None else []
         if name == "__rs_asm":
             return self._asm(node, args, frame)
+        if name == "__rs_stmt_expr":
+            return self._stmt_expr(node, args, frame)
         if name in self.funcs:
             vals = [self.eval(a, frame) for a in args]
             if name in self.contracts:
@@ -880,6 +882,31 @@ class Interp:
         k = self.const_int(args[0])
         stmt = self.unit.asm[k]
         return self.asm_runner(self, stmt, args[1:], frame, node)
+
+    def _stmt_expr(self, node, args, frame):
+        """A GNU statement expression, lifted by cfront into the body of __rs_stmt_expr_k:
+        its block runs in the caller's frame, its declarations scoped to it, and its value is
+        its last statement's, when that is an expression."""
+        fd = self.funcs.get(f"__rs_stmt_expr_{self.const_int(args[0])}")
+        if fd is None:
+            raise Unsupported(f"a statement expression at {where(node)} has no lifted block")
+        items = fd.body.block_items or []
+        own = {it.name for it in items if isinstance(it, c_ast.Decl) and it.name}
+        outer = {n: frame.vars[n] for n in own if n in frame.vars}
+        try:
+            for it in items[:-1]:
+                self._exec(it, frame)
+            if not items:
+                return None, T.VOID
+            last = items[-1]
+            if hasattr(self, "_e_" + type(last).__name__):
+                return self.eval(last, frame)
+            self._exec(last, frame)
+            return None, T.VOID
+        finally:
+            for n in own:
+                frame.vars.pop(n, None)
+            frame.vars.update(outer)
 
     def _e_InitList(self, node, frame):
         raise Unsupported(f"an initializer list used as a value at {where(node)}")

@@ -433,6 +433,42 @@ def _maskz_set1_epi64(interp, args, node):
     return Vector([v if bit else 0 for bit in k], 64), M512
 
 
+def _indices(arg, bits, what):
+    """The elements of an index (or count) vector, which must be constants: the low `bits`
+    bits of each, as the instruction reads them."""
+    elems = _vec(arg, 64).elems
+    if not all(isinstance(e, int) for e in elems):
+        raise Unsupported(f"{what} from data")
+    return [e & ((1 << bits) - 1) for e in elems]
+
+
+@model("_mm512_set_epi64", ",".join(["i64"] * 8) + "->v__m512i")
+def _set_epi64(interp, args, node):
+    # The highest element first.
+    return Vector([anf.trunc(a[0], 64) for a in reversed(args)], 64), M512
+
+
+@model("_mm512_permutexvar_epi64", "v__m512i,v__m512i->v__m512i")
+def _permutexvar_epi64(interp, args, node):
+    idx = _indices(args[0], 3, "a permutation index")
+    a = _vec(args[1], 64).elems
+    return Vector([a[i] for i in idx], 64), M512
+
+
+@model("_mm512_permutex2var_epi64", "v__m512i,v__m512i,v__m512i->v__m512i")
+def _permutex2var_epi64(interp, args, node):
+    idx = _indices(args[1], 4, "a permutation index")
+    both = _vec(args[0], 64).elems + _vec(args[2], 64).elems
+    return Vector([both[i] for i in idx], 64), M512
+
+
+@model("_mm512_rolv_epi64", "v__m512i,v__m512i->v__m512i")
+def _rolv_epi64(interp, args, node):
+    counts = _indices(args[1], 6, "a rotation count")
+    a = _vec(args[0], 64).elems
+    return Vector([anf.rol(e, n, 64) if n else e for e, n in zip(a, counts)], 64), M512
+
+
 MODELS["_mm512_maskz_loadu_epi64"] = _masked_load(M512, True)
 SIGNATURES["_mm512_maskz_loadu_epi64"] = "m8,p->v__m512i"
 MODELS["_mm256_maskz_loadu_epi64"] = _masked_load(M256, True)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""A small x86-64 semantics for the AT&T instructions the inline-assembly kernel emits.
+"""A small x86-64 semantics for the AT&T instructions the inline-assembly kernel and the
+rol/rorx rotation macros emit.
 
 Registers hold symbolic words or addresses; memory operands go through the interpreter's
 objects. Flags are kept only as the zero flag of the last cmp/test/add, and a jump on them
@@ -34,50 +35,118 @@ class Machine:
         return v
 
 
-def _operand_regs(stmt):
-    regs = []
-    for c in stmt.outputs + stmt.inputs:
-        letters = c.lstrip("=+&")
-        if len(letters) != 1 or letters not in PINNED:
-            raise Unsupported(f"the asm constraint \"{c}\" (only pinned registers are modelled)")
-        regs.append(PINNED[letters])
-    return regs
+# Where the compiler may put an "r" operand: any register but the stack and frame pointers.
+FREE = ("r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rax", "rbx", "rcx", "rdx",
+        "rsi", "rdi")
+
+
+def _allocations(stmt):
+    """Every register assignment of the operands that can change what the asm computes: one
+    operand per register, and each write-only "r" output (no "&") sharing the register of an
+    "r" input, as the compiler may. An immediate ("i", "n") operand is None."""
+    cons = [c.lstrip("=+&") for c in stmt.outputs + stmt.inputs]
+    n_out = len(stmt.outputs)
+    for c in cons:
+        if c not in PINNED and c not in ("r", "i", "n"):
+            raise Unsupported(f"the asm constraint \"{c}\" (modelled: r, i, n and the pinned "
+                              "registers)")
+    taken = {PINNED[c] for c in cons if c in PINNED}
+    free = iter(r for r in FREE if r not in taken)
+    base = [PINNED[c] if c in PINNED else next(free) if c == "r" else None for c in cons]
+    out = [base]
+    for i, c in enumerate(stmt.outputs):
+        if cons[i] != "r" or "&" in c or "+" in c:
+            continue
+        for j in range(n_out, len(cons)):
+            if cons[j] == "r":
+                out.append([base[j] if k == i else r for k, r in enumerate(base)])
+    return out
+
+
+def _substitute(template, regs, imms):
+    """The template with its operand references (%0, %1, ...) made registers or immediates."""
+    if not regs:
+        return template
+
+    def repl(m):
+        tok = m.group(0)
+        if tok == "%%":
+            return tok
+        if not tok[1:].isdigit():
+            raise Unsupported(f"the asm operand reference {tok} (a modifier)")
+        k = int(tok[1:])
+        if k >= len(regs):
+            raise Unsupported(f"the asm operand {tok} does not exist")
+        return f"%%{regs[k]}" if regs[k] is not None else f"${imms[k]}"
+    return re.sub(r"%%|%[a-zA-Z]?\d+", repl, template)
 
 
 def run(interp, stmt, arg_nodes, frame, node):
-    regs = _operand_regs(stmt)
+    n_out = len(stmt.outputs)
+    lvs, inputs = [], []
+    for i, (c, a) in enumerate(zip(stmt.outputs + stmt.inputs, arg_nodes)):
+        if i < n_out:
+            lv, t = interp.lvalue(a, frame)
+            lvs.append((lv, t, interp.read_lv(lv, t) if "+" in c else None))
+        else:
+            inputs.append(interp.eval(a, frame)[0])
+    imms = {}
+    for k, c in enumerate(stmt.outputs + stmt.inputs):
+        if c.lstrip("=+&") in ("i", "n"):
+            v = inputs[k - n_out] if k >= n_out else None
+            if not isinstance(v, int):
+                raise Unsupported("an asm immediate that is not a constant")
+            imms[k] = v
+    results = None
+    for regs in _allocations(stmt):
+        got = _run_once(interp, stmt, regs, imms, lvs, inputs)
+        if results is None:
+            results = got
+        elif any(not _same(a, b) for a, b in zip(results, got)):
+            raise Unsupported("the asm's result depends on which registers the compiler "
+                              "gives its operands")
+    for (lv, t, _), v in zip(lvs, results):
+        interp.write_lv(lv, t, v)
+    return None, T.VOID
+
+
+def _same(a, b):
+    if isinstance(a, anf.Sym) and isinstance(b, anf.Sym):
+        return a.key() == b.key()
+    if isinstance(a, Pointer) and isinstance(b, Pointer):
+        return a.same(b) and a.off == b.off
+    return type(a) is type(b) and a == b
+
+
+def _run_once(interp, stmt, regs, imms, lvs, inputs):
+    """The outputs of the asm under one register assignment."""
     n_out = len(stmt.outputs)
     m = Machine()
     # Registers the asm is not given hold the caller's values: it must hand back every one it
     # does not declare as an output or a clobber (the ABI's contract with the compiler).
     for reg in REGS:
         m.r[reg] = anf.var(f"caller %{reg}", 64)
-    lvs = []
-    for i, (c, a) in enumerate(zip(stmt.outputs + stmt.inputs, arg_nodes)):
-        if i < n_out:
-            lv, t = interp.lvalue(a, frame)
-            lvs.append((lv, t))
-            if "+" in c:
-                m.r[regs[i]] = interp.read_lv(lv, t)
-        else:
-            v, t = interp.eval(a, frame)
-            m.r[regs[i]] = v
-    m.inputs = {reg: m.r[reg] for reg in regs[n_out:]}
-    program = _parse(stmt.template)
+    for i, (_, _, before) in enumerate(lvs):
+        if before is not None:
+            m.r[regs[i]] = before
+    for k, v in enumerate(inputs, n_out):
+        if regs[k] is not None:
+            m.r[regs[k]] = v
+    m.inputs = {regs[k]: m.r[regs[k]] for k in range(n_out, len(regs)) if regs[k] is not None}
+    program = _parse(_substitute(stmt.template, regs, imms))
     _execute(interp, m, program)
-    declared = set(regs[:n_out]) | {c.lstrip("%") for c in stmt.clobbers}
+    outs = [r for r in regs[:n_out]]
+    declared = set(outs) | {c.lstrip("%") for c in stmt.clobbers}
     for reg in REGS:
-        if reg in declared or reg in regs[n_out:]:
+        if reg in declared or reg in m.inputs:
             continue
         v = m.r[reg]
         if not (isinstance(v, anf.Sym) and v.key() == anf.var(f"caller %{reg}", 64).key()):
             raise Unsupported(f"the asm changes %{reg} without declaring it")
-    for reg in regs[n_out:]:
-        if reg not in declared and m.r[reg] is not _inputs(m)[reg]:
+    for reg in m.inputs:
+        if reg not in declared and m.r[reg] is not m.inputs[reg]:
             raise Unsupported(f"the asm changes its input %{reg} without declaring it")
-    for i, (lv, t) in enumerate(lvs):
-        interp.write_lv(lv, t, m.get(regs[i]))
-    return None, T.VOID
+    return [m.get(r) for r in outs]
 
 
 def _parse(template):
@@ -196,6 +265,13 @@ def _ror(interp, m, ops):
     _write(interp, m, dst, anf.rol(_read(interp, m, dst), 64 - int(n[1:], 0) % 64, 64))
 
 
+def _rorx(interp, m, ops):
+    n, src, dst = ops
+    if not n.startswith("$"):
+        raise Unsupported("a rotation by a register")
+    _write(interp, m, dst, anf.rol(_read(interp, m, src), 64 - int(n[1:], 0) % 64, 64))
+
+
 def _add(interp, m, ops):
     src, dst = ops
     a, b = _read(interp, m, dst), _read(interp, m, src)
@@ -240,10 +316,9 @@ def _test(interp, m, ops):
 
 _OPS = {
     "movq": _mov, "xorq": _binary(anf.xor), "andq": _binary(anf.and_),
-    "orq": _binary(anf.or_), "notq": _not, "rolq": _rol, "rorq": _ror, "addq": _add,
+    "orq": _binary(anf.or_), "notq": _not, "rolq": _rol, "rorq": _ror,
+    "rorxq": _rorx, "addq": _add,
     "cmpq": _cmp, "testq": _test,
 }
 
 
-def _inputs(m):
-    return m.inputs
