@@ -199,6 +199,11 @@ _STMT_EXPR_START = re.compile(r"\(\s*\{")
 STMT_EXPR = "__rs_stmt_expr"
 
 
+def stmt_expr_block(k):
+    """The name of the function holding the k-th lifted statement expression's block."""
+    return f"{STMT_EXPR}_{k}"
+
+
 def lift_stmt_exprs(text):
     """Replace every GNU statement expression by a call __rs_stmt_expr(k) and append its
     block as the body of a function __rs_stmt_expr_k, which pycparser parses; the interpreter
@@ -225,7 +230,7 @@ def lift_stmt_exprs(text):
         return "".join(out)
 
     text = walk(text)
-    return text + "".join(f"\nvoid {STMT_EXPR}_{k}(void) {{{b}}}\n"
+    return text + "".join(f"\nvoid {stmt_expr_block(k)}(void) {{{b}}}\n"
                           for k, b in enumerate(bodies))
 
 

@@ -115,7 +115,7 @@ def stmt_expr_body(call):
     for a call to it; else None."""
     if call.name.name != cfront.STMT_EXPR:
         return None
-    return f"{cfront.STMT_EXPR}_{call.args.exprs[0].value}"
+    return cfront.stmt_expr_block(call.args.exprs[0].value)
 
 
 def _closure(interp, name):

@@ -9,7 +9,7 @@ words, vectors of them (Vector), pointers (memory.Pointer) into byte-addressed o
 
 from pycparser import c_ast
 
-from . import anf
+from . import anf, cfront
 from . import ctypes_ as T
 from .memory import NULL, Obj, Pointer, Unsupported
 
@@ -859,7 +859,7 @@ class Interp:
         args = node.args.exprs if node.args is not None else []
         if name == "__rs_asm":
             return self._asm(node, args, frame)
-        if name == "__rs_stmt_expr":
+        if name == cfront.STMT_EXPR:
             return self._stmt_expr(node, args, frame)
         if name in self.funcs:
             vals = [self.eval(a, frame) for a in args]
@@ -887,7 +887,7 @@ class Interp:
         """A GNU statement expression, lifted by cfront into the body of __rs_stmt_expr_k:
         its block runs in the caller's frame, its declarations scoped to it, and its value is
         its last statement's, when that is an expression."""
-        fd = self.funcs.get(f"__rs_stmt_expr_{self.const_int(args[0])}")
+        fd = self.funcs.get(cfront.stmt_expr_block(self.const_int(args[0])))
         if fd is None:
             raise Unsupported(f"a statement expression at {where(node)} has no lifted block")
         items = fd.body.block_items or []

@@ -253,8 +253,7 @@ def check_asm(seed=1, per=8):
     for (op, text, a, b), real in zip(plan, got):
         m = x86asm.Machine()
         m.r["rax"], m.r["rbx"] = a, b
-        x86asm._execute(None, m, x86asm._parse(
-            text.replace("%0", "%%rax").replace("%1", "%%rbx")))
+        x86asm.execute(None, m, text.replace("%0", "%%rax").replace("%1", "%%rbx"))
         want = f"{m.r['rax']:016x}"
         if results.get(op, "ok") == "ok":
             results[op] = "ok" if want == real else f"differs on {text}: CPU {real}, " \

@@ -133,8 +133,7 @@ def _run_once(interp, stmt, regs, imms, lvs, inputs):
         if regs[k] is not None:
             m.r[regs[k]] = v
     m.inputs = {regs[k]: m.r[regs[k]] for k in range(n_out, len(regs)) if regs[k] is not None}
-    program = _parse(_substitute(stmt.template, regs, imms))
-    _execute(interp, m, program)
+    execute(interp, m, _substitute(stmt.template, regs, imms))
     outs = [r for r in regs[:n_out]]
     declared = set(outs) | {c.lstrip("%") for c in stmt.clobbers}
     for reg in REGS:
@@ -147,6 +146,11 @@ def _run_once(interp, stmt, regs, imms, lvs, inputs):
         if reg not in declared and m.r[reg] is not m.inputs[reg]:
             raise Unsupported(f"the asm changes its input %{reg} without declaring it")
     return [m.get(r) for r in outs]
+
+
+def execute(interp, m, template):
+    """Run an asm template (operands already substituted) on machine m."""
+    _execute(interp, m, _parse(template))
 
 
 def _parse(template):
@@ -253,23 +257,16 @@ def _not(interp, m, ops):
     _write(interp, m, ops[0], anf.not_(_read(interp, m, ops[0]), 64))
 
 
-def _rol(interp, m, ops):
-    n, dst = ops
-    if not n.startswith("$"):
-        raise Unsupported("a rotation by a register")
-    _write(interp, m, dst, anf.rol(_read(interp, m, dst), int(n[1:], 0), 64))
-
-
-def _ror(interp, m, ops):
-    n, dst = ops
-    _write(interp, m, dst, anf.rol(_read(interp, m, dst), 64 - int(n[1:], 0) % 64, 64))
-
-
-def _rorx(interp, m, ops):
-    n, src, dst = ops
-    if not n.startswith("$"):
-        raise Unsupported("a rotation by a register")
-    _write(interp, m, dst, anf.rol(_read(interp, m, src), 64 - int(n[1:], 0) % 64, 64))
+def _rotate(left):
+    """rol/ror $n, dst; and with a third operand, rorx $n, src, dst (dst = src rotated)."""
+    def run(interp, m, ops):
+        n, src, dst = ops if len(ops) == 3 else (ops[0], ops[1], ops[1])
+        if not n.startswith("$"):
+            raise Unsupported("a rotation by a register")
+        k = int(n[1:], 0) % 64
+        _write(interp, m, dst, anf.rol(_read(interp, m, src), k if left else (64 - k) % 64,
+                                       64))
+    return run
 
 
 def _add(interp, m, ops):
@@ -316,8 +313,8 @@ def _test(interp, m, ops):
 
 _OPS = {
     "movq": _mov, "xorq": _binary(anf.xor), "andq": _binary(anf.and_),
-    "orq": _binary(anf.or_), "notq": _not, "rolq": _rol, "rorq": _ror,
-    "rorxq": _rorx, "addq": _add,
+    "orq": _binary(anf.or_), "notq": _not, "rolq": _rotate(True),
+    "rorq": _rotate(False), "rorxq": _rotate(False), "addq": _add,
     "cmpq": _cmp, "testq": _test,
 }
 
