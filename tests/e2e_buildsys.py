@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from generator import targets  # noqa: E402
-from tests import toolcheck  # noqa: E402
+from tests import host_cpu, toolcheck  # noqa: E402
 
 CONSUMER = os.path.join(ROOT, "tests", "vendor_consumer.c")
 ABC = hashlib.sha3_256(b"abc").hexdigest()
@@ -126,7 +126,8 @@ class Consumer(unittest.TestCase):
             self.assertEqual(got.get("selftest"), "0", r.stdout)
             self.assertEqual(got.get("sha3_256"), ABC, r.stdout)
             if len(names) > 1:
-                self.assertEqual(got.get("path"), path, f"{what}: {r.stderr}")
+                want = path if self.cross else host_cpu.forced(path, path)[0]
+                self.assertEqual(got.get("path"), want, f"{what}: {r.stderr}")
 
     def pkg_config_consumer(self):
         """The installed library through its .pc file, compiled with a plain command line."""
@@ -205,7 +206,7 @@ for _bundle in targets.CANONICAL_BUNDLES:
     for _base in (CMakeConsumer, MesonConsumer):
         _name = f"{_base.__name__[:-8]}_{_bundle}"
         globals()[_name] = type(_name, (_base,), {"bundle": _bundle})
-del CMakeConsumer, MesonConsumer, Consumer
+del CMakeConsumer, MesonConsumer, Consumer, _base, _bundle, _name
 
 if __name__ == "__main__":
     unittest.main()

@@ -46,7 +46,7 @@ def edges(w, ctx, cc):
     # under qemu-aarch64, the examples.
     e2e_log = os.path.join("build", "bundle", "e2e.log")
     w.build([e2e_log], "e2e_bundle", implicit=["tests/e2e_bundle.py", "tests/toolcheck.py",
-                                              "tests/bundle_probe.c",
+                                              "tests/host_cpu.py", "tests/bundle_probe.c",
                                               "tests/bundle_two.c", "examples/vendor_sha3.c",
                                               "examples/plotter_f1.c"] + gen_inputs
             + _all_committed())
@@ -226,7 +226,7 @@ def vendor_edges(w, ctx, cc, compiled):
 
     inputs = gen_inputs + _all_committed() + [
         "docs/vendoring.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py", "tests/toolcheck.py",
-        "tests/vendor_consumer.c", "tests/cpu_rows.c", "examples/plotter_f1.c"]
+        "tests/host_cpu.py", "tests/vendor_consumer.c", "tests/cpu_rows.c", "examples/plotter_f1.c"]
     # The probed tools are part of the command of the tests that probe beyond the README's
     # packages (the aarch64 cross tools, g++), so installing one reruns those and no others.
     for cls in E2E_VENDOR:
