@@ -29,7 +29,8 @@ def prove(*args):
 
 
 class Bundles(unittest.TestCase):
-    """Every kernel of a committed bundle, every compiler branch: all proved, exit 0."""
+    """Every kernel of a committed bundle, every compiler branch: all proved, exit 0; each
+    dispatch wrapper given the proofs of the kernels it passes its call to."""
 
     def check(self, folder):
         r = prove(os.path.join("out", folder))
@@ -38,6 +39,13 @@ class Bundles(unittest.TestCase):
         bad = [l for l in lines if not l.startswith("proved")]
         self.assertEqual(bad, [], r.stdout[-3000:] + r.stderr[-2000:])
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        # x86_64's keccak_p1600.c is its dispatch wrappers (aarch64 runs one kernel on every
+        # path, the portable folder has no dispatch).
+        wrappers = [l for l in lines if folder == "x86_64" and re.search(
+            r"/keccak_p1600\.c: keccak_[fp]1600(_absorb|_squeeze)? ", l)]
+        self.assertEqual(len(wrappers) >= 4, folder == "x86_64", lines)
+        for l in wrappers:
+            self.assertRegex(l, r"given the proofs of rs_\w+")
         print(r.stdout.splitlines()[-1])
 
 
@@ -245,6 +253,42 @@ class HelperContracts(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
         self.assertRegex(r.stdout, r"proved +\S+: rs_chacha8_avx2 .*given the proofs of "
                                    r"rs_chacha8_block, rs_chacha_avx2_x4, rs_chacha_avx2_x8")
+
+
+class WrapperLemma(unittest.TestCase):
+    """A dispatch wrapper that passes its call on unchanged is proven given its callees'
+    proofs, without running them again per path; one that changes an argument on a path, or
+    whose callee does not prove, is run whole and gets the counterexample."""
+
+    FNS = "keccak_{0},rs_bmi2_keccak_{0},rs_scalar_keccak_{0}"
+
+    def status(self, r):
+        return {m.group(2): m.group(1) for m in re.finditer(
+            r"^(proved|counterexample|not supported) +\S+: (\w+) ", r.stdout, re.M)}
+
+    def planted(self, fname, text, repl, api):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = planted_copy(tmp, "x86_64", fname, text, repl, 1)
+            r = prove(d, "--function", self.FNS.format(api), "--config", "gcc-x86_64",
+                      "--quick")
+        self.assertEqual(r.returncode, 1, r.stdout[-2000:] + r.stderr[-2000:])
+        return r
+
+    def test_a_changed_argument_is_no_lemma(self):
+        _, _, fname, text, repl, _, _, _ = next(b for b in BUGS if b[0].startswith("dispatch"))
+        r = self.planted(fname, text, repl, "p1600")
+        self.assertEqual(self.status(r), {"keccak_p1600": "counterexample",
+                                          "rs_bmi2_keccak_p1600": "proved",
+                                          "rs_scalar_keccak_p1600": "proved"}, r.stdout)
+        self.assertIn("ROUNDSMITH_PATH=avx2", r.stdout)
+
+    def test_over_a_broken_callee_fails(self):
+        r = self.planted("keccak_p1600_bmi2.c", "0x0000000000008082ULL",
+                         "0x0000000000008083ULL", "f1600")
+        self.assertEqual(self.status(r), {"keccak_f1600": "counterexample",
+                                          "rs_bmi2_keccak_f1600": "counterexample",
+                                          "rs_scalar_keccak_f1600": "proved"}, r.stdout)
+        self.assertNotIn("given the proofs of rs_bmi2", r.stdout)
 
 
 class ModelCheck_x86_64(unittest.TestCase):

@@ -4,7 +4,9 @@
 A function is proven once per distinct text: the same body (with what it calls and the tables
 it reads) under two compilers is one proof, named for both. A ChaCha level takes the calls to
 helpers proven in the same run as their contracts (generator/prove/chacha_obligations.py);
-if one of those did not prove, the level is proven again without them.
+if one of those did not prove, the level is proven again without them. A dispatch wrapper
+that passes its call on unchanged rests, per path, on the proof of the kernel it calls
+(generator/prove/passthrough.py), and is likewise run whole if that proof failed.
 """
 
 import concurrent.futures
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
-from . import anf, cfront, chacha_obligations, intrinsics, keccak_obligations, x86asm
+from . import anf, cfront, chacha_obligations, intrinsics, keccak_obligations, passthrough, x86asm
 from . import ctypes_ as T
 from .interp import Interp
 from .memory import Unsupported
@@ -212,10 +214,19 @@ def plan(folder, configs=None, only=None):
                     jobs[key] = [path, name, [], cname, digest, outside]
                 jobs[key][2].append(cname)
     jobs = list(jobs.values())
+    # name -> the configurations some job proves it under (a name has a job per text).
+    under = {}
+    for other in jobs:
+        if other[1]:
+            under.setdefault(other[1], set()).update(other[2])
     for job in jobs:
-        job.append(frozenset(
-            other[1] for other in jobs if other[0] == job[0] and job[3] in other[2]
-            and other[1] and kind_of(other[1])[1] in ("block", "chunk")))
+        helpers = {other[1] for other in jobs if other[0] == job[0] and job[3] in other[2]
+                   and other[1] and kind_of(other[1])[1] in ("block", "chunk")}
+        if DISPATCH_ORACLE in job[5]:
+            # What a wrapper may pass its call to: a kernel of another file, proven under
+            # every branch the wrapper's text stands for.
+            helpers |= {n for n in job[5] if n in under and set(job[2]) <= under[n]}
+        job.append(frozenset(helpers))
     return arch, jobs
 
 
@@ -245,10 +256,13 @@ def prove_one(job, quick=False, contracts=True):
         res.status = "not supported"
         res.detail = str(e)
         return res
+    # Answers whose call the wrapper passes on unchanged to a proven kernel of its kind: their
+    # cases are that kernel's, proven by its own job.
+    lemma = _pass_through(job, interp, answers, (family, kind, n)) if contracts else {}
     given = {}
     if family == "chacha" and kind == "level" and contracts:
         given = chacha_obligations.contracts_for(interp, proven - {name})
-    for answer, case in ((a, c) for a in answers for c in cases):
+    for answer, case in ((a, c) for a in answers if a not in lemma for c in cases):
         if answer is not None:
             interp.externs[DISPATCH_ORACLE] = lambda vals, a=answer: (a, T.INT)
             case = dict(case, path=answer)
@@ -280,10 +294,38 @@ def prove_one(job, quick=False, contracts=True):
             res.detail = f"{_case_text(case)}: the expression nests too deep"
             break
     res.seconds = time.time() - t0
-    res.assumed = sorted(interp.contracted)
+    res.assumed = sorted(interp.contracted | set(lemma.values()))
     if res.assumed and res.status == "proved":
         res.detail = "given the proofs of " + ", ".join(res.assumed)
     return res
+
+
+def _pass_through(job, interp, answers, kind):
+    """{answer: the proven kernel of `kind` the wrapper passes its call to on that answer},
+    the lemma checked under every configuration the job stands for (the callees' declared
+    types come from each branch's own text)."""
+    path, name, cnames, cname, _, outside, proven = job
+    calls = [o for o in outside if o != DISPATCH_ORACLE]
+    if not answers or None in answers or not calls:
+        return {}
+    found = None
+    for c in cnames:
+        cfg = cfront.CONFIGS[c]
+        ip = interp
+        if c != cname:
+            try:
+                ip = _interp(cfront.load(path, cfg), cfg)
+                _link(ip, os.path.dirname(path), cfg, path, outside)
+            except (Unsupported, cfront.Unreadable):
+                return {}
+        here = {}
+        for a in answers:
+            ip.externs[DISPATCH_ORACLE] = lambda vals, a=a: (a, T.INT)
+            callee = passthrough.callee(ip, name, calls)
+            if callee in proven and kind_of(callee) == kind:
+                here[a] = callee
+        found = here if found is None else {a: k for a, k in here.items() if found.get(a) == k}
+    return found or {}
 
 
 def _case_text(case):
@@ -318,10 +360,11 @@ def prove_folder(folder, jobs_n=2, quick=False, only=None, progress=None, config
     arch, jobs = plan(folder, configs=configs, only=only)
     results = _run(jobs, jobs_n, quick, True)
     # A level proven given a helper that did not prove is proven again, whole.
-    failed = {(r.file, c, r.function) for r in results if r.status != "proved"
-              for c in r.configs}
+    # By name and branch, whatever file: a wrapper rests on kernels of other files (a static
+    # helper named alike in two files only makes this rerun more).
+    failed = {(c, r.function) for r in results if r.status != "proved" for c in r.configs}
     again = [i for i, r in enumerate(results)
-             if any((r.file, jobs[i][3], a) in failed for a in r.assumed)]
+             if any((c, a) in failed for c in r.configs for a in r.assumed)]
     for i, r in zip(again, _run([jobs[i] for i in again], jobs_n, quick, False)):
         results[i] = r
     if progress:
