@@ -263,7 +263,32 @@ class Unit:
     digest: str
 
 
+# Units already parsed in this process, by file, configuration and the folder's contents: the
+# plan parses every file under every branch, and the worker processes (forked after it)
+# prove many functions of one file. A Unit is only read once made.
+_LOADED = {}
+
+
+def _stamp(path):
+    """What a file's preprocessed text depends on: the C and headers of its folder (and the
+    prover's own include folder), as names, sizes and modification times."""
+    out = []
+    for d in (os.path.dirname(os.path.abspath(path)), INCLUDE):
+        for f in sorted(os.listdir(d)):
+            if f.endswith((".c", ".h")):
+                st = os.stat(os.path.join(d, f))
+                out.append((d, f, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
 def load(path, config, extra_defines=()):
+    key = (os.path.abspath(path), config, tuple(extra_defines), _stamp(path))
+    if key not in _LOADED:
+        _LOADED[key] = _load(path, config, extra_defines)
+    return _LOADED[key]
+
+
+def _load(path, config, extra_defines):
     import pycparser
     from pycparser import c_parser
 

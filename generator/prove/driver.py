@@ -172,9 +172,10 @@ def _globals_text(unit):
 
 
 def plan(folder, configs=None, only=None):
-    """(arch, [[file, function, [config names], unit config, digest, outside calls, proven]]),
-    one job per distinct text; proven: the helper and block functions other jobs prove for the
-    same file under the job's unit config (a level may take their contracts)."""
+    """(arch, [[file, function, [config names], unit config, digest, outside calls, proven,
+    text size]]), one job per distinct text; proven: the helper and block functions other jobs
+    prove for the same file under the job's unit config (a level may take their contracts),
+    and for a dispatch wrapper the kernels it may pass its call to."""
     files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
                    if is_kernel_file(os.path.join(folder, f)))
     arch = folder_arch(folder, files)
@@ -189,8 +190,8 @@ def plan(folder, configs=None, only=None):
                 unit = cfront.load(path, cfg)
             except cfront.Unreadable as e:
                 # One line for the file, its kernels unnamed: the parser saw none of them.
-                jobs.setdefault((path, None, ""), [path, None, [], cname, str(e), ()])[2].append(
-                    cname)
+                jobs.setdefault((path, None, ""), [path, None, [], cname, str(e), (), None, 0])[
+                    2].append(cname)
                 continue
             if unit is None:
                 continue
@@ -211,7 +212,7 @@ def plan(folder, configs=None, only=None):
                 digest = hashlib.sha256((name + str(cfg.big_endian) + text).encode()).hexdigest()
                 key = (path, name, digest)
                 if key not in jobs:
-                    jobs[key] = [path, name, [], cname, digest, outside]
+                    jobs[key] = [path, name, [], cname, digest, outside, None, len(text)]
                 jobs[key][2].append(cname)
     jobs = list(jobs.values())
     # name -> the configurations some job proves it under (a name has a job per text).
@@ -226,12 +227,12 @@ def plan(folder, configs=None, only=None):
             # What a wrapper may pass its call to: a kernel of another file, proven under
             # every branch the wrapper's text stands for.
             helpers |= {n for n in job[5] if n in under and set(job[2]) <= under[n]}
-        job.append(frozenset(helpers))
+        job[6] = frozenset(helpers)
     return arch, jobs
 
 
 def prove_one(job, quick=False, contracts=True):
-    path, name, cnames, cname, digest, outside, proven = job
+    path, name, cnames, cname, digest, outside, proven, _ = job
     if name is None:
         return Result(os.path.basename(path), "(every kernel of the file)", cnames,
                       "not supported", detail=digest)
@@ -304,7 +305,7 @@ def _pass_through(job, interp, answers, kind):
     """{answer: the proven kernel of `kind` the wrapper passes its call to on that answer},
     the lemma checked under every configuration the job stands for (the callees' declared
     types come from each branch's own text)."""
-    path, name, cnames, cname, _, outside, proven = job
+    path, name, cnames, cname, _, outside, proven, _ = job
     calls = [o for o in outside if o != DISPATCH_ORACLE]
     if not answers or None in answers or not calls:
         return {}
@@ -375,9 +376,24 @@ def prove_folder(folder, jobs_n=2, quick=False, only=None, progress=None, config
     return arch, [results[i] for i in order]
 
 
+def _cost(job, quick):
+    """A guess at a job's time, to start the long ones first (a long job left for last runs
+    on one core alone): the text it interprets times its argument sets; a wrapper resting on
+    its callees costs little whatever its cases."""
+    name = job[1]
+    if name is None or DISPATCH_ORACLE in job[5]:
+        return 0
+    family, kind, n = kind_of(name)
+    mod = keccak_obligations if family == "keccak" else chacha_obligations
+    return job[7] * len(mod.cases(kind, n, quick=quick))
+
+
 def _run(jobs, jobs_n, quick, contracts):
     """The results of `jobs`, in their order."""
     if jobs_n <= 1 or len(jobs) <= 1:
         return [prove_one(j, quick, contracts) for j in jobs]
+    # The plan's parsed units go to the workers with the fork (generator/prove/cfront.py).
+    order = sorted(range(len(jobs)), key=lambda i: -_cost(jobs[i], quick))
     with concurrent.futures.ProcessPoolExecutor(jobs_n) as ex:
-        return list(ex.map(prove_one, jobs, [quick] * len(jobs), [contracts] * len(jobs)))
+        futures = {i: ex.submit(prove_one, jobs[i], quick, contracts) for i in order}
+        return [futures[i].result() for i in range(len(jobs))]
