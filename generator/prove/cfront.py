@@ -270,14 +270,14 @@ _LOADED = {}
 
 
 def _stamp(path):
-    """What a file's preprocessed text depends on: the C and headers of its folder (and the
-    prover's own include folder), as names, sizes and modification times."""
+    """What a file's preprocessed text depends on that can change under a run: the C and
+    headers of its folder, as names, sizes and modification times."""
+    d = os.path.dirname(os.path.abspath(path))
     out = []
-    for d in (os.path.dirname(os.path.abspath(path)), INCLUDE):
-        for f in sorted(os.listdir(d)):
-            if f.endswith((".c", ".h")):
-                st = os.stat(os.path.join(d, f))
-                out.append((d, f, st.st_size, st.st_mtime_ns))
+    for f in sorted(os.listdir(d)):
+        if f.endswith((".c", ".h")):
+            st = os.stat(os.path.join(d, f))
+            out.append((f, st.st_size, st.st_mtime_ns))
     return tuple(out)
 
 

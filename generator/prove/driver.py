@@ -10,7 +10,6 @@ that passes its call on unchanged rests, per path, on the proof of the kernel it
 """
 
 import concurrent.futures
-import functools
 import hashlib
 import os
 import re
@@ -21,7 +20,7 @@ from pycparser import c_ast, c_generator
 
 from . import anf, cfront, chacha_obligations, intrinsics, keccak_obligations, passthrough, x86asm
 from . import ctypes_ as T
-from .interp import Interp
+from .interp import Interp, Linked
 from .memory import Unsupported
 
 # A folder's kernel sources: a bundle's or generate's, and the testsuite's variants (named for
@@ -159,7 +158,7 @@ def _link(interp, folder, cfg, own, outside, loaded=None):
             if oi is None or n not in oi.funcs:
                 continue
             _link(oi, folder, cfg, other, _calls(oi, n)[1], loaded)
-            interp.externs[n] = functools.partial(oi._invoke, oi.funcs[n])
+            interp.externs[n] = Linked(oi, oi.funcs[n])
             break
         else:
             raise Unsupported(f"{n} is defined in no kernel file of {folder}")

@@ -66,6 +66,17 @@ class Frame:
         self.func = func
 
 
+class Linked:
+    """A call into a function of another unit (a dispatch wrapper's call into the folder's
+    other files), run by that unit's interpreter."""
+
+    def __init__(self, interp, fd):
+        self.interp, self.fd = interp, fd
+
+    def __call__(self, args):
+        return self.interp._invoke(self.fd, args)
+
+
 class Interp:
     """Runs functions of one parsed unit. `intrinsics` maps a name to f(interp, args, node)
     returning (value, type); asm_runner runs a lifted asm statement."""
@@ -187,23 +198,28 @@ class Interp:
             raise Unsupported(f"{name} is not defined in this file")
         return self._invoke(fd, args)
 
+    def signature(self, fd):
+        """([(parameter node, type)], return type) of a definition: `(void)` has no
+        parameters, and an array parameter is the pointer it decays to."""
+        ftype = fd.decl.type
+        params = []
+        for p in (ftype.args.params if ftype.args else []):
+            pt = self.type_of(p.type)
+            if isinstance(p, c_ast.Typename) and isinstance(pt, T.Void):
+                continue
+            params.append((p, T.Ptr(pt.elem) if isinstance(pt, T.Arr) else pt))
+        return params, self.type_of(ftype.type)
+
     def _invoke(self, fd, args):
         self.called.add(fd.decl.name)
         frame = Frame(fd)
-        ftype = fd.decl.type
-        params = ftype.args.params if ftype.args else []
-        params = [p for p in params if not (isinstance(p, c_ast.Typename) and
-                                             isinstance(self.type_of(p.type), T.Void))]
+        params, rt = self.signature(fd)
         if len(params) != len(args):
             raise Unsupported(f"{fd.decl.name} called with {len(args)} arguments")
         taken = self._taken(fd)
-        for p, (v, vt) in zip(params, args):
-            pt = self.type_of(p.type)
-            if isinstance(pt, T.Arr):
-                pt = T.Ptr(pt.elem)
+        for (p, pt), (v, vt) in zip(params, args):
             v = self.convert(v, vt, pt, p)
             self._bind(frame, p.name, pt, v, taken)
-        rt = self.type_of(ftype.type)
         try:
             self.exec_block(fd.body, frame)
         except _Return as r:

@@ -15,6 +15,7 @@ a converted argument) is no lemma, and the wrapper is run whole as before.
 
 from . import anf
 from . import ctypes_ as T
+from .interp import Linked
 from .memory import Obj, Pointer
 
 # Big enough for any offset a wrapper might form from a pointer argument; an access to an
@@ -27,15 +28,8 @@ class _NoLemma(Exception):
 
 
 def _params(interp, fd):
-    ftype = fd.decl.type
-    params = ftype.args.params if ftype.args else []
-    out = []
-    for p in params:
-        t = interp.type_of(p.type)
-        if isinstance(t, T.Void):
-            continue
-        out.append(T.Ptr(t.elem) if isinstance(t, T.Arr) else t)
-    return out, interp.type_of(ftype.type)
+    params, rt = interp.signature(fd)
+    return [t for _, t in params], rt
 
 
 def _fresh(types):
@@ -116,7 +110,8 @@ def _run(interp, name, saved, before):
 
 
 def _declared(extern):
-    """(parameter types, return type) of a linked function of another file: _link makes its
-    extern the other unit's _invoke bound to the function's definition."""
-    other, fd = extern.func.__self__, extern.args[0]
-    return _params(other, fd)
+    """(parameter types, return type) of a function of another file, as its unit reads its
+    definition; a call to anything but such a function is no lemma."""
+    if not isinstance(extern, Linked):
+        raise _NoLemma()
+    return _params(extern.interp, extern.fd)
