@@ -19,8 +19,12 @@ def c_string(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+@functools.lru_cache(maxsize=None)
 def environment():
-    """One environment per process: compiling the templates costs more than rendering them."""
+    """One environment per process, kept: compiling the templates costs more than rendering
+    them (a command that renders a bundle would otherwise compile each template again for
+    every file it writes). The filters are pure and the loader rereads a template whose file
+    changed, so sharing it between commands of one process changes no output."""
     try:
         import jinja2
     except ImportError:
