@@ -110,7 +110,8 @@ def planted_copy(tmp, folder, fname, text, repl, occ):
     d = os.path.join(tmp, folder)
     shutil.copytree(os.path.join(ROOT, "out", folder), d)
     path = os.path.join(d, fname)
-    src = open(path).read()
+    with open(path) as f:
+        src = f.read()
     with open(path, "w") as f:
         f.write(plant(src, text, repl, occ))
     return d

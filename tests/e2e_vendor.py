@@ -292,9 +292,12 @@ class SelfTest(Base):
                  "-o", o])
         self.assertEqual(r.returncode, 0, r.stderr)
         undefined = set(run(["nm", "-u", o]).stdout.split()) - {"U"}
-        declared = set(re.findall(r"\b(\w+)\(", "".join(
-            open(os.path.join(folder, h)).read() for h in os.listdir(folder)
-            if h.endswith(".h"))))
+        text = ""
+        for h in sorted(os.listdir(folder)):
+            if h.endswith(".h"):
+                with open(os.path.join(folder, h)) as f:
+                    text += f.read()
+        declared = set(re.findall(r"\b(\w+)\(", text))
         self.assertEqual(undefined - declared - {"memset", "memcpy"}, set(), bundle)
 
 

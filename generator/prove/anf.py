@@ -105,21 +105,10 @@ def reset():
     SWEEP.clear()
     RESOLVE.clear()
     _OPERAND.clear()
-    _MONO_PRODUCT.clear()
     _ROT_MONO.clear()
 
 
-_MONO_PRODUCT = {}
 _ROT_MONO = {}
-
-
-def mono_mul(m1, m2):
-    key = (m1, m2)
-    got = _MONO_PRODUCT.get(key)
-    if got is None:
-        got = tuple(sorted(set(m1) | set(m2)))
-        _MONO_PRODUCT[key] = got
-    return got
 
 
 def mono_rot(m, n, W):
@@ -288,14 +277,22 @@ def and_(a, b):
     if len(a.t) * len(b.t) > MAX_PRODUCT:
         raise Diverged(f"a product of words of {len(a.t)} and {len(b.t)} terms")
     out = {}
+    # This loop is most of a proof's time. Fresh variables every argument set make a product
+    # rarely repeat, so it is computed, not cached; most are of two atoms (chi over linear
+    # words), merged without a set.
     for m1, c1 in a.t.items():
+        one = len(m1) == 1 and m1[0]
         for m2, c2 in b.t.items():
             c = c1 & c2
             if not c:
                 continue
-            m = mono_mul(m1, m2)
-            if len(m) > MAX_DEGREE:
-                raise Diverged(f"a product of degree {len(m)}")
+            if one is not False and len(m2) == 1:
+                x = m2[0]
+                m = (one, x) if one < x else (x, one) if x < one else m1
+            else:
+                m = tuple(sorted(set(m1).union(m2)))
+                if len(m) > MAX_DEGREE:
+                    raise Diverged(f"a product of degree {len(m)}")
             v = out.get(m, 0) ^ c
             if v:
                 out[m] = v

@@ -58,6 +58,11 @@ def is_kernel_file(path):
     return base.endswith(".c") and base.startswith(KERNEL_FILES)
 
 
+def _read(path, size=-1):
+    with open(path) as f:
+        return f.read(size)
+
+
 def for_wasm(texts):
     """True when one of the C texts' provenance headers says target wasm32."""
     return any(re.search(r"^ \*\s+target\s+= wasm32$", t[:2000], re.M) for t in texts)
@@ -67,10 +72,10 @@ def folder_arch(folder, files):
     """x86_64, aarch64, portable (any C the prover reads under every configuration), or
     wasm32, which it has no configuration for."""
     names = {os.path.basename(f) for f in files}
-    if for_wasm(open(f).read(2000) for f in files):
+    if for_wasm(_read(f, 2000) for f in files):
         return "wasm32"
     manifest = os.path.join(folder, "roundsmith.manifest")
-    text = open(manifest).read() if os.path.exists(manifest) else ""
+    text = _read(manifest) if os.path.exists(manifest) else ""
     if any("neon" in n or "sha3" in n for n in names) or "aarch64" in text.split("\n")[0:8].__str__():
         return "aarch64"
     if any(n.startswith("keccak_p1600_x") or "bmi2" in n for n in names):
@@ -133,7 +138,7 @@ def path_names(folder):
     path = os.path.join(folder, "rs_dispatch.h")
     if not os.path.exists(path):
         return {}
-    found = re.findall(r"^#define RS_PATH_(\w+) (\d+)$", open(path).read(), re.M)
+    found = re.findall(r"^#define RS_PATH_(\w+) (\d+)$", _read(path), re.M)
     return {int(v): n.lower() for n, v in found}
 
 
@@ -206,7 +211,7 @@ def plan(folder, configs=None, only=None):
                 if outside:
                     # A wrapper: its proof runs the files it calls, so their text is its text.
                     text += repr(outside) + repr(sorted(path_names(folder))) + "".join(
-                        open(os.path.join(folder, f)).read() for f in sorted(os.listdir(folder))
+                        _read(os.path.join(folder, f)) for f in sorted(os.listdir(folder))
                         if is_kernel_file(os.path.join(folder, f)))
                 digest = hashlib.sha256((name + str(cfg.big_endian) + text).encode()).hexdigest()
                 key = (path, name, digest)

@@ -51,11 +51,20 @@ def _round(lanes, ir):
     if form is None:
         own = [anf.var(f"rnd.{i}", 64) for i in range(25)]
         index = {anf.single_base(x): i for i, x in enumerate(own)}
+        # A monomial as its atoms' offsets lane * 64 + rotation, in ascending order.
         form = _ROUNDS[ir] = [
-            [(tuple((index[a >> 6], a & 63) for a in m), c) for m, c in w.t.items()]
+            [(tuple(sorted(index[a >> 6] * 64 + (a & 63) for a in m)), c)
+             for m, c in w.t.items()]
             for w in spec_keccak.rnd(own, ir)]
-    return [anf.Sym({tuple(sorted(bids[i] * 64 + r for i, r in m)): c for m, c in terms}, 64)
-            for terms in form]
+    base = bids[0]
+    if bids == list(range(base, base + 25)):
+        # A round's cut points are 25 bases made in lane order: an atom is then the offset
+        # plus one constant, and the offsets' order is already the atoms' (the common case,
+        # every round after the first, done without a sort per monomial).
+        add = (base * 64).__add__
+        return [anf.Sym({tuple(map(add, m)): c for m, c in terms}, 64) for terms in form]
+    return [anf.Sym({tuple(sorted(bids[o >> 6] * 64 + (o & 63) for o in m)): c
+                     for m, c in terms}, 64) for terms in form]
 
 
 def sweep_permute(lanes, n_r, prefix):

@@ -30,7 +30,8 @@ def is_arm(name):
 
 def host_has_avx512():
     try:
-        flags = open("/proc/cpuinfo").read()
+        with open("/proc/cpuinfo") as f:
+            flags = f.read()
     except OSError:
         return False
     return all(f in flags for f in ("avx512f", "avx512bw", "avx512vl", "avx2"))
