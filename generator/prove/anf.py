@@ -281,12 +281,12 @@ def and_(a, b):
     # rarely repeat, so it is computed, not cached; most are of two atoms (chi over linear
     # words), merged without a set.
     for m1, c1 in a.t.items():
-        one = len(m1) == 1 and m1[0]
+        one = m1[0] if len(m1) == 1 else None
         for m2, c2 in b.t.items():
             c = c1 & c2
             if not c:
                 continue
-            if one is not False and len(m2) == 1:
+            if one is not None and len(m2) == 1:
                 x = m2[0]
                 m = (one, x) if one < x else (x, one) if x < one else m1
             else:
