@@ -175,7 +175,7 @@ def repro_differs(case, name, tmp, d, repro, r, fn, config, env):
 class AsmRotations(unittest.TestCase):
     """The rol and rorx rotation variants: GNU statement expressions around inline asm with
     "r" and "i" operands, run on the asm semantics under every register assignment the
-    compiler may choose."""
+    compiler may choose; and the asm kernel whose chi is BMI1's three-operand andn."""
 
     def test_rol_and_rorx_prove(self):
         names = "keccakp1600-u1-nolc-fused-rol-scalar,keccakp1600-u2-lc-fused-rorx-scalar"
@@ -188,6 +188,13 @@ class AsmRotations(unittest.TestCase):
         generated_bug_caught(self, "rorx count", ["--unroll", "2", "--lane-complement", "on",
                                                   "--rotate", "rorx"],
                              '"i" (64 - (n))', '"i" (63 - (n))')
+
+    def test_swapped_andn_operands_are_caught(self):
+        # AT&T andn's first operand is the one kept, the second the one complemented
+        generated_bug_caught(self, "andn operands", ["--unroll", "2", "--lane-complement", "off",
+                                                     "--rotate", "rorx", "--isa", "x86asm"],
+                             "andnq %%r11, %%r10, %%r14", "andnq %%r10, %%r11, %%r14",
+                             needs="bmi1")
 
 
 def generated_bug_caught(case, name, options, text, repl, needs=None):

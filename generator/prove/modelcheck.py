@@ -210,9 +210,12 @@ def check(arm=False, seed=1, per=3):
 
 
 # The register forms of the instructions x86asm.py models, as the kernel and the rotation
-# macros use them: %0 is the output (read too, but for rorx), %1 a second register, N a count.
+# macros use them: %0 is the output (read too, but for rorx and andn, which only write it),
+# %1 and %2 further registers, N a count.
 ASM_FORMS = (("xorq", "%1, %0"), ("andq", "%1, %0"), ("orq", "%1, %0"), ("notq", "%0"),
-             ("rolq", "$N, %0"), ("rorq", "$N, %0"), ("rorxq", "$N, %1, %0"))
+             ("rolq", "$N, %0"), ("rorq", "$N, %0"), ("rorxq", "$N, %1, %0"),
+             ("andnq", "%2, %1, %0"))
+_WRITE_ONLY = ("rorxq", "andnq")
 
 
 def check_asm(seed=1, per=8):
@@ -225,19 +228,19 @@ def check_asm(seed=1, per=8):
     if not cc:
         return [(n, "not run: needs gcc or clang (apt-get install -y gcc)") for n in names]
     with open("/proc/cpuinfo") as f:
-        has_bmi2 = "bmi2" in f.read()
-    if not has_bmi2:
-        return [(n, "not run: this CPU lacks BMI2 (rorx)") for n in names]
+        flags = f.read()
+    if "bmi2" not in flags or "bmi1" not in flags:
+        return [(n, "not run: this CPU lacks BMI1 or BMI2 (andn, rorx)") for n in names]
     plan, lines = [], []
     for op, form in ASM_FORMS:
         for _ in range(per):
-            a, b, n = rng.getrandbits(64), rng.getrandbits(64), rng.randrange(1, 64)
-            text = f"{op} {form.replace('N', str(n))}"
-            out = '"=r"' if op == "rorxq" else '"+r"'
-            lines.append(f"    {{ uint64_t r = {a}ULL, s = {b}ULL; __asm__(\"{text}\" : "
-                         f"{out}(r) : \"r\"(s)); printf(\"%016llx\\n\", "
-                         f"(unsigned long long)r); }}")
-            plan.append((op, text, a, b))
+            a, b, c = (rng.getrandbits(64) for _ in range(3))
+            text = f"{op} {form.replace('N', str(rng.randrange(1, 64)))}"
+            out = '"=&r"' if op in _WRITE_ONLY else '"+r"'
+            lines.append(f"    {{ uint64_t r = {a}ULL, s = {b}ULL, t = {c}ULL; "
+                         f"__asm__(\"{text}\" : {out}(r) : \"r\"(s), \"r\"(t)); "
+                         f"printf(\"%016llx\\n\", (unsigned long long)r); }}")
+            plan.append((op, text, a, b, c))
     src = "\n".join(["#include <stdint.h>", "#include <stdio.h>", "int main(void)", "{"] +
                     lines + ["    return 0;", "}"]) + "\n"
     with tempfile.TemporaryDirectory() as tmp:
@@ -251,10 +254,11 @@ def check_asm(seed=1, per=8):
                     for n in names]
         got = subprocess.run([exe], capture_output=True, text=True).stdout.split()
     results = {}
-    for (op, text, a, b), real in zip(plan, got):
+    for (op, text, a, b, c), real in zip(plan, got):
         m = x86asm.Machine()
-        m.r["rax"], m.r["rbx"] = a, b
-        x86asm.execute(None, m, text.replace("%0", "%%rax").replace("%1", "%%rbx"))
+        m.r["rax"], m.r["rbx"], m.r["rcx"] = a, b, c
+        x86asm.execute(None, m, text.replace("%0", "%%rax").replace("%1", "%%rbx")
+                       .replace("%2", "%%rcx"))
         want = f"{m.r['rax']:016x}"
         if results.get(op, "ok") == "ok":
             results[op] = "ok" if want == real else f"differs on {text}: CPU {real}, " \

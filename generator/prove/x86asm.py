@@ -3,9 +3,10 @@
 rol/rorx rotation macros emit.
 
 Registers hold symbolic words or addresses; memory operands go through the interpreter's
-objects. Flags are kept only as the zero flag of the last cmp/test/add, and a jump on them
-must be decided by concrete values or addresses (the loop over the round constants): the
-data never steers this kernel. An instruction outside this list is not supported, so a
+objects. Flags are kept only as the zero flag, and a jump on it must be decided by concrete
+values or addresses (the loop over the round constants): the data never steers this kernel.
+xor/and/or/andn set the zero flag from their result, so a jump after one on data is not
+supported rather than taken on a stale comparison. An instruction outside this list is not supported, so a
 template change that emits a new one cannot pass unmodelled.
 """
 
@@ -244,8 +245,18 @@ def _write(interp, m, o, v):
 def _binary(f):
     def run(interp, m, ops):
         src, dst = ops
-        _write(interp, m, dst, f(_read(interp, m, dst), _read(interp, m, src)))
+        r = f(_read(interp, m, dst), _read(interp, m, src))
+        m.zf = r == 0 if isinstance(r, int) else None
+        _write(interp, m, dst, r)
     return run
+
+
+def _andn(interp, m, ops):
+    """BMI1 andn src2, src1, dst: dst = ~src1 & src2 (AT&T order; chi's ~b & c)."""
+    src2, src1, dst = ops
+    r = anf.and_(anf.not_(_read(interp, m, src1), 64), _read(interp, m, src2))
+    m.zf = r == 0 if isinstance(r, int) else None
+    _write(interp, m, dst, r)
 
 
 def _mov(interp, m, ops):
@@ -313,7 +324,7 @@ def _test(interp, m, ops):
 
 _OPS = {
     "movq": _mov, "xorq": _binary(anf.xor), "andq": _binary(anf.and_),
-    "orq": _binary(anf.or_), "notq": _not, "rolq": _rotate(True),
+    "orq": _binary(anf.or_), "andnq": _andn, "notq": _not, "rolq": _rotate(True),
     "rorq": _rotate(False), "rorxq": _rotate(False), "addq": _add,
     "cmpq": _cmp, "testq": _test,
 }
