@@ -224,7 +224,6 @@ def write(w, ctx, argv):
         "@PYTHON@": ninja.esc(ctx.python),
         "@VECTORS@": ninja.esc(os.path.abspath(ctx.args.vectors)),
         "@CONFIGURE_ARGS@": " ".join(shlex.quote(a) for a in argv).replace("$", "$$"),
-        "@E2E_TOOLS@": " ".join(probes.e2e_tools()),
     })
     print(f"configure.py: {ctx.target.name}, {ctx.main_cc['id']} {ctx.main_cc['version']}, "
           f"{ctx.keccak.name} -> {ctx.out.dir}; test matrix: "

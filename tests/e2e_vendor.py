@@ -116,6 +116,21 @@ class Base(unittest.TestCase):
             self.assertEqual(got["path"], want_path, r.stderr)
         return got
 
+    def allocates_nothing(self, bundle, cc):
+        folder = os.path.join(OUT, bundle)
+        o = os.path.join(self.tmp, f"st_{bundle}.o")
+        r = run([cc, "-O2", f"-I{folder}", "-c", os.path.join(folder, "rs_selftest.c"),
+                 "-o", o])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        undefined = set(run(["nm", "-u", o]).stdout.split()) - {"U"}
+        text = ""
+        for h in sorted(os.listdir(folder)):
+            if h.endswith(".h"):
+                with open(os.path.join(folder, h)) as f:
+                    text += f.read()
+        declared = set(re.findall(r"\b(\w+)\(", text))
+        self.assertEqual(undefined - declared - {"memset", "memcpy"}, set(), bundle)
+
 
 class CpuRows(Base):
     """The per-CPU table of out/x86_64 as each compiler builds it (-O2, no -m flags): every
@@ -217,16 +232,6 @@ class SelfTest(Base):
             exe = self.build(cc, folder, f"portable_{cc[0]}", flags=["-O2", *flags])
             self.consumer(exe, want_path="portable")
 
-    def test_aarch64_every_path_under_qemu(self):
-        need(toolcheck.compiler([A64_GCC, "-static"], link=True),
-             toolcheck.programs("qemu-aarch64"))
-        exe = self.build([A64_GCC], os.path.join(OUT, "aarch64"), "a64",
-                         flags=["-O2", *WARN], link_flags=["-static"])
-        for p in paths("aarch64"):
-            self.consumer(exe, p, prefix=QEMU_A64, want_path=p)
-        # No SHA3 extension: the neon path's self-test.
-        self.consumer(exe, prefix=["qemu-aarch64", "-cpu", "cortex-a57"], want_path="neon")
-
     def generated(self, name, *args):
         folder = os.path.join(self.tmp, name)
         r = run([sys.executable, "-m", "generator", *args, "--out", folder], cwd=ROOT)
@@ -280,25 +285,6 @@ class SelfTest(Base):
         for bundle in targets.CANONICAL_BUNDLES:
             if bundle != "aarch64":  # its cross gcc may be missing: a test of its own
                 self.allocates_nothing(bundle, "gcc")
-
-    def test_allocates_nothing_aarch64(self):
-        need(toolcheck.compiler([A64_GCC]))
-        self.allocates_nothing("aarch64", A64_GCC)
-
-    def allocates_nothing(self, bundle, cc):
-        folder = os.path.join(OUT, bundle)
-        o = os.path.join(self.tmp, f"st_{bundle}.o")
-        r = run([cc, "-O2", f"-I{folder}", "-c", os.path.join(folder, "rs_selftest.c"),
-                 "-o", o])
-        self.assertEqual(r.returncode, 0, r.stderr)
-        undefined = set(run(["nm", "-u", o]).stdout.split()) - {"U"}
-        text = ""
-        for h in sorted(os.listdir(folder)):
-            if h.endswith(".h"):
-                with open(os.path.join(folder, h)) as f:
-                    text += f.read()
-        declared = set(re.findall(r"\b(\w+)\(", text))
-        self.assertEqual(undefined - declared - {"memset", "memcpy"}, set(), bundle)
 
 
 class Planted(Base):
@@ -385,6 +371,25 @@ class Planted(Base):
         self.assertIn("keccakp1600-u2-lc-fused-rol-x86asm", head)
 
 
+class SelfTest_aarch64(Base):
+    """The self-test of out/aarch64 built by the cross gcc, on every path under qemu-aarch64
+    (its own test edge, rerun when those tools appear)."""
+
+    def test_aarch64_every_path_under_qemu(self):
+        need(toolcheck.compiler([A64_GCC, "-static"], link=True),
+             toolcheck.programs("qemu-aarch64"))
+        exe = self.build([A64_GCC], os.path.join(OUT, "aarch64"), "a64",
+                         flags=["-O2", *WARN], link_flags=["-static"])
+        for p in paths("aarch64"):
+            self.consumer(exe, p, prefix=QEMU_A64, want_path=p)
+        # No SHA3 extension: the neon path's self-test.
+        self.consumer(exe, prefix=["qemu-aarch64", "-cpu", "cortex-a57"], want_path="neon")
+
+    def test_allocates_nothing_aarch64(self):
+        need(toolcheck.compiler([A64_GCC]))
+        self.allocates_nothing("aarch64", A64_GCC)
+
+
 class Header(unittest.TestCase):
     """roundsmith.h declares every public function of its folder, in C and in C++."""
 
@@ -423,7 +428,7 @@ def public_functions(folder):
     return {f for f in out if not re.match(r"rs_(scalar|bmi2|neon|sha3|avx512vl|simd128)_", f)}
 
 
-class Cxx(unittest.TestCase):
+class CxxCase(unittest.TestCase):
     """Every .c file of every bundle compiles as C++ warning-free (what MSVC's /TP does)."""
 
     def compile(self, cc, folder, flags):
@@ -440,6 +445,10 @@ class Cxx(unittest.TestCase):
         for src, r in results:
             self.assertEqual(r.returncode, 0, f"{' '.join(cc)} {src}:\n{r.stderr[-3000:]}")
 
+
+class Cxx(CxxCase):
+    """The x86-64 and portable bundles as C++, by g++ and clang++."""
+
     def test_gxx(self):
         # g++'s uninitialized-use warnings come from its optimiser: compile at -O2.
         need(toolcheck.compiler(["g++"], cxx=True))
@@ -450,6 +459,11 @@ class Cxx(unittest.TestCase):
         need(toolcheck.compiler(["clang++"], cxx=True))
         for bundle in ("x86_64", "portable"):
             self.compile(["clang++"], os.path.join(OUT, bundle), ["-fsyntax-only"])
+
+
+class Cxx_aarch64(CxxCase):
+    """out/aarch64 as C++, by the cross g++ and by clang++ with its headers (its own test
+    edge, rerun when those tools appear)."""
 
     def test_aarch64_gxx(self):
         need(toolcheck.compiler(["aarch64-linux-gnu-g++"], cxx=True))

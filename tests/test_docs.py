@@ -122,7 +122,10 @@ def packages(line):
     """The package names of an `apt-get ... install -y ...` line."""
     words = line.split()
     words = words[words.index("install") + 1:]
-    return [w for w in words if not w.startswith("-") and w not in (">/dev/null",)]
+    # up to the first shell operator or redirection: the command's words end there
+    end = next((i for i, w in enumerate(words) if w[0] in ")>&|;" or w.startswith("2>")),
+               len(words))
+    return [w for w in words[:end] if not w.startswith("-")]
 
 
 def readme_install():
@@ -142,9 +145,17 @@ def readme_test_blocks():
 def ci_steps():
     """.ci/run in order: ("install", [packages]) and ("run", command as README spells it) for
     each configure and ninja goal."""
-    out = []
+    out, arrays = [], {}
     for line in shell_lines(read(os.path.join(ROOT, ".ci", "run"))):
-        if re.search(r"\binstall -y\b", line):
+        m = re.match(r"(\w+)=\((.*)\)$", line)
+        if m:
+            arrays[m.group(1)] = m.group(2).split()
+            continue
+        line = re.sub(r'"\$\{(\w+)\[@\]\}"', lambda a: " ".join(arrays.get(a.group(1), [a.group(0)]))
+                      if a.group(1) != "APT" else a.group(0), line)
+        if "--download-only" in line:
+            out.append(("download", packages(line)))
+        elif re.search(r"\binstall -y\b", line):
             out.append(("install", packages(line)))
         elif re.match(r"(\./configure\.py|ninja)\b", line):
             line = re.sub(r"\s*(\|\||\||2>&1).*$", "", line).replace(" -k 0", "")
@@ -187,6 +198,9 @@ class FreshMachine(unittest.TestCase):
         self.assertEqual(sorted(set(later[0]) - set(targets_cross_packages())), [],
                          "docs/targets.md's cross block names every cross package CI installs")
         self.assertEqual(set(later[0]) & set(readme_install()), set())
+        # Downloaded early (never installed before `ninja test`): the same packages.
+        downloads = [p for kind, p in self.steps if kind == "download"]
+        self.assertEqual(downloads, [later[0]])
 
     def test_closing_command_is_ninja_test(self):
         self.assertEqual(self.runs[-1], "ninja test")

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 
 from generator import bundle, kernels, targets
+from generator.buildgraph import probes
 from generator.buildgraph.flags import WARNINGS
 from generator.buildgraph.ninja import ROOT
 
@@ -44,13 +45,16 @@ def edges(w, ctx, cc):
     # Everything else end to end (tests/e2e_bundle.py): forced paths with a probe, fallback
     # under qemu-x86_64 and when compiled out, tcc, clang, prefixes, amalgamation, aarch64
     # under qemu-aarch64, the examples.
-    e2e_log = os.path.join("build", "bundle", "e2e.log")
-    w.build([e2e_log], "e2e_bundle", implicit=["tests/e2e_bundle.py", "tests/toolcheck.py",
-                                              "tests/host_cpu.py", "tests/bundle_probe.c",
-                                              "tests/bundle_two.c", "examples/vendor_sha3.c",
-                                              "examples/plotter_f1.c"] + gen_inputs
-            + _all_committed())
-    logs.append(e2e_log)
+    # The qemu half is an edge of its own, so the cross tools arriving reruns only it.
+    for cls, log, tools in (("Bundle", "e2e.log", ("tcc", "clang")),
+                            ("UnderQemu", "e2e_qemu.log", ("qemu-x86_64",) + probes.A64_TOOLS)):
+        log = os.path.join("build", "bundle", log)
+        w.build([log], "e2e_module", implicit=[
+            "tests/e2e_bundle.py", "tests/toolcheck.py", "tests/host_cpu.py",
+            "tests/bundle_probe.c", "tests/bundle_two.c", "examples/vendor_sha3.c",
+            "examples/plotter_f1.c"] + gen_inputs + _all_committed(),
+            variables=[("module", f"tests.e2e_bundle.{cls}")] + probes.tools_here(tools))
+        logs.append(log)
     if clang:
         logs.append(msvc(w, clang))
     return logs, [bench_edges(w, cc, gen_inputs, clang)]
@@ -195,8 +199,11 @@ def _all_committed():
 
 # --- vendoring: the self-test, the API without Check, e2e, build systems, ct ----
 
-E2E_VENDOR = ("SelfTest", "Planted", "Header", "Cxx", "Recipe", "CpuRows")
-E2E_VENDOR_PROBING = ("SelfTest", "Header", "Cxx")
+# Each class of tests/e2e_vendor.py and what it probes for (probes.tools_here).
+E2E_VENDOR = {"SelfTest": ("clang", "tcc"), "SelfTest_aarch64": probes.A64_TOOLS,
+              "Planted": ("tcc",), "Header": ("g++",), "Cxx": ("g++", "clang++"),
+              "Cxx_aarch64": ("aarch64-linux-gnu-g++", "clang++"), "Recipe": (),
+              "CpuRows": ("clang",)}
 CT_FLAGS = {"gcc": "-O2 -g -march=x86-64-v3", "clang": "-O2 -gdwarf-4 -march=x86-64-v3",
             "tcc": "-O2 -g"}
 # The paths valgrind 3.19 can execute (it reports no AVX-512); tcc builds the scalar one.
@@ -229,18 +236,18 @@ def vendor_edges(w, ctx, cc, compiled):
         "tests/host_cpu.py", "tests/vendor_consumer.c", "tests/cpu_rows.c", "examples/plotter_f1.c"]
     # The probed tools are part of the command of the tests that probe beyond the README's
     # packages (the aarch64 cross tools, g++), so installing one reruns those and no others.
-    for cls in E2E_VENDOR:
+    for cls, tools in E2E_VENDOR.items():
         log = os.path.join("build", "vendor", f"e2e_{cls}.log")
-        tools = [("e2e_tools", "$probed_tools")] if cls in E2E_VENDOR_PROBING else []
         w.build([log], "e2e_module", implicit=inputs,
-                variables=[("module", f"tests.e2e_vendor.{cls}")] + tools)
+                variables=[("module", f"tests.e2e_vendor.{cls}")] + probes.tools_here(tools))
         logs.append(log)
     for name in targets.CANONICAL_BUNDLES:
         for system in ("CMake", "Meson"):
             log = os.path.join("build", "vendor", f"buildsys_{system}_{name}.log")
-            tools = [("e2e_tools", "$probed_tools")] if name == "aarch64" else []
+            tools = (system.lower(),) + (probes.A64_TOOLS if name == "aarch64" else ())
             w.build([log], "e2e_module", implicit=inputs,
-                    variables=[("module", f"tests.e2e_buildsys.{system}_{name}")] + tools)
+                    variables=[("module", f"tests.e2e_buildsys.{system}_{name}")]
+                    + probes.tools_here(tools))
             logs.append(log)
     log = os.path.join("build", "vendor", "e2e_tune_bundle.log")
     w.build([log], "e2e_module", implicit=gen_inputs + [

@@ -163,15 +163,14 @@ def plotting_python(python):
     return python
 
 
-# What tests/toolcheck.py probes for in the end-to-end tests beyond the README's packages (and
-# a few of them): which are here decides which of those tests run or skip.
-E2E_TOOLS = ("g++", "clang++", "tcc", "cmake", "meson", "valgrind", "aarch64-linux-gnu-gcc",
-             "aarch64-linux-gnu-g++", "qemu-aarch64", "qemu-x86_64", "x86_64-w64-mingw32-gcc",
-             "wine64")
+A64_TOOLS = ("aarch64-linux-gnu-gcc", "qemu-aarch64")
 
 
-def e2e_tools():
-    return [t for t in E2E_TOOLS if shutil.which(t)]
+def tools_here(tools):
+    """The edge variable naming which of `tools` (what one end-to-end test class probes for
+    beyond Python, tests/toolcheck.py) are on PATH now: part of that class's command, so
+    installing one and configuring again reruns that class, and no other."""
+    return [("e2e_tools", " ".join(t for t in tools if shutil.which(t)))]
 
 
 # --- cross toolchains ----------------------------------------------------------------------

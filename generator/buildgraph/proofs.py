@@ -13,6 +13,7 @@ import glob
 import os
 
 from generator import pydeps
+from generator.buildgraph import probes
 from generator.buildgraph.families import FAMILIES
 from generator.buildgraph.ninja import ROOT, esc, rel
 
@@ -51,8 +52,8 @@ def edges(w, ctx):
     # Under qemu-aarch64 with the cross compiler: rerun when those tools appear.
     log = os.path.join("build", "prove", "ModelCheck_aarch64.log")
     w.build([log], "e2e_module", implicit=inputs,
-            variables=[("module", "tests.e2e_prove.ModelCheck_aarch64"),
-                       ("e2e_tools", "$probed_tools")])
+            variables=[("module", "tests.e2e_prove.ModelCheck_aarch64")]
+            + probes.tools_here(probes.A64_TOOLS))
     logs.append(log)
     for log in logs:
         ctx.add(log, "test")
