@@ -281,6 +281,13 @@ def _stamp(path):
     return tuple(out)
 
 
+def mentions(path, config, names):
+    """Whether the file as `config` preprocesses it has any of `names` in it (a function it
+    defines is spelt out there, whatever macros made the name)."""
+    text = preprocess(path, config)
+    return text is not None and any(n in text for n in names)
+
+
 def load(path, config, extra_defines=()):
     key = (os.path.abspath(path), config, tuple(extra_defines), _stamp(path))
     if key not in _LOADED:

@@ -190,6 +190,8 @@ def plan(folder, configs=None, only=None):
             cfg = cfront.CONFIGS[cname]
             if not cfg.available():
                 continue
+            if only and not cfront.mentions(path, cfg, only):
+                continue    # none of the asked-for functions is in it: no need to parse it
             try:
                 unit = cfront.load(path, cfg)
             except cfront.Unreadable as e:
