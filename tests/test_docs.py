@@ -143,16 +143,17 @@ def readme_test_blocks():
 
 
 def ci_steps():
-    """.ci/run in order: ("install", [packages]) and ("run", command as README spells it) for
-    each configure and ninja goal."""
+    """.ci/run in order: ("install", [packages]), ("download", [packages]) for an
+    --download-only line, and ("run", command as README spells it) for each configure and
+    ninja goal; a "${NAME[@]}" is the words of its NAME=(...) line."""
     out, arrays = [], {}
     for line in shell_lines(read(os.path.join(ROOT, ".ci", "run"))):
         m = re.match(r"(\w+)=\((.*)\)$", line)
         if m:
             arrays[m.group(1)] = m.group(2).split()
             continue
-        line = re.sub(r'"\$\{(\w+)\[@\]\}"', lambda a: " ".join(arrays.get(a.group(1), [a.group(0)]))
-                      if a.group(1) != "APT" else a.group(0), line)
+        line = re.sub(r'"\$\{(\w+)\[@\]\}"',
+                      lambda a: " ".join(arrays.get(a.group(1), [a.group(0)])), line)
         if "--download-only" in line:
             out.append(("download", packages(line)))
         elif re.search(r"\binstall -y\b", line):
@@ -214,6 +215,8 @@ class FreshMachine(unittest.TestCase):
     def test_parsers(self):
         self.assertEqual(packages("apt-get -o X=1 install -y -qq a b:arm64 >/dev/null"),
                          ["a", "b:arm64"])
+        self.assertEqual(packages("( apt-get install -y --download-only a b ) > x.log 2>&1 &"),
+                         ["a", "b"])
         self.assertEqual(list(shell_lines("a \\\n   b  # c\n# d\n\ne")), ["a b", "e"])
 
 if __name__ == "__main__":
