@@ -234,8 +234,6 @@ def vendor_edges(w, ctx, cc, compiled):
     inputs = gen_inputs + _all_committed() + [
         "docs/vendoring.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py", "tests/toolcheck.py",
         "tests/host_cpu.py", "tests/vendor_consumer.c", "tests/cpu_rows.c", "examples/plotter_f1.c"]
-    # The probed tools are part of the command of the tests that probe beyond the README's
-    # packages (the aarch64 cross tools, g++), so installing one reruns those and no others.
     for cls, tools in E2E_VENDOR.items():
         log = os.path.join("build", "vendor", f"e2e_{cls}.log")
         w.build([log], "e2e_module", implicit=inputs,

@@ -163,6 +163,7 @@ def plotting_python(python):
     return python
 
 
+# What the tests that run AArch64 code under qemu-user probe for.
 A64_TOOLS = ("aarch64-linux-gnu-gcc", "qemu-aarch64")
 
 

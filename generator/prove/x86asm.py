@@ -6,8 +6,8 @@ Registers hold symbolic words or addresses; memory operands go through the inter
 objects. Flags are kept only as the zero flag, and a jump on it must be decided by concrete
 values or addresses (the loop over the round constants): the data never steers this kernel.
 xor/and/or/andn set the zero flag from their result, so a jump after one on data is not
-supported rather than taken on a stale comparison. An instruction outside this list is not supported, so a
-template change that emits a new one cannot pass unmodelled.
+supported rather than taken on a stale comparison. An instruction outside this list is not
+supported, so a template change that emits a new one cannot pass unmodelled.
 """
 
 import re
@@ -245,16 +245,19 @@ def _write(interp, m, o, v):
 def _binary(f):
     def run(interp, m, ops):
         src, dst = ops
-        r = f(_read(interp, m, dst), _read(interp, m, src))
-        m.zf = r == 0 if isinstance(r, int) else None
-        _write(interp, m, dst, r)
+        _logical(interp, m, dst, f(_read(interp, m, dst), _read(interp, m, src)))
     return run
 
 
 def _andn(interp, m, ops):
     """BMI1 andn src2, src1, dst: dst = ~src1 & src2 (AT&T order; chi's ~b & c)."""
     src2, src1, dst = ops
-    r = anf.and_(anf.not_(_read(interp, m, src1), 64), _read(interp, m, src2))
+    _logical(interp, m, dst, anf.and_(anf.not_(_read(interp, m, src1), 64),
+                                      _read(interp, m, src2)))
+
+
+def _logical(interp, m, dst, r):
+    """A logical instruction's result written, its zero flag known only for a constant."""
     m.zf = r == 0 if isinstance(r, int) else None
     _write(interp, m, dst, r)
 
