@@ -105,19 +105,6 @@ def reset():
     SWEEP.clear()
     RESOLVE.clear()
     _OPERAND.clear()
-    _ROT_MONO.clear()
-
-
-_ROT_MONO = {}
-
-
-def mono_rot(m, n, W):
-    key = (m, n)
-    got = _ROT_MONO.get(key)
-    if got is None:
-        got = tuple(sorted((a - (a & 63)) | (((a & 63) + n) % W) for a in m))
-        _ROT_MONO[key] = got
-    return got
 
 
 class Sym:
@@ -194,14 +181,18 @@ class Sweep:
     def __init__(self):
         self.active = False
         self.table = {}     # fingerprint -> [(terms, name, tag)]
+        self.sizes = set()  # the cut points' term counts: most words have none of them
         self.hits = {}
 
     def add(self, word, name, tag):
         if isinstance(word, Sym):
             self.table.setdefault(_fingerprint(word.t), []).append((word.t, name, tag))
+            self.sizes.add(len(word.t))
 
     def find(self, word):
         """The name of the cut point equal to `word` (counted as a hit), or None."""
+        if len(word.t) not in self.sizes:
+            return None
         for terms, name, tag in self.table.get(_fingerprint(word.t), ()):
             if terms == word.t:
                 self.hits[tag] = self.hits.get(tag, 0) + 1
@@ -254,12 +245,13 @@ def xor(a, b):
     if len(ta) < len(tb):
         ta, tb = tb, ta
     out = dict(ta)
+    get = out.get
     for m, c in tb.items():
-        v = out.get(m, 0) ^ c
+        v = get(m, 0) ^ c
         if v:
             out[m] = v
         else:
-            out.pop(m, None)
+            del out[m]
     return _make(out, W)
 
 
@@ -277,27 +269,39 @@ def and_(a, b):
     if len(a.t) * len(b.t) > MAX_PRODUCT:
         raise Diverged(f"a product of words of {len(a.t)} and {len(b.t)} terms")
     out = {}
+    get = out.get
     # This loop is most of a proof's time. Fresh variables every argument set make a product
     # rarely repeat, so it is computed, not cached; most are of two atoms (chi over linear
-    # words), merged without a set.
+    # words), merged without a set. A zero sum leaves a monomial that was there: deleted.
+    tb = b.t
+    singles = [(m[0], c) for m, c in tb.items() if len(m) == 1]
+    others = [(m, c) for m, c in tb.items() if len(m) != 1] if len(singles) < len(tb) else ()
     for m1, c1 in a.t.items():
-        one = m1[0] if len(m1) == 1 else None
-        for m2, c2 in b.t.items():
+        rest = tb.items()
+        if len(m1) == 1:
+            one = m1[0]
+            for x, c2 in singles:
+                c = c1 & c2
+                if c:
+                    m = (one, x) if one < x else (x, one) if x < one else m1
+                    v = get(m, 0) ^ c
+                    if v:
+                        out[m] = v
+                    else:
+                        del out[m]
+            rest = others
+        for m2, c2 in rest:
             c = c1 & c2
             if not c:
                 continue
-            if one is not None and len(m2) == 1:
-                x = m2[0]
-                m = (one, x) if one < x else (x, one) if x < one else m1
-            else:
-                m = tuple(sorted(set(m1).union(m2)))
-                if len(m) > MAX_DEGREE:
-                    raise Diverged(f"a product of degree {len(m)}")
-            v = out.get(m, 0) ^ c
+            m = tuple(sorted(set(m1).union(m2)))
+            if len(m) > MAX_DEGREE:
+                raise Diverged(f"a product of degree {len(m)}")
+            v = get(m, 0) ^ c
             if v:
                 out[m] = v
             else:
-                out.pop(m, None)
+                del out[m]
     if len(out) > MAX_TERMS:
         raise Diverged(f"a word of {len(out)} terms")
     return _make(out, W)
@@ -306,7 +310,21 @@ def and_(a, b):
 def or_(a, b):
     if isinstance(a, int) and isinstance(b, int):
         return a | b
+    if not bits_of(a) & bits_of(b):
+        # No bit set in both (a rotation written as two shifts): a | b is a ^ b, and the
+        # product of every term pair, all of them zero, is not computed.
+        return xor(a, b)
     return xor(xor(a, b), and_(a, b))
+
+
+def bits_of(v):
+    """The bits v can have set: the union of its masks."""
+    if isinstance(v, int):
+        return v
+    out = 0
+    for c in v.t.values():
+        out |= c
+    return out
 
 
 def not_(a, w):
@@ -318,7 +336,20 @@ def rot_terms(a, n, W):
     n %= W
     if not n:
         return dict(a.t)
-    return {mono_rot(m, n, W): rotl(c, n, W) for m, c in a.t.items()}
+    full = ones(W)
+    out = {}
+    # Inlined, and not cached: rotations are a quarter of a SIMD kernel's proof, and with every
+    # round's lanes cut to fresh bases a rotated monomial rarely comes twice. Most monomials
+    # are one atom, which needs no sort.
+    for m, c in a.t.items():
+        if len(m) == 1:
+            x = m[0]
+            r = x & 63
+            m = ((x - r) | ((r + n) % W),)
+        else:
+            m = tuple(sorted((x - (x & 63)) | (((x & 63) + n) % W) for x in m))
+        out[m] = c if c == full else ((c << n) | (c >> (W - n))) & full
+    return out
 
 
 def shl(a, n, w):
@@ -457,6 +488,40 @@ def _arg_key(x):
     if isinstance(x, tuple):
         return ("t",) + tuple(_arg_key(y) for y in x)
     return ("i", x)
+
+
+def structure(v, memo=None):
+    """v with every base spelt out by what it is (variable names, operands) instead of its id:
+    equal for equal words whatever order their bases were made in, so a key that outlives
+    reset() (each argument set makes its bases afresh)."""
+    if isinstance(v, int):
+        return ("i", v)
+    memo = {} if memo is None else memo
+    return ("s", v.W, frozenset((frozenset((_base_structure(a >> 6, memo), a & 63) for a in m),
+                                 c) for m, c in v.t.items()))
+
+
+def _base_structure(bid, memo):
+    got = memo.get(bid)
+    if got is None:
+        kind, W, payload = BASES.kind[bid], BASES.width[bid], BASES.payload[bid]
+        if kind == "var":
+            got = ("v", W, payload)
+        elif kind == "add":
+            items, const = payload
+            got = ("a", W, frozenset(Counter(structure(x, memo) for _, x in items).items()),
+                   const)
+        else:
+            op, args = payload
+            got = ("o", W, op, _arg_structure(args, memo))
+        memo[bid] = got
+    return got
+
+
+def _arg_structure(x, memo):
+    if isinstance(x, tuple):
+        return ("t",) + tuple(_arg_structure(y, memo) for y in x)
+    return structure(x, memo)
 
 
 # -- evaluation on concrete inputs (counterexamples, signatures) --

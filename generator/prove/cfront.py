@@ -304,11 +304,34 @@ def _load(path, config, extra_defines):
         return None
     text = clean(text)
     text, asm = lift_asm(text)
-    text = lift_stmt_exprs(text)
+    text = _squeeze(lift_stmt_exprs(text))
     digest = hashlib.sha256(text.encode()).hexdigest()
-    parser = c_parser.CParser()
-    try:
-        ast = parser.parse(text, filename=os.path.basename(path))
-    except pycparser.plyparser.ParseError as e:
-        raise Unreadable(f"the prover's C parser failed under {config.name}: {e}") from None
+    # The asm statements are what the text's __rs_asm(k, ...) calls stand for: part of the key.
+    key = (os.path.basename(path), digest, repr(asm))
+    if key not in _PARSED:
+        parser = c_parser.CParser()
+        try:
+            _PARSED[key] = parser.parse(text, filename=os.path.basename(path))
+        except pycparser.plyparser.ParseError as e:
+            _PARSED[key] = e
+    ast = _PARSED[key]
+    if isinstance(ast, pycparser.plyparser.ParseError):
+        raise Unreadable(f"the prover's C parser failed under {config.name}: {ast}") from None
     return Unit(path, config, text, ast, asm, digest)
+
+
+# Parse trees by text: most files preprocess to the same text under gcc, clang and MSVC's
+# macros but for blank lines and indentation, and parsing is most of the plan's time. A tree
+# is only read once made (the interpreter keeps what it learns per Interp).
+_PARSED = {}
+
+
+def _squeeze(text):
+    """The text without blank lines, each line's outer whitespace, and its inner runs of
+    blanks where no literal could hold them: the same C to the parser."""
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            out.append(line if '"' in line or "'" in line else " ".join(line.split()))
+    return "\n".join(out) + "\n"

@@ -167,6 +167,11 @@ def _run_blocks(interp, name, rounds, case, be, sto, blocks, args, contracts=Fal
                                where=("word", j, b // 4))
 
 
+# (blocks, the word's structure) -> the counter word the solver proved it equal to, or None:
+# every argument set of a level, and every level of a file, computes the same counters.
+_RESOLVED = {}
+
+
 def _counters(n, wide):
     """Block j's counter words, named, with their definitions for sampling and the solver."""
     R = anf.RESOLVE
@@ -199,24 +204,25 @@ def _counters(n, wide):
             env[f"ctr.hi.{j}"] = z3.Extract(63, 32, s)
         return env
 
-    cache = {}
-
     def resolve(atom):
         if atom.W != 32:
             return None
+        key = (n, anf.structure(atom))
+        if key not in _RESOLVED:
+            _RESOLVED[key] = _resolve(atom)
+        name = _RESOLVED[key]
+        return None if name is None else anf.var(name, 32)
+
+    def _resolve(atom):
+        """The counter word's name the solver proves atom equal to, or None."""
         try:
             sig = tuple(_eval(atom, env, k) for k, env in enumerate(envs))
         except KeyError:
             return None
         name = by_sig.get(sig)
-        if name is None:
+        if name is None or not solver.prove_equal(atom, anf.var(name, 32), z3_env()):
             return None
-        if name not in cache:
-            cache[name] = anf.var(name, 32)
-        target = cache[name]
-        if solver.prove_equal(atom, target, z3_env()):
-            return target
-        return None
+        return name
 
     def _eval(atom, env, k):
         e = {"pos": env["pos"]}

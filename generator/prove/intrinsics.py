@@ -144,11 +144,11 @@ def _ternary(a, b, c, imm):
     for m in range(8):
         if not coef[m]:
             continue
-        term = anf.ones(64)
+        term = None
         for bit, x in ((4, a), (2, b), (1, c)):
             if m & bit:
-                term = anf.and_(term, x)
-        out = anf.xor(out, term)
+                term = x if term is None else anf.and_(term, x)
+        out = anf.xor(out, anf.ones(64) if term is None else term)
     return out
 
 

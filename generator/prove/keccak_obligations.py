@@ -51,20 +51,32 @@ def _round(lanes, ir):
     if form is None:
         own = [anf.var(f"rnd.{i}", 64) for i in range(25)]
         index = {anf.single_base(x): i for i, x in enumerate(own)}
-        # A monomial as its atoms' offsets lane * 64 + rotation, in ascending order.
-        form = _ROUNDS[ir] = [
-            [(tuple(sorted(index[a >> 6] * 64 + (a & 63) for a in m)), c)
-             for m, c in w.t.items()]
-            for w in spec_keccak.rnd(own, ir)]
+        # A monomial as its atoms' offsets lane * 64 + rotation, in ascending order; each
+        # lane's terms also split by degree (1, 2, other), so that the common case below
+        # builds its pairs without a generic tuple per monomial.
+        form = []
+        for w in spec_keccak.rnd(own, ir):
+            terms = [(tuple(sorted(index[a >> 6] * 64 + (a & 63) for a in m)), c)
+                     for m, c in w.t.items()]
+            form.append((terms, [(m[0], c) for m, c in terms if len(m) == 1],
+                         [(m[0], m[1], c) for m, c in terms if len(m) == 2],
+                         [(m, c) for m, c in terms if len(m) not in (1, 2)]))
+        _ROUNDS[ir] = form
     base = bids[0]
     if bids == list(range(base, base + 25)):
         # A round's cut points are 25 bases made in lane order: an atom is then the offset
         # plus one constant, and the offsets' order is already the atoms' (the common case,
         # every round after the first, done without a sort per monomial).
-        add = (base * 64).__add__
-        return [anf.Sym({tuple(map(add, m)): c for m, c in terms}, 64) for terms in form]
+        k = base * 64
+        out = []
+        for _, ones_, twos, rest in form:
+            t = {(o + k,): c for o, c in ones_}
+            t.update({(p + k, q + k): c for p, q, c in twos})
+            t.update({tuple(o + k for o in m): c for m, c in rest})
+            out.append(anf.Sym(t, 64))
+        return out
     return [anf.Sym({tuple(sorted(bids[o >> 6] * 64 + (o & 63) for o in m)): c
-                     for m, c in terms}, 64) for terms in form]
+                     for m, c in terms}, 64) for terms, _, _, _ in form]
 
 
 def sweep_permute(lanes, n_r, prefix):
