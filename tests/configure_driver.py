@@ -20,7 +20,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 import configure  # noqa: E402
-from generator import targets, variants  # noqa: E402
+from generator import pydeps, targets, variants  # noqa: E402
 from generator.buildgraph import probes  # noqa: E402
 
 
@@ -39,6 +39,8 @@ for name in ("compiler", "compiles", "links", "cross_toolchain", "check_library"
              "crypto_libs", "peer_libraries", "plotting_python", "cross_check_libs",
              "build_python"):
     setattr(probes, name, remembered(getattr(probes, name)))
+# The interpreter the proofs run (an import by each candidate interpreter) is a probe too.
+pydeps.python_with = remembered(pydeps.python_with)
 
 
 def configure_once(argv):
