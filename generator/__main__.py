@@ -578,7 +578,10 @@ def subcommand(sub, name, options, run, help, positionals=()):
 
 
 def parser():
-    p = cli.Parser(prog="python3 -m generator", description="roundsmith kernel generator")
+    p = cli.Parser(prog="python3 -m generator", description=(
+        "roundsmith kernel generator. Compiled templates are kept in $XDG_CACHE_HOME/roundsmith "
+        "(default ~/.cache/roundsmith; safe to delete); with ROUNDSMITH_NO_CACHE set, every run "
+        "compiles them afresh."))
     p.add_argument("--version", action="version", version=f"roundsmith {VERSION}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=cli.Parser,
                            metavar="COMMAND")
