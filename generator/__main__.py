@@ -9,7 +9,7 @@ import os
 import re
 import sys
 
-from . import (VERSION, bundle, pydeps, cli, kernels, outdir, reference, render, targets, variants,
+from . import (VERSION, pydeps, cli, kernels, outdir, reference, render, targets, variants,
                vectors, vendor)
 from .errors import UsageError
 
@@ -163,6 +163,7 @@ def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_widt
 
 def cmd_bundle(args):
     """Every code path of one architecture in one folder, with a dispatch file."""
+    from . import bundle
     if args.canonical or args.target == "wasm32":
         wasm_shapes(targets.get("wasm32"))
     if args.canonical:
@@ -207,6 +208,7 @@ def cmd_bundle(args):
 
 def cmd_check(args):
     """The committed bundles against a fresh generation; exit 1 naming the fix."""
+    from . import bundle
     if not os.path.isdir(args.root):
         raise UsageError(f"--root {args.root}: " + ("not a folder" if os.path.exists(args.root)
                                                      else "no such folder"))
