@@ -284,22 +284,37 @@ def _stamp(path):
 def mentions(path, config, names):
     """Whether the file as `config` preprocesses it has any of `names` in it (a function it
     defines is spelt out there, whatever macros made the name)."""
-    text = preprocess(path, config)
-    return text is not None and any(n in text for n in names)
+    key = _key(path, config, ())
+    text = _PREPROCESSED[key] if key in _PREPROCESSED else preprocess(path, config)
+    if text is None or not any(n in text for n in names):
+        return False
+    _PREPROCESSED[key] = text     # the plan loads it next
+    return True
 
 
 def load(path, config, extra_defines=()):
-    key = (os.path.abspath(path), config, tuple(extra_defines), _stamp(path))
+    key = _key(path, config, extra_defines)
     if key not in _LOADED:
         _LOADED[key] = _load(path, config, extra_defines)
     return _LOADED[key]
+
+
+def _key(path, config, extra_defines):
+    return (os.path.abspath(path), config, tuple(extra_defines), _stamp(path))
+
+
+# Texts mentions() found a name in, keyed like _LOADED, until load() parses them (then
+# dropped: the unit keeps its own).
+_PREPROCESSED = {}
 
 
 def _load(path, config, extra_defines):
     import pycparser
     from pycparser import c_parser
 
-    text = preprocess(path, config, extra_defines)
+    key = _key(path, config, extra_defines)
+    text = (_PREPROCESSED.pop(key) if key in _PREPROCESSED
+            else preprocess(path, config, extra_defines))
     if text is None:
         return None
     text = clean(text)
