@@ -176,31 +176,82 @@ def _fingerprint(terms):
 class Sweep:
     """Cut points: words the specification names (a round's output lanes). A kernel word whose
     terms equal one is replaced by the name, an atom defined as exactly that word, which is
-    an equality and so sound; it keeps every word a low-degree form in one round's lanes."""
+    an equality and so sound; it keeps every word a low-degree form in one round's lanes.
+
+    A group of cut points (a round on distinct variables) may be added unbuilt: its words are
+    made the first time a word over its variables is looked up, and each can be found without
+    being made by its key (what it is of which variables: generator/prove/replay.py)."""
 
     def __init__(self):
         self.active = False
-        self.table = {}     # fingerprint -> [(terms, name, tag)]
+        self.table = {}     # fingerprint -> [(terms, name, tag, key)]
         self.sizes = set()  # the cut points' term counts: most words have none of them
         self.hits = {}
+        self.keyed = {}     # key -> (name, tag)
+        self.pending = {}   # base id -> [groups not yet built over it]
+        # While generator/prove/replay.py records: every hit, (word, name, key), in order.
+        self.trace = None
 
-    def add(self, word, name, tag):
+    def add(self, word, name, tag, key=None):
         if isinstance(word, Sym):
-            self.table.setdefault(_fingerprint(word.t), []).append((word.t, name, tag))
+            self.table.setdefault(_fingerprint(word.t), []).append((word.t, name, tag, key))
             self.sizes.add(len(word.t))
+            if key is not None:
+                self.keyed[key] = (name, tag)
+
+    def add_group(self, bases, sizes, make, keyed):
+        """Cut points over the variables `bases`, built by make() -> [(word, name, tag, key)]
+        when first needed; keyed: [(key, name, tag)], the same cut points by key. sizes: their
+        words' term counts."""
+        group = [make]
+        for b in set(bases):
+            self.pending.setdefault(b, []).append(group)
+        self.sizes.update(sizes)
+        for key, name, tag in keyed:
+            self.keyed[key] = (name, tag)
+
+    def _build(self, base):
+        for group in self.pending.pop(base, ()):
+            make = group[0]
+            if make is None:
+                continue
+            group[0] = None
+            for word, name, tag, key in make():
+                self.add(word, name, tag, key)
 
     def find(self, word):
         """The name of the cut point equal to `word` (counted as a hit), or None."""
         if len(word.t) not in self.sizes:
             return None
-        for terms, name, tag in self.table.get(_fingerprint(word.t), ()):
+        if self.pending:
+            # A word equal to a cut point is over that cut point's variables only, so one of
+            # its atoms tells which unbuilt group could hold it.
+            for m in word.t:
+                if m:
+                    if m[0] >> 6 in self.pending:
+                        self._build(m[0] >> 6)
+                    break
+        for terms, name, tag, key in self.table.get(_fingerprint(word.t), ()):
             if terms == word.t:
                 self.hits[tag] = self.hits.get(tag, 0) + 1
+                if self.trace is not None:
+                    self.trace.append((word, name, key))
                 return name
         return None
 
+    def find_keyed(self, key):
+        """The name of the cut point added with `key` (counted as a hit), or None."""
+        got = self.keyed.get(key)
+        if got is None:
+            return None
+        name, tag = got
+        self.hits[tag] = self.hits.get(tag, 0) + 1
+        return name
+
     def tags(self):
-        return [tag for entries in self.table.values() for _, _, tag in entries]
+        for b in list(self.pending):
+            self._build(b)
+        return [tag for entries in self.table.values() for _, _, tag, _ in entries]
 
     def clear(self):
         self.__init__()

@@ -3,8 +3,10 @@
 
 A function is proven once per distinct text: the same body (with what it calls and the tables
 it reads) under two compilers is one proof, named for both. A ChaCha level takes the calls to
-helpers proven in the same run as their contracts (generator/prove/chacha_obligations.py);
-if one of those did not prove, the level is proven again without them. A dispatch wrapper
+helpers proven in the same run as their contracts (generator/prove/chacha_obligations.py), and
+a Keccak sponge or Keccak-f its calls to the file's proven permutation
+(generator/prove/keccak_obligations.py); if one of those did not prove, the caller is proven
+again without them. A dispatch wrapper
 that passes its call on unchanged rests, per path, on the proof of the kernel it calls
 (generator/prove/passthrough.py), and is likewise run whole if that proof failed.
 """
@@ -28,6 +30,10 @@ from .memory import Unsupported
 KERNEL_FILES = ("keccak_p1600", "keccakp1600", "chacha")
 # The call a dispatch wrapper asks which path to take; its proof covers every answer.
 DISPATCH_ORACLE = "rs_path"
+# The kinds a caller in the same file may take as their contracts once proven (ChaCha's block
+# function and W-block helpers, the Keccak permutations), and the Keccak kinds that call one.
+HELPERS = ("block", "chunk", "p", "pN")
+SPONGES = ("f", "absorb", "squeeze", "fN", "absorbN", "squeezeN")
 
 
 @dataclass
@@ -105,15 +111,32 @@ def _calls(interp, name):
             continue
         fd = interp.funcs[n]
         order.append(fd)
-
-        class V(c_ast.NodeVisitor):
-            def visit_FuncCall(self, node):
-                if isinstance(node.name, c_ast.ID):
-                    stack.append(stmt_expr_body(node) or node.name.name)
-                self.generic_visit(node)
-
-        V().visit(fd.body)
+        stack.extend(_facts(fd)[1])
     return order, sorted(outside)
+
+
+# id(function definition) -> (the definition, the names it calls, its C text). Every kernel's
+# closure walks the helpers it shares with the file's other kernels, and the parse trees are
+# shared by every branch that preprocesses alike (generator/prove/cfront.py keeps them for
+# the process, so an id is not reused while its entry holds the node).
+_FACTS = {}
+
+
+def _facts(fd):
+    got = _FACTS.get(id(fd))
+    if got is not None and got[0] is fd:
+        return got
+    called = []
+
+    class V(c_ast.NodeVisitor):
+        def visit_FuncCall(self, node):
+            if isinstance(node.name, c_ast.ID):
+                called.append(stmt_expr_body(node) or node.name.name)
+            self.generic_visit(node)
+
+    V().visit(fd.body)
+    got = _FACTS[id(fd)] = (fd, tuple(called), c_generator.CGenerator().visit(fd))
+    return got
 
 
 def stmt_expr_body(call):
@@ -127,9 +150,8 @@ def stmt_expr_body(call):
 def _closure(interp, name):
     """The function and everything it calls in the unit, as C text, for the digest; and the
     names it calls from outside the unit."""
-    gen = c_generator.CGenerator()
     order, outside = _calls(interp, name)
-    return "\n".join(gen.visit(fd) for fd in order), outside
+    return "\n".join(_facts(fd)[2] for fd in order), outside
 
 
 def path_names(folder):
@@ -228,7 +250,7 @@ def plan(folder, configs=None, only=None):
             under.setdefault(other[1], set()).update(other[2])
     for job in jobs:
         helpers = {other[1] for other in jobs if other[0] == job[0] and job[3] in other[2]
-                   and other[1] and kind_of(other[1])[1] in ("block", "chunk")}
+                   and other[1] and kind_of(other[1])[1] in HELPERS}
         if DISPATCH_ORACLE in job[5]:
             # What a wrapper may pass its call to: a kernel of another file, proven under
             # every branch the wrapper's text stands for.
@@ -269,6 +291,8 @@ def prove_one(job, quick=False, contracts=True):
     given = {}
     if family == "chacha" and kind == "level" and contracts:
         given = chacha_obligations.contracts_for(interp, proven - {name})
+    if family == "keccak" and kind in SPONGES and contracts:
+        given = keccak_obligations.contracts_for(interp, proven - {name})
     for answer, case in ((a, c) for a in answers if a not in lemma for c in cases):
         if answer is not None:
             interp.externs[DISPATCH_ORACLE] = lambda vals, a=answer: (a, T.INT)

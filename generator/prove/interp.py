@@ -9,7 +9,7 @@ words, vectors of them (Vector), pointers (memory.Pointer) into byte-addressed o
 
 from pycparser import c_ast
 
-from . import anf, cfront
+from . import anf, cfront, replay
 from . import ctypes_ as T
 from .memory import NULL, Obj, Pointer, Unsupported
 
@@ -51,6 +51,9 @@ class _Continue(Exception):
 class _Goto(Exception):
     def __init__(self, label):
         self.label = label
+
+
+replay._BREAK, replay._CONTINUE = _Break, _Continue
 
 
 def where(node):
@@ -100,6 +103,9 @@ class Interp:
         # or None where the call is outside what the proof covered (then the body runs).
         self.contracts = {}
         self.contracted = set()     # the names a call was taken as its contract for
+        # Calls that leave the unit or are taken as contracts: a run of statements making one
+        # is not recorded for replay (generator/prove/replay.py).
+        self.effects = 0
         self._type_cache = {}
         self._addr_taken = {}
         for ext in unit.ast.ext:
@@ -310,10 +316,25 @@ class Interp:
                 for it in items[:start]:
                     if isinstance(it, c_ast.Decl) and it.name not in frame.vars:
                         self._decl(it, frame, init=False)
-                self._exec(items[start], frame, seek)
-                start += 1
-            for it in items[start:]:
-                self._exec(it, frame)
+                it = items[start]
+                # A jump to one of this block's own labels runs on from it as if reached.
+                if not (isinstance(it, c_ast.Label) and seek == ("label", it.name)):
+                    self._exec(it, frame, seek)
+                    start += 1
+            ends = self._segments(s)
+            if not ends:
+                for it in items[start:]:
+                    self._exec(it, frame)
+                return
+            i, n = start, len(items)
+            while i < n:
+                end = ends.get(i)
+                if end is None:
+                    self._exec(items[i], frame)
+                    i += 1
+                else:
+                    replay.run(self, items, i, end, frame, lambda it: self._exec(it, frame))
+                    i = end
             return
         if seek is not None:
             return self._seek(s, frame, seek)
@@ -362,6 +383,17 @@ class Interp:
             self.eval(s, frame)
             return
         raise Unsupported(f"the statement {type(s).__name__} at {where(s)}")
+
+    def _segments(self, block):
+        """{index of a label among the block's items: index of the next label or the end}:
+        the runs of statements generator/prove/replay.py records (a kernel's rounds)."""
+        got = self.labels.get(("segments", id(block)))
+        if got is None:
+            items = block.block_items or []
+            at = [i for i, it in enumerate(items) if isinstance(it, c_ast.Label)]
+            got = {a: b for a, b in zip(at, at[1:] + [len(items)])}
+            self.labels[("segments", id(block))] = got
+        return got
 
     def _seek(self, s, frame, seek):
         if isinstance(s, c_ast.Label):
@@ -578,7 +610,7 @@ class Interp:
     def lvalue(self, node, frame):
         """(pointer or ('var', frame, name), type)."""
         if isinstance(node, c_ast.ID):
-            got = frame.vars.get(node.name)
+            got = replay.peek(frame.vars, node.name)
             if got is not None:
                 t, v, inmem = got
                 if inmem:
@@ -880,12 +912,14 @@ class Interp:
         if name in self.funcs:
             vals = [self.eval(a, frame) for a in args]
             if name in self.contracts:
+                self.effects += 1
                 got = self.contracts[name](self, vals)
                 if got is not None:
                     self.contracted.add(name)
                     return got
             return self._invoke(self.funcs[name], vals)
         if name in self.externs:
+            self.effects += 1
             return self.externs[name]([self.eval(a, frame) for a in args])
         f = self.intrinsics.get(name)
         if f is None:

@@ -7,6 +7,18 @@ accepts, every rate the sponges use and the rates at the edges, one and two bloc
 lanes and message words are fresh variables, the specification's rounds are registered as cut
 points (anf.Sweep), the function is interpreted, and every lane and byte it leaves must have
 exactly the specification's terms.
+
+A sponge entry point (absorb, squeeze, and Keccak-f) calls the file's permutation between
+blocks. Where that permutation is proven in the same run, under the same branch, its calls are
+taken as its contract: the specification's rounds on the lanes it is given. Its own proof covers
+its body for every lane value and every round count the contract accepts (those its argument
+sets ran, on a state object of the size they ran it on); the contract declines, and the body
+runs, for any other call, and for one whose lanes the specification's rounds do not take
+through the caller's own cut points (a kernel that differs: its run then locates the
+difference). A caller whose permutation did not prove is proven again without contracts
+(generator/prove/driver.py). What the caller's proof then shows is its own part: the message
+bytes XORed into the right lanes, the output bytes taken from the right lanes, the rates, the
+block loop, and the round count passed on.
 """
 
 import re
@@ -42,18 +54,14 @@ def lane_vars(prefix):
 _ROUNDS = {}
 
 
-def _round(lanes, ir):
-    """spec_keccak.rnd(lanes, ir), by substitution where the lanes are distinct variables."""
-    bids = [anf.single_base(x) for x in lanes]
-    if None in bids or len(set(bids)) < 25:
-        return spec_keccak.rnd(lanes, ir)
+def _form(ir):
+    """Round ir of the specification as terms over (lane index, rotation): per lane, its
+    terms, and the same split by degree (1, 2, other) for _instantiate's common case."""
     form = _ROUNDS.get(ir)
     if form is None:
         own = [anf.var(f"rnd.{i}", 64) for i in range(25)]
         index = {anf.single_base(x): i for i, x in enumerate(own)}
-        # A monomial as its atoms' offsets lane * 64 + rotation, in ascending order; each
-        # lane's terms also split by degree (1, 2, other), so that the common case below
-        # builds its pairs without a generic tuple per monomial.
+        # A monomial as its atoms' offsets lane * 64 + rotation, in ascending order.
         form = []
         for w in spec_keccak.rnd(own, ir):
             terms = [(tuple(sorted(index[a >> 6] * 64 + (a & 63) for a in m)), c)
@@ -62,8 +70,21 @@ def _round(lanes, ir):
                          [(m[0], m[1], c) for m, c in terms if len(m) == 2],
                          [(m, c) for m, c in terms if len(m) not in (1, 2)]))
         _ROUNDS[ir] = form
+    return form
+
+
+def _distinct_bases(lanes):
+    """The 25 lanes' base ids when each is one distinct unrotated variable, else None."""
+    bids = [anf.single_base(x) for x in lanes]
+    if None in bids or len(set(bids)) < 25:
+        return None
+    return tuple(bids)
+
+
+def _instantiate(form, bids):
+    """The round's 25 output lanes with lane j's variable the base bids[j]."""
     base = bids[0]
-    if bids == list(range(base, base + 25)):
+    if list(bids) == list(range(base, base + 25)):
         # A round's cut points are 25 bases made in lane order: an atom is then the offset
         # plus one constant, and the offsets' order is already the atoms' (the common case,
         # every round after the first, done without a sort per monomial).
@@ -79,22 +100,79 @@ def _round(lanes, ir):
                      for m, c in terms}, 64) for terms, _, _, _ in form]
 
 
+def _round(lanes, ir):
+    """spec_keccak.rnd(lanes, ir), by substitution where the lanes are distinct variables."""
+    bids = _distinct_bases(lanes)
+    if bids is None:
+        return spec_keccak.rnd(lanes, ir)
+    return _instantiate(_form(ir), bids)
+
+
+def _complement(word):
+    """word XOR all-ones, made without a cut-point lookup (the table is being written)."""
+    full = anf.ones(word.W)
+    t = dict(word.t)
+    c = t.pop((), 0) ^ full
+    if c:
+        t[()] = c
+    return anf.Sym(t, word.W)
+
+
+_SIZES = {}
+
+
+def _sizes(ir):
+    """The term counts of round ir's output lanes and of their complements."""
+    got = _SIZES.get(ir)
+    if got is None:
+        got = set()
+        for terms, _, _, _ in _form(ir):
+            n = len(terms)
+            has_one = any(not m for m, _ in terms)
+            got.update((n, n - 1 if has_one else n + 1))
+        _SIZES[ir] = got
+    return got
+
+
+def round_key(ir, lane, complemented, bids):
+    """A round's cut point by what it is: output lane `lane` of round ir (complemented or
+    not) on the variables bids (generator/prove/replay.py finds it without building it)."""
+    return (("keccak-round", ir, lane, complemented), bids)
+
+
 def sweep_permute(lanes, n_r, prefix):
     """The specification's Keccak-p[1600, n_r] on `lanes`, each round's output registered as a
-    cut point named prefix.r<t>.<lane>."""
+    cut point named prefix.r<t>.<lane>. A round on distinct variables is added unbuilt: most
+    are reached only by key, from a replayed kernel round."""
     if not 1 <= n_r <= 24:
         return list(lanes)
     for t, ir in enumerate(range(spec_keccak.first_round(n_r), 24)):
-        anf.SWEEP.active = False
-        out = _round(lanes, ir)
         new = [anf.var(f"{prefix}.r{t + 1}.{i}", 64) for i in range(25)]
-        for i in range(25):
-            tag = (prefix, t, i)
-            anf.SWEEP.add(out[i], new[i], tag)
-            anf.SWEEP.add(anf.xor(out[i], anf.ones(64)), anf.xor(new[i], anf.ones(64)), tag)
+        tags = [(prefix, t, i) for i in range(25)]
+        comp = [_complement(x) for x in new]
+        bids = _distinct_bases(lanes)
+        if bids is None:
+            anf.SWEEP.active = False
+            out = spec_keccak.rnd(lanes, ir)
+            for i in range(25):
+                anf.SWEEP.add(out[i], new[i], tags[i])
+                if isinstance(out[i], anf.Sym):
+                    anf.SWEEP.add(_complement(out[i]), comp[i], tags[i])
+        else:
+            # Tuples: the caller may change the list it is given back (a block XORed in)
+            # before the group is built.
+            def make(ir=ir, bids=bids, new=tuple(new), comp=tuple(comp), tags=tuple(tags)):
+                made = []
+                for i, w in enumerate(_instantiate(_form(ir), bids)):
+                    made.append((w, new[i], tags[i], round_key(ir, i, False, bids)))
+                    made.append((_complement(w), comp[i], tags[i], round_key(ir, i, True, bids)))
+                return made
+            keyed = [(round_key(ir, i, c, bids), (comp if c else new)[i], tags[i])
+                     for i in range(25) for c in (False, True)]
+            anf.SWEEP.add_group(bids, _sizes(ir), make, keyed)
         anf.SWEEP.active = True
         lanes = new
-    return lanes
+    return list(lanes)
 
 
 def message_obj(name, words, big_endian):
@@ -173,8 +251,9 @@ def cases(kind, n, quick=False):
     return out
 
 
-def run_case(interp, name, kind, n, case, big_endian):
-    """Interpret one call; raise Mismatch on a difference."""
+def run_case(interp, name, kind, n, case, big_endian, contracts=False):
+    """Interpret one call; raise Mismatch on a difference. The expectation is the same with
+    contracts or without: a contract gives the specification's lanes."""
     anf.reset()
     if kind in ("f", "p", "absorb", "squeeze"):
         return _single(interp, name, kind, case, big_endian)
@@ -330,3 +409,73 @@ def _multi(interp, name, kind, n, case, be):
         _check_lanes(states, expect[j], f"instance {j}", base=8 * j, stride=8 * n)
         for b, lanes_out in enumerate(produced[j]):
             _check_bytes(bufs[j], 8 * lanes * b, lanes_out, f"stream {j} output")
+
+
+# -- contracts: a proven permutation's calls, taken as what its proof showed --
+
+def contracts_for(interp, proven):
+    """{name: contract} for the permutations of `proven` (proven in this run under the same
+    branch) that the unit defines. None when the unit has a global a permutation could write:
+    a contract says a call rewrites the state's lanes and nothing else."""
+    if any(not obj.readonly for _, obj in interp.globals.values()):
+        return {}
+    out = {}
+    for name in proven:
+        k = kind_of(name)
+        if name in interp.funcs and k is not None and k[0] in ("p", "pN"):
+            out[name] = _permute_contract(k[1])
+    return out
+
+
+def _permute_contract(n):
+    size = 200 * n
+
+    def call(interp, vals):
+        if len(vals) != 2:
+            return None
+        (st, _), (rounds, _) = vals
+        # What the permutation's proof ran: every round count of ROUND_COUNTS, the lanes at
+        # the start of an object of exactly the state's size.
+        if (not isinstance(rounds, int) or rounds not in ROUND_COUNTS or
+                not isinstance(st, Pointer) or st.obj is None or st.off or
+                st.obj.size != size or st.obj.readonly):
+            return None
+        lanes = [[st.obj.read((i * n + j) * 8, 8) for i in range(25)] for j in range(n)]
+        if 1 <= rounds <= 24:
+            for j in range(n):
+                lanes[j] = _through_cuts(lanes[j], rounds)
+                if lanes[j] is None:
+                    return None
+        for j in range(n):
+            for i in range(25):
+                st.obj.write((i * n + j) * 8, 8, lanes[j][i])
+        return None, T.VOID
+    return call
+
+
+def _through_cuts(lanes, n_r):
+    """The specification's Keccak-p[1600, n_r] on lanes, each round's lanes replaced by the
+    caller's cut points they equal; None where a round's lane equals none (the caller expects
+    other lanes there, and the body is run instead)."""
+    if any(not isinstance(x, (int, anf.Sym)) for x in lanes):
+        return None
+    for ir in range(spec_keccak.first_round(n_r), 24):
+        bids = _distinct_bases(lanes)
+        out = None
+        if bids is not None:
+            out = [anf.SWEEP.find_keyed(round_key(ir, i, False, bids)) for i in range(25)]
+        if out is None or None in out:
+            out = []
+            # The round's own words are no cut points: only its output lanes are looked up.
+            anf.SWEEP.active = False
+            try:
+                words = _round(lanes, ir)
+            finally:
+                anf.SWEEP.active = True
+            for w in words:
+                got = anf.SWEEP.find(w) if isinstance(w, anf.Sym) else None
+                if got is None:
+                    return None
+                out.append(got)
+        lanes = out
+    return lanes

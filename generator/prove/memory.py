@@ -4,6 +4,11 @@
 from . import anf
 
 
+# While generator/prove/replay.py records a run of statements: f(obj, is_write) on every
+# access, which decides whether the run depends only on its variables.
+WATCH = None
+
+
 class Unsupported(Exception):
     """The code does something the prover has no exact model for (it is then not proven)."""
 
@@ -34,6 +39,8 @@ class Obj:
                               f"which has {self.size}")
 
     def write(self, off, size, value):
+        if WATCH is not None:
+            WATCH(self, True)
         self._check(off, size)
         if self.readonly:
             raise Unsupported(f"a write to the read-only {self.name}")
@@ -64,6 +71,8 @@ class Obj:
         return anf.trunc(anf.shr(value, shift, 8 * size), 8)
 
     def read(self, off, size):
+        if WATCH is not None:
+            WATCH(self, False)
         self._check(off, size)
         got = self.cells.get(off)
         if got is not None and got[0] == size:
