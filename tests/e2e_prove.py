@@ -3,6 +3,7 @@
 planted bugs (each a one-token change a template slip could make) each caught with a
 counterexample whose C reproduction, compiled against the buggy folder, really differs."""
 
+import json
 import os
 import re
 import shutil
@@ -260,6 +261,51 @@ class HelperContracts(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout[-2000:] + r.stderr[-2000:])
         self.assertRegex(r.stdout, r"proved +\S+: rs_chacha8_avx2 .*given the proofs of "
                                    r"rs_chacha8_block, rs_chacha_avx2_x4, rs_chacha_avx2_x8")
+
+
+class Replay(unittest.TestCase):
+    """A round replayed from a recording (generator/prove/replay.py) reaches the verdict the
+    round run in full reaches: the same kernels proved, the same counterexample for a planted
+    bug, and replays really taken."""
+
+    SCRIPT = (
+        "import json, sys\n"
+        "sys.setrecursionlimit(100000)\n"
+        "from generator.prove import driver, replay\n"
+        "replay.ENABLED = sys.argv[1] == 'on'\n"
+        "_, res = driver.prove_folder(sys.argv[2], jobs_n=1, quick=True,\n"
+        "                             only=set(sys.argv[3].split(',')), configs=[sys.argv[4]])\n"
+        "print(json.dumps([[r.function, r.status, r.detail] for r in res]))\n"
+        "print(json.dumps(replay.COUNTS))\n")
+
+    def run_both(self, folder, functions, config="gcc-x86_64"):
+        if PY is None:
+            prove()     # skips with the reason
+        got = {}
+        for mode in ("on", "off"):
+            r = subprocess.run([PY, "-c", self.SCRIPT, mode, folder, functions, config],
+                               cwd=ROOT, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            lines = r.stdout.strip().splitlines()
+            got[mode] = (json.loads(lines[-2]), json.loads(lines[-1]))
+        self.assertEqual(got["on"][0], got["off"][0])
+        self.assertGreater(got["on"][1]["replayed"], 0)
+        self.assertEqual(got["off"][1], {"replayed": 0, "recorded": 0})
+        return got["on"][0]
+
+    def test_scalar_and_x8_prove_alike(self):
+        res = self.run_both(os.path.join(ROOT, "out", "x86_64"),
+                            "rs_scalar_keccak_p1600,keccak_p1600_x8")
+        self.assertEqual([r[1] for r in res], ["proved", "proved"], res)
+
+    def test_a_planted_round_constant_gives_the_same_counterexample(self):
+        _, folder, fname, text, repl, occ, _, _ = next(b for b in BUGS
+                                                       if b[0] == "round constant")
+        with tempfile.TemporaryDirectory() as tmp:
+            d = planted_copy(tmp, folder, fname, text, repl, occ)
+            res = self.run_both(d, "keccak_p1600")
+        self.assertEqual(res[0][1], "counterexample", res)
+        self.assertIn("first difference: round", res[0][2])
 
 
 class WrapperLemma(unittest.TestCase):
