@@ -53,9 +53,6 @@ class _Goto(Exception):
         self.label = label
 
 
-replay._BREAK, replay._CONTINUE = _Break, _Continue
-
-
 def where(node):
     c = getattr(node, "coord", None)
     return f"{c.file}:{c.line}" if c else "?"
@@ -333,7 +330,12 @@ class Interp:
                     self._exec(items[i], frame)
                     i += 1
                 else:
-                    replay.run(self, items, i, end, frame, lambda it: self._exec(it, frame))
+                    outcome = replay.run(self, items, i, end, frame,
+                                         lambda it: self._step(it, frame))
+                    if outcome == "break":
+                        raise _Break()
+                    if outcome == "continue":
+                        raise _Continue()
                     i = end
             return
         if seek is not None:
@@ -383,6 +385,16 @@ class Interp:
             self.eval(s, frame)
             return
         raise Unsupported(f"the statement {type(s).__name__} at {where(s)}")
+
+    def _step(self, s, frame):
+        """Run s; "break" or "continue" when it leaves the enclosing loop so, else None."""
+        try:
+            self._exec(s, frame)
+        except _Break:
+            return "break"
+        except _Continue:
+            return "continue"
+        return None
 
     def _segments(self, block):
         """{index of a label among the block's items: index of the next label or the end}:

@@ -124,22 +124,27 @@ def peek(vars_, name):
     return vars_.peek(name)
 
 
+def _plainly(items, a, b, plain):
+    for it in items[a:b]:
+        outcome = plain(it)
+        if outcome is not None:
+            return outcome
+    return None
+
+
 def run(interp, items, a, b, frame, plain):
     """Run items[a:b] (items[a] a label) in frame: replayed when a recording fits, else run
-    by plain(item) each, and recorded when it can be."""
+    by plain(item) each (which says "break" or "continue" when the item leaves its loop so),
+    and recorded when it can be. Returns how the run ended: None, "break" or "continue"."""
     if not ENABLED or _RECORDING or anf.RESOLVE.fn is not None:
-        for it in items[a:b]:
-            plain(it)
-        return
+        return _plainly(items, a, b, plain)
     node = items[a]
     key = (id(node), interp.big_endian)
     site = _SITES.get(key)
     if site is None or site.node is not node:
         site = _SITES[key] = _Site(node)
     if site.failures >= MAX_FAILURES and not site.count:
-        for it in items[a:b]:
-            plain(it)
-        return
+        return _plainly(items, a, b, plain)
     fits = not site.groups
     for names, by_shape in site.groups.items():
         shape = _shape(frame.vars, names)
@@ -149,24 +154,14 @@ def run(interp, items, a, b, frame, plain):
         rec = by_shape.get(shape[0])
         if rec is not None and _replay(rec, shape[1], frame):
             COUNTS["replayed"] += 1
-            return _finish(rec.outcome)
+            return rec.outcome
     if not fits:
         # Its inputs are no longer one variable each (a block's message XORed in): the
         # recording would not be kept, so the statements run unwatched.
-        for it in items[a:b]:
-            plain(it)
-        return
-    _record(interp, site, items, a, b, frame, plain)
+        return _plainly(items, a, b, plain)
+    return _record(interp, site, items, a, b, frame, plain)
 
 
-def _finish(outcome):
-    if outcome == "break":
-        raise _BREAK()
-    if outcome == "continue":
-        raise _CONTINUE()
-
-
-_BREAK = _CONTINUE = None      # the interpreter's own exceptions, set by interp
 _RECORDING = False
 
 
@@ -271,7 +266,6 @@ def _value_shape(v, index):
 def _record(interp, site, items, a, b, frame, plain):
     global _RECORDING
     track = _Tracking(frame.vars)
-    saved = frame.vars
     frame.vars = track
     allowed = {id(obj) for _, obj in interp.globals.values() if obj.readonly}
     seen = {"bad": False}
@@ -286,15 +280,8 @@ def _record(interp, site, items, a, b, frame, plain):
     _RECORDING = True
     memory.WATCH = watch
     anf.SWEEP.trace = trace
-    outcome = None
     try:
-        try:
-            for it in items[a:b]:
-                plain(it)
-        except _BREAK:
-            outcome = "break"
-        except _CONTINUE:
-            outcome = "continue"
+        outcome = _plainly(items, a, b, plain)
     finally:
         _RECORDING = False
         memory.WATCH = None
@@ -313,8 +300,7 @@ def _record(interp, site, items, a, b, frame, plain):
         site.groups.setdefault(names, {})[shape] = rec
         site.count += 1
         COUNTS["recorded"] += 1
-    del saved
-    _finish(outcome)
+    return outcome
 
 
 def _make_record(track, trace, outcome):
