@@ -308,6 +308,62 @@ class Replay(unittest.TestCase):
         self.assertIn("first difference: round", res[0][2])
 
 
+class SharedRecordings(unittest.TestCase):
+    """A recording serves every run of statements that reads alike in the same context (one
+    file's permutation and block loops, other unroll factors, other files), and none whose
+    context differs: a helper it calls or a table it reads."""
+
+    SCRIPT = (
+        "import sys\n"
+        "from generator.prove import cfront, interp, replay\n"
+        "from pycparser import c_ast\n"
+        "def digest(path):\n"
+        "    unit = cfront.load(path, cfront.CONFIGS['gcc-x86_64'])\n"
+        "    ip = interp.Interp(unit, {})\n"
+        "    body = ip.funcs['run'].body\n"
+        "    items = body.block_items\n"
+        "    a = next(i for i, it in enumerate(items) if isinstance(it, c_ast.Label))\n"
+        "    return replay._site_text(ip, items, a, len(items))\n"
+        "print(' '.join(digest(p) for p in sys.argv[1:]))\n")
+
+    C = ("#include <stdint.h>\n"
+         "static const uint64_t tab[2] = {1, 2};\n"
+         "static uint64_t twist(uint64_t x) { return x ^ (x >> 3); }\n"
+         "uint64_t run(uint64_t a, unsigned i) {\n"
+         "    uint64_t b = 0;\n"
+         "    a ^= 1;\n"
+         "round0:\n"
+         "    b = twist(a) ^ tab[i];\n"
+         "    a = b + 1;\n"
+         "    return a;\n"
+         "}\n")
+
+    def test_same_text_shares_and_other_context_does_not(self):
+        if PY is None:
+            prove()
+        variants = {
+            "a": self.C,
+            "b": self.C,                                          # another file, same text
+            "helper": self.C.replace("x >> 3", "x >> 4"),         # a helper it calls
+            "table": self.C.replace("{1, 2}", "{1, 3}"),          # a table it reads
+            "before": self.C.replace("a ^= 1;", "a ^= 2;"),       # outside the run
+        }
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for name, text in variants.items():
+                paths.append(os.path.join(tmp, name + ".c"))
+                with open(paths[-1], "w") as f:
+                    f.write(text)
+            r = subprocess.run([PY, "-c", self.SCRIPT, *paths], cwd=ROOT,
+                               capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        d = dict(zip(variants, r.stdout.split()))
+        self.assertEqual(d["a"], d["b"])
+        self.assertEqual(d["a"], d["before"])
+        self.assertNotEqual(d["a"], d["helper"])
+        self.assertNotEqual(d["a"], d["table"])
+
+
 class WrapperLemma(unittest.TestCase):
     """A dispatch wrapper that passes its call on unchanged is proven given its callees'
     proofs, without running them again per path; one that changes an argument on a path, or

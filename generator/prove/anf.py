@@ -44,8 +44,13 @@ class Bases:
         self.kind = []      # 'var', 'add', 'op'
         self.width = []
         self.payload = []
-        self.deps = []      # the 'var' names a base depends on (frozenset)
+        # Whether a base depends on the counter resolution's inputs only (Resolve): the
+        # one question asked of what it depends on, kept as its answer.
+        self.pure = []
         self.by_key = {}
+        # While generator/prove/replay.py records: ("b", id) for each base made, in order
+        # with the cut points' hits (the list Sweep.trace is).
+        self.trace = None
 
     def new(self, kind, width, payload, key=None):
         if key is not None:
@@ -55,30 +60,36 @@ class Bases:
         self.kind.append(kind)
         self.width.append(width)
         self.payload.append(payload)
-        self.deps.append(_deps(kind, payload))
+        self.pure.append(_pure(kind, payload))
         bid = len(self.kind) - 1
         if key is not None:
             self.by_key[key] = bid
+        if self.trace is not None:
+            self.trace.append(("b", bid))
         return bid
 
 
-def _deps(kind, payload):
+def _pure(kind, payload):
+    """True when the base depends on RESOLVE.inputs and nothing else: a variable they define
+    (RESOLVE.deps_of) or name, or a sum or opaque node over such words only. Every base
+    depends on some variable, so "only" is "all its words' bases do"."""
     if kind == "var":
-        return RESOLVE.deps_of.get(payload) or frozenset([payload])
+        return (RESOLVE.deps_of.get(payload) or frozenset([payload])) <= RESOLVE.inputs
     if kind == "add":
-        return frozenset().union(*(sym_deps(v) for _, v in payload[0]))
-    return frozenset().union(*(sym_deps(v) for v in _syms_in(payload[1])))
+        return all(sym_pure(v) for _, v in payload[0])
+    syms = list(_syms_in(payload[1]))
+    return bool(syms) and all(sym_pure(v) for v in syms)
 
 
-def sym_deps(v):
-    """The 'var' names a word depends on, computed once per word (new bases ask it of every
-    operand, and ChaCha's sums nest twenty rounds deep)."""
+def sym_pure(v):
+    """_pure of a word's bases, computed once per word (new bases ask it of every operand,
+    and ChaCha's sums nest twenty rounds deep); False for a constant."""
     if not isinstance(v, Sym):
-        return frozenset()
-    if v._deps is None:
-        deps = BASES.deps
-        v._deps = frozenset().union(*(deps[b] for b in {a >> 6 for m in v.t for a in m}))
-    return v._deps
+        return False
+    if v._pure is None:
+        pure = BASES.pure
+        v._pure = all(pure[a >> 6] for m in v.t for a in m) and any(v.t.keys() - {()})
+    return v._pure
 
 
 class Resolve:
@@ -110,13 +121,13 @@ def reset():
 class Sym:
     """A symbolic word: terms {monomial: mask}, over bases of width W."""
 
-    __slots__ = ("t", "W", "_key", "_deps")
+    __slots__ = ("t", "W", "_key", "_pure")
 
     def __init__(self, terms, W):
         self.t = terms
         self.W = W
         self._key = None
-        self._deps = None
+        self._pure = None
 
     def key(self):
         if self._key is None:
@@ -189,7 +200,8 @@ class Sweep:
         self.hits = {}
         self.keyed = {}     # key -> (name, tag)
         self.pending = {}   # base id -> [groups not yet built over it]
-        # While generator/prove/replay.py records: every hit, (word, name, key), in order.
+        self.group_sizes = set()    # the term counts of the groups' words
+        # While generator/prove/replay.py records: every hit, ("c", word, name, key), in order.
         self.trace = None
 
     def add(self, word, name, tag, key=None):
@@ -207,6 +219,7 @@ class Sweep:
         for b in set(bases):
             self.pending.setdefault(b, []).append(group)
         self.sizes.update(sizes)
+        self.group_sizes.update(sizes)
         for key, name, tag in keyed:
             self.keyed[key] = (name, tag)
 
@@ -223,7 +236,7 @@ class Sweep:
         """The name of the cut point equal to `word` (counted as a hit), or None."""
         if len(word.t) not in self.sizes:
             return None
-        if self.pending:
+        if self.pending and len(word.t) in self.group_sizes:
             # A word equal to a cut point is over that cut point's variables only, so one of
             # its atoms tells which unbuilt group could hold it.
             for m in word.t:
@@ -235,7 +248,7 @@ class Sweep:
             if terms == word.t:
                 self.hits[tag] = self.hits.get(tag, 0) + 1
                 if self.trace is not None:
-                    self.trace.append((word, name, key))
+                    self.trace.append(("c", word, name, key))
                 return name
         return None
 
@@ -459,7 +472,7 @@ def add(a, b, w):
         return None
     if isinstance(a, Sym) and isinstance(b, Sym) and a.key() == b.key():
         return shl(a, 1, w)         # x + x is x << 1 exactly (the carry out is dropped)
-    ops = Counter()
+    ops = {}
     const = 0
     for v in (a, b):
         if isinstance(v, int):
@@ -469,12 +482,12 @@ def add(a, b, w):
         if bid is not None and BASES.kind[bid] == "add":
             sub_ops, sub_const = BASES.payload[bid]
             for k, v2 in sub_ops:
-                ops[k] += 1
+                ops[k] = ops.get(k, 0) + 1
                 _OPERAND[k] = v2
             const += sub_const
         else:
             k = v.key()
-            ops[k] += 1
+            ops[k] = ops.get(k, 0) + 1
             _OPERAND[k] = v
     const &= ones(w)
     if not ops:
@@ -485,10 +498,19 @@ def add(a, b, w):
     items = []
     for k, n in ops.items():
         items.extend([(k, _OPERAND[k])] * n)
-    items.sort(key=lambda kv: hash(kv[0]))
-    key = ("add", W, frozenset(ops.items()), const)
-    bid = BASES.new("add", W, (tuple(items), const), key=key)
-    return _resolved(bid)
+    return _resolved(sum_base(items, const, W, ops))
+
+
+def sum_base(items, const, W, ops=None):
+    """The base of the sum of the words `items` ([(key, word)], a word once per time it is
+    added) and const: what add makes, in the order it makes it."""
+    if ops is None:
+        ops = {}
+        for k, _ in items:
+            ops[k] = ops.get(k, 0) + 1
+    items = sorted(items, key=lambda kv: hash(kv[0]))
+    return BASES.new("add", W, (tuple(items), const), key=("add", W, frozenset(ops.items()),
+                                                           const))
 
 
 def var_offset(v, name):
@@ -511,7 +533,7 @@ def var_offset(v, name):
 
 def _resolved(bid):
     atom = atom_of(bid)
-    if RESOLVE.fn is not None and BASES.deps[bid] and BASES.deps[bid] <= RESOLVE.inputs:
+    if RESOLVE.fn is not None and BASES.pure[bid]:
         got = RESOLVE.fn(atom)
         if got is not None:
             return got

@@ -77,6 +77,16 @@ class Linked:
         return self.interp._invoke(self.fd, args)
 
 
+_LEAVES = (c_ast.Label, c_ast.Goto, c_ast.Return, c_ast.For, c_ast.While, c_ast.DoWhile,
+           c_ast.Switch, c_ast.Case, c_ast.Default)
+
+
+def _self_contained(node):
+    """True when nothing under node is a label, a jump out, a return or a loop or switch of
+    its own: running it ends at its end or at a break or continue of the enclosing loop."""
+    return not any(isinstance(c, _LEAVES) or not _self_contained(c) for _, c in node.children())
+
+
 class Interp:
     """Runs functions of one parsed unit. `intrinsics` maps a name to f(interp, args, node)
     returning (value, type); asm_runner runs a lifted asm statement."""
@@ -105,6 +115,7 @@ class Interp:
         self.effects = 0
         self._type_cache = {}
         self._addr_taken = {}
+        self._loop_bodies = set()       # ids of the statements loops of the unit run
         for ext in unit.ast.ext:
             self._top(ext)
 
@@ -398,12 +409,16 @@ class Interp:
 
     def _segments(self, block):
         """{index of a label among the block's items: index of the next label or the end}:
-        the runs of statements generator/prove/replay.py records (a kernel's rounds)."""
+        the runs of statements generator/prove/replay.py records (a kernel's rounds). A loop
+        body without labels is one run when nothing in it leaves the run but its own break
+        or continue (an unroll-1 kernel's round: no label marks it)."""
         got = self.labels.get(("segments", id(block)))
         if got is None:
             items = block.block_items or []
             at = [i for i, it in enumerate(items) if isinstance(it, c_ast.Label)]
             got = {a: b for a, b in zip(at, at[1:] + [len(items)])}
+            if not got and items and id(block) in self._loop_bodies and _self_contained(block):
+                got = {0: len(items)}
             self.labels[("segments", id(block))] = got
         return got
 
@@ -442,6 +457,7 @@ class Interp:
 
     def _loop(self, s, frame, first):
         is_for = isinstance(s, c_ast.For)
+        self._loop_bodies.add(id(s.stmt))
         while True:
             if first is None:
                 if s.cond is not None and not self.truth(s.cond, frame):
