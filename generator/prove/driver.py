@@ -9,6 +9,10 @@ a Keccak sponge or Keccak-f its calls to the file's proven permutation
 again without them. A dispatch wrapper
 that passes its call on unchanged rests, per path, on the proof of the kernel it calls
 (generator/prove/passthrough.py), and is likewise run whole if that proof failed.
+
+The work is split by file: each worker parses a file under every branch and proves its
+kernels there, so no parse tree crosses a process and both cores work from the start; the
+dispatch wrappers, which rest on kernels of other files, are proven once every file is done.
 """
 
 import concurrent.futures
@@ -197,66 +201,80 @@ def _globals_text(unit):
                      not isinstance(e.type, c_ast.FuncDecl))
 
 
+def _files(folder, configs):
+    """(the folder's kernel files, its arch, the configurations to prove them under)."""
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                   if is_kernel_file(os.path.join(folder, f)))
+    arch = folder_arch(folder, files)
+    return files, arch, configs or cfront.CONFIGS_FOR_ARCH[arch]
+
+
 def plan(folder, configs=None, only=None):
     """(arch, [[file, function, [config names], unit config, digest, outside calls, proven,
     text size]]), one job per distinct text; proven: the helper and block functions other jobs
     prove for the same file under the job's unit config (a level may take their contracts),
     and for a dispatch wrapper the kernels it may pass its call to."""
-    files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                   if is_kernel_file(os.path.join(folder, f)))
-    arch = folder_arch(folder, files)
-    configs = configs or cfront.CONFIGS_FOR_ARCH[arch]
+    files, arch, configs = _files(folder, configs)
+    jobs = [job for path in files for job in _plan_file(folder, path, configs, only)]
+    _wrapper_helpers(jobs)
+    return arch, jobs
+
+
+def _plan_file(folder, path, configs, only):
+    """The jobs of one file, each with the helpers the file's other jobs prove (a dispatch
+    wrapper's kernels of other files are added by _wrapper_helpers)."""
     jobs = {}
-    for path in files:
-        for cname in configs:
-            cfg = cfront.CONFIGS[cname]
-            if not cfg.available():
+    for cname in configs:
+        cfg = cfront.CONFIGS[cname]
+        if not cfg.available():
+            continue
+        if only and not cfront.mentions(path, cfg, only):
+            continue    # none of the asked-for functions is in it: no need to parse it
+        try:
+            unit = cfront.load(path, cfg)
+        except cfront.Unreadable as e:
+            # One line for the file, its kernels unnamed: the parser saw none of them.
+            jobs.setdefault((path, None, ""), [path, None, [], cname, str(e), (), None, 0])[
+                2].append(cname)
+            continue
+        if unit is None:
+            continue
+        interp = _interp(unit, cfg)
+        gtext = _globals_text(unit)
+        for name, fd in interp.funcs.items():
+            if kind_of(name) is None:
                 continue
-            if only and not cfront.mentions(path, cfg, only):
-                continue    # none of the asked-for functions is in it: no need to parse it
-            try:
-                unit = cfront.load(path, cfg)
-            except cfront.Unreadable as e:
-                # One line for the file, its kernels unnamed: the parser saw none of them.
-                jobs.setdefault((path, None, ""), [path, None, [], cname, str(e), (), None, 0])[
-                    2].append(cname)
+            if only and name not in only:
                 continue
-            if unit is None:
-                continue
-            interp = _interp(unit, cfg)
-            gtext = _globals_text(unit)
-            for name, fd in interp.funcs.items():
-                if kind_of(name) is None:
-                    continue
-                if only and name not in only:
-                    continue
-                text, outside = _closure(interp, name)
-                text += gtext + unit.asm.__repr__()
-                if outside:
-                    # A wrapper: its proof runs the files it calls, so their text is its text.
-                    text += repr(outside) + repr(sorted(path_names(folder))) + "".join(
-                        _read(os.path.join(folder, f)) for f in sorted(os.listdir(folder))
-                        if is_kernel_file(os.path.join(folder, f)))
-                digest = hashlib.sha256((name + str(cfg.big_endian) + text).encode()).hexdigest()
-                key = (path, name, digest)
-                if key not in jobs:
-                    jobs[key] = [path, name, [], cname, digest, outside, None, len(text)]
-                jobs[key][2].append(cname)
+            text, outside = _closure(interp, name)
+            text += gtext + unit.asm.__repr__()
+            if outside:
+                # A wrapper: its proof runs the files it calls, so their text is its text.
+                text += repr(outside) + repr(sorted(path_names(folder))) + "".join(
+                    _read(os.path.join(folder, f)) for f in sorted(os.listdir(folder))
+                    if is_kernel_file(os.path.join(folder, f)))
+            digest = hashlib.sha256((name + str(cfg.big_endian) + text).encode()).hexdigest()
+            key = (path, name, digest)
+            if key not in jobs:
+                jobs[key] = [path, name, [], cname, digest, outside, None, len(text)]
+            jobs[key][2].append(cname)
     jobs = list(jobs.values())
-    # name -> the configurations some job proves it under (a name has a job per text).
-    under = {}
+    for job in jobs:
+        job[6] = frozenset(other[1] for other in jobs if job[3] in other[2] and other[1] and
+                           kind_of(other[1])[1] in HELPERS)
+    return jobs
+
+
+def _wrapper_helpers(jobs):
+    """Add to each dispatch wrapper's helpers what it may pass its call to: a kernel of
+    another file, proven under every branch the wrapper's text stands for."""
+    under = {}      # name -> the configurations some job proves it under
     for other in jobs:
         if other[1]:
             under.setdefault(other[1], set()).update(other[2])
     for job in jobs:
-        helpers = {other[1] for other in jobs if other[0] == job[0] and job[3] in other[2]
-                   and other[1] and kind_of(other[1])[1] in HELPERS}
         if DISPATCH_ORACLE in job[5]:
-            # What a wrapper may pass its call to: a kernel of another file, proven under
-            # every branch the wrapper's text stands for.
-            helpers |= {n for n in job[5] if n in under and set(job[2]) <= under[n]}
-        job[6] = frozenset(helpers)
-    return arch, jobs
+            job[6] = job[6] | {n for n in job[5] if n in under and set(job[2]) <= under[n]}
 
 
 def prove_one(job, quick=False, contracts=True):
@@ -388,8 +406,16 @@ def _localise():
 
 
 def prove_folder(folder, jobs_n=2, quick=False, only=None, progress=None, configs=None):
-    arch, jobs = plan(folder, configs=configs, only=only)
-    results = _run(jobs, jobs_n, quick, True)
+    files, arch, configs = _files(folder, configs)
+    jobs, results = [], []
+    for file_jobs, file_results in _run_files(folder, files, configs, only, jobs_n, quick):
+        jobs += file_jobs
+        results += file_results
+    # The dispatch wrappers, which rest on kernels of every file, once all are planned.
+    _wrapper_helpers(jobs)
+    waiting = [i for i, r in enumerate(results) if r is None]
+    for i, r in zip(waiting, _run([jobs[i] for i in waiting], jobs_n, quick, True)):
+        results[i] = r
     # A level proven given a helper that did not prove is proven again, whole.
     # By name and branch, whatever file: a wrapper rests on kernels of other files (a static
     # helper named alike in two files only makes this rerun more).
@@ -418,11 +444,31 @@ def _cost(job, quick):
     return job[7] * len(mod.cases(kind, n, quick=quick))
 
 
+def _file_task(folder, path, configs, only, quick):
+    """One file planned and its kernels proven where its parse trees were made: (its jobs,
+    their results, None for a dispatch wrapper, proven once every file is planned)."""
+    jobs = _plan_file(folder, path, configs, only)
+    return jobs, [None if DISPATCH_ORACLE in job[5] else prove_one(job, quick, True)
+                  for job in jobs]
+
+
+def _run_files(folder, files, configs, only, jobs_n, quick):
+    """_file_task of each file, in the files' order. Each worker plans and proves whole
+    files, so both cores parse from the start and no parse tree crosses a process."""
+    if jobs_n <= 1 or len(files) <= 1:
+        return [_file_task(folder, f, configs, only, quick) for f in files]
+    # The largest files first: one left for last runs on one core alone.
+    order = sorted(range(len(files)), key=lambda i: -os.path.getsize(files[i]))
+    with concurrent.futures.ProcessPoolExecutor(jobs_n) as ex:
+        futures = {i: ex.submit(_file_task, folder, files[i], configs, only, quick)
+                   for i in order}
+        return [futures[i].result() for i in range(len(files))]
+
+
 def _run(jobs, jobs_n, quick, contracts):
     """The results of `jobs`, in their order."""
     if jobs_n <= 1 or len(jobs) <= 1:
         return [prove_one(j, quick, contracts) for j in jobs]
-    # The plan's parsed units go to the workers with the fork (generator/prove/cfront.py).
     order = sorted(range(len(jobs)), key=lambda i: -_cost(jobs[i], quick))
     with concurrent.futures.ProcessPoolExecutor(jobs_n) as ex:
         futures = {i: ex.submit(prove_one, jobs[i], quick, contracts) for i in order}
