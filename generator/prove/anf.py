@@ -498,16 +498,15 @@ def add(a, b, w):
     items = []
     for k, n in ops.items():
         items.extend([(k, _OPERAND[k])] * n)
-    return _resolved(sum_base(items, const, W, ops))
+    return _resolved(sum_base(items, const, W))
 
 
-def sum_base(items, const, W, ops=None):
+def sum_base(items, const, W):
     """The base of the sum of the words `items` ([(key, word)], a word once per time it is
     added) and const: what add makes, in the order it makes it."""
-    if ops is None:
-        ops = {}
-        for k, _ in items:
-            ops[k] = ops.get(k, 0) + 1
+    ops = {}
+    for k, _ in items:
+        ops[k] = ops.get(k, 0) + 1
     items = sorted(items, key=lambda kv: hash(kv[0]))
     return BASES.new("add", W, (tuple(items), const), key=("add", W, frozenset(ops.items()),
                                                            const))

@@ -267,18 +267,14 @@ def _counters(n, wide):
 
 # -- contracts: a proven helper's calls, taken as what its proof showed --
 
-def contracts_for(interp, proven):
-    """{name: contract} for the functions of `proven` (helpers and block functions proven in
-    this run under the same branch) that the unit defines. None when the unit has a global
-    a helper could write: a contract says a call writes its output and nothing else."""
-    if any(not obj.readonly for _, obj in interp.globals.values()):
-        return {}
-    out = {}
-    for name in proven:
-        k = kind_of(name)
-        if name in interp.funcs and k is not None and k[0] in ("block", "chunk"):
-            out[name] = _block_contract(k[1]) if k[0] == "block" else _chunk_contract(k[1])
-    return out
+def contract(kind, n):
+    """The contract a proven function of this kind stands for in its callers' proofs (a
+    helper's or block function's: it writes its output and nothing else), or None."""
+    if kind == "block":
+        return _block_contract(n)
+    if kind == "chunk":
+        return _chunk_contract(n)
+    return None
 
 
 def _block_contract(rounds):

@@ -209,20 +209,12 @@ def _files(folder, configs):
     return files, arch, configs or cfront.CONFIGS_FOR_ARCH[arch]
 
 
-def plan(folder, configs=None, only=None):
-    """(arch, [[file, function, [config names], unit config, digest, outside calls, proven,
-    text size]]), one job per distinct text; proven: the helper and block functions other jobs
-    prove for the same file under the job's unit config (a level may take their contracts),
-    and for a dispatch wrapper the kernels it may pass its call to."""
-    files, arch, configs = _files(folder, configs)
-    jobs = [job for path in files for job in _plan_file(folder, path, configs, only)]
-    _wrapper_helpers(jobs)
-    return arch, jobs
-
-
 def _plan_file(folder, path, configs, only):
-    """The jobs of one file, each with the helpers the file's other jobs prove (a dispatch
-    wrapper's kernels of other files are added by _wrapper_helpers)."""
+    """[[file, function, [config names], unit config, digest, outside calls, proven, text
+    size]], one job per distinct text of one file; proven: the helper and block functions
+    the file's other jobs prove under the job's unit config (a level may take their
+    contracts), and for a dispatch wrapper the kernels it may pass its call to, added by
+    _wrapper_helpers once every file is planned."""
     jobs = {}
     for cname in configs:
         cfg = cfront.CONFIGS[cname]
@@ -307,10 +299,8 @@ def prove_one(job, quick=False, contracts=True):
     # cases are that kernel's, proven by its own job.
     lemma = _pass_through(job, interp, answers, (family, kind, n)) if contracts else {}
     given = {}
-    if family == "chacha" and kind == "level" and contracts:
-        given = chacha_obligations.contracts_for(interp, proven - {name})
-    if family == "keccak" and kind in SPONGES and contracts:
-        given = keccak_obligations.contracts_for(interp, proven - {name})
+    if contracts and (kind == "level" if family == "chacha" else kind in SPONGES):
+        given = _contracts(interp, mod, proven - {name})
     for answer, case in ((a, c) for a in answers if a not in lemma for c in cases):
         if answer is not None:
             interp.externs[DISPATCH_ORACLE] = lambda vals, a=answer: (a, T.INT)
@@ -347,6 +337,22 @@ def prove_one(job, quick=False, contracts=True):
     if res.assumed and res.status == "proved":
         res.detail = "given the proofs of " + ", ".join(res.assumed)
     return res
+
+
+def _contracts(interp, mod, proven):
+    """{name: contract} for the functions of `proven` (proven in this run under the same
+    branch) that the unit defines and whose kind has a contract in `mod`. None when the unit
+    has a global the callee could write: a contract says a call writes what it is given to
+    write and nothing else."""
+    if any(not obj.readonly for _, obj in interp.globals.values()):
+        return {}
+    out = {}
+    for name in proven:
+        k = mod.kind_of(name)
+        made = mod.contract(*k) if name in interp.funcs and k is not None else None
+        if made is not None:
+            out[name] = made
+    return out
 
 
 def _pass_through(job, interp, answers, kind):

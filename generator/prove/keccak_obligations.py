@@ -454,18 +454,10 @@ def _multi(interp, name, kind, n, case, be, cuts=False):
 
 # -- contracts: a proven permutation's calls, taken as what its proof showed --
 
-def contracts_for(interp, proven):
-    """{name: contract} for the permutations of `proven` (proven in this run under the same
-    branch) that the unit defines. None when the unit has a global a permutation could write:
-    a contract says a call rewrites the state's lanes and nothing else."""
-    if any(not obj.readonly for _, obj in interp.globals.values()):
-        return {}
-    out = {}
-    for name in proven:
-        k = kind_of(name)
-        if name in interp.funcs and k is not None and k[0] in ("p", "pN"):
-            out[name] = _permute_contract(k[1])
-    return out
+def contract(kind, n):
+    """The contract a proven function of this kind stands for in its callers' proofs (a
+    permutation's: it rewrites the state's lanes and nothing else), or None."""
+    return _permute_contract(n) if kind in ("p", "pN") else None
 
 
 def _permute_contract(n):
