@@ -98,21 +98,19 @@ class Dispatch:
     @property
     def leaves(self):
         """Per multi-state kernel: its width, file tag, function, header, class name and
-        guards. The kernels of targets.DEFAULT_MULTIS keep their plain public names
-        (keccak_p1600_x8, keccak_p1600_x4); every other one is tagged with its ISA, its
-        symbols prefixed rs_<isa>_ (the AArch64 x2 kernels' way)."""
+        guards. Each one's files and symbols end with its ISA (keccak_p1600_x4_avx2.c holds
+        keccak_p1600_x4_avx2), as BLAKE3 names its files; the plain names (keccak_p1600_x4)
+        are keccak_p1600_xN.c's, dispatched."""
         out = []
         for spec in self.leaf_specs:
             k = self.leaf_variant(spec)
             arm = isinstance(k, tuple)
             n = 2 if arm else k.instances
             isa = k[0] if arm else k.isa
-            plain = not arm and f"x{n}-{isa}" in targets.DEFAULT_MULTIS.get(self.target.name, ())
-            tag = f"x{n}" if plain else f"x{n}_{isa}"
+            tag = f"x{n}_{isa}"
             out.append(dict(n=n, tag=tag, name=spec, cls=f"x{n}-{isa}", isa=isa,
-                            fn_prefix="" if plain else f"rs_{isa}_",
-                            fn=f"keccak_p1600_x{n}" if plain else f"rs_{isa}_keccak_p1600_x{n}",
-                            header=f"keccak_p1600_{tag}.h",
+                            suffix=f"_{isa}", fn=f"keccak_p1600_{tag}",
+                            fnf=f"keccak_f1600_{tag}", header=f"keccak_p1600_{tag}.h",
                             cpu=set(self.leaf_cpu(k)), **self.guards(spec)))
         return out
 
@@ -222,6 +220,7 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
                                        flavours))
         out.update(kernels.keccak_sponge(env, keccak, prefix, command, target,
                                          dispatch=dispatch))
+        out.update(kernels.keccak_xn_dispatch(env, prefix, command, target, dispatch))
     widths = []
     if "chacha" in families:
         chacha = chacha_files(env, bundle, target, prefix, command, dispatch, cc_id)
@@ -232,19 +231,11 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
             k = dispatch.leaf_variant(leaf["name"])
             if isinstance(k, tuple):
                 isa, unroll = k
-                for name, text in kernels.keccak_arm(env, isa, unroll, f"{prefix}rs_{isa}_",
-                                                        command, target,
-                                                        built=leaf["built"]).items():
-                    ext = name.rsplit(".", 1)[1]
-                    out[f"keccak_p1600_{leaf['tag']}.{ext}"] = text.replace(
-                        '#include "keccak_p1600_x2.h"', f'#include "{leaf["header"]}"')
+                out.update(kernels.keccak_arm(env, isa, unroll, prefix, command, target,
+                                              built=leaf["built"], suffix=leaf["suffix"]))
             else:
-                for name, text in kernels.keccak_simd(env, k, prefix + leaf["fn_prefix"],
-                                                      command, target,
-                                                      built=leaf["built"]).items():
-                    ext = name.rsplit(".", 1)[1]
-                    out[f"keccak_p1600_{leaf['tag']}.{ext}"] = text.replace(
-                        f'#include "{name.rsplit(".", 1)[0]}.h"', f'#include "{leaf["header"]}"')
+                out.update(kernels.keccak_simd(env, k, prefix, command, target,
+                                               built=leaf["built"], suffix=leaf["suffix"]))
         params = (("target", target.name), ("bundle", bundle.name),
                   ("paths", dispatch.summary), ("prefix", prefix or "(none)")) + tuned_by(target)
         common = dict(prefix=prefix, arch=dispatch.arch, paths=dispatch.paths,
@@ -284,7 +275,7 @@ def self_test_leaves(dispatch):
     out = []
     for leaf in dispatch.leaves:
         out.append(dict(spec=leaf["name"], n=leaf["n"], built=leaf["built"], when=leaf["when"],
-                        header=leaf["header"], fn_prefix=leaf["fn_prefix"]))
+                        header=leaf["header"], fn=leaf["fn"], fnf=leaf["fnf"]))
     return out
 
 
@@ -396,7 +387,7 @@ def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flav
 
 
 # Headers in the order they must appear in an amalgamation (each after what it includes).
-HEADER_ORDER = ("rs_dispatch.h", "keccak_p1600.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
+HEADER_ORDER = ("rs_dispatch.h", "keccak_p1600.h", "keccak_p1600_xN.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
                 "chacha.h", "chacha8.h", "roundsmith.h")
 GCC_ONLY = "#if defined(__GNUC__) && !defined(__clang__) && !defined(__TINYC__)\n"
 GCC_PUSH = GCC_ONLY + "#pragma GCC push_options\n#endif\n"

@@ -138,6 +138,33 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
     return files
 
 
+def keccak_xn_dispatch(env, prefix, command, target, dispatch):
+    """A bundle's keccak_p1600_xN.h/.c: the x2, x4 and x8 permutations in both layouts and
+    their block loops, each on the kernel the per-CPU table picks for that many states
+    (`dispatch`: None for a one-path bundle, which runs the single-state kernel)."""
+    leaves = dispatch.leaves if dispatch else []
+    params = ((("target", target.name), ("widths", ", ".join(map(str, sponge.MULTI_BUFFER_WIDTHS))),
+               ("kernels", ", ".join(m["name"] for m in leaves) or "(single-state)"))
+              + ((("dispatch", dispatch.summary),) if dispatch else ())
+              + (("prefix", prefix or "(none)"),))
+    widths = sponge.MULTI_BUFFER_WIDTHS
+    # Per path, per width: the first kernel (1-based, widest first) of exactly that width the
+    # path runs, or 0.
+    exact = [[next((i for i, m in enumerate(leaves, 1) if m["n"] == n and m["cpu"] <= f), 0)
+              for n in widths] for f in (dispatch.path_features if dispatch else ())]
+    common = dict(prefix=prefix, leaves=leaves, dispatch=dispatch, widths=widths, exact=exact)
+    what = "the x2, x4 and x8 permutations, dispatched"
+    return {
+        "keccak_p1600_xN.h": render.render(
+            env, "keccak_p1600_xN_dispatch.h.j2", **common,
+            guard=guard(prefix, "keccak_p1600_xN.h"),
+            header=render.provenance(params, command, f"keccak_p1600_xN.h: {what}.")),
+        "keccak_p1600_xN.c": render.render(
+            env, "keccak_p1600_xN_dispatch.c.j2", **common,
+            header=render.provenance(params, command, f"keccak_p1600_xN.c: {what}.")),
+    }
+
+
 def multi_buffer(multis, arch):
     """What the multi-buffer sponges need of the multi-state kernels: per N, the kernels to
     try (1-based indices into `multis`) and the lanes its context holds (a kernel wider than N
@@ -189,10 +216,12 @@ def sponge_xn_test_vectors(env, header):
                          widths=sponge.MULTI_BUFFER_WIDTHS, lanes=vectors.MB_LANES)
 
 
-def keccak_simd(env, variant, prefix, command, target, built=""):
+def keccak_simd(env, variant, prefix, command, target, built="", suffix=""):
     """A vector Keccak kernel: the single-state AVX-512 kernel behind the scalar API
-    (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_xN.h/.c). In a bundle, `built` is the
-    preprocessor condition under which the x-N kernel is compiled."""
+    (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_x<N>.h/.c). In a bundle, `built` is
+    the preprocessor condition under which the x-N kernel is compiled and `suffix` (_<isa>)
+    ends its file and function names: the bundle's keccak_p1600_xN.h holds the plain names,
+    dispatched, and the interleave helpers."""
     isa = variant.vector_isa
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
     common = dict(prefix=prefix, variant=variant, variant_name=variant.name, isa=isa,
@@ -221,7 +250,8 @@ def keccak_simd(env, variant, prefix, command, target, built=""):
             # The vector ops print chi as RS_VCHI(a, b, c) = a ^ (~b & c): textbook form only.
             assert o.form == keccak.ChiForm("&", True, False, False), o
     n = variant.instances
-    base = f"keccak_p1600_x{n}"
+    base = f"keccak_p1600_x{n}{suffix}"
+    common.update(suffix=suffix, interleave=not suffix, own_header=f"{base}.h")
     h = render.render(env, "keccak_p1600_xN.h.j2", **common, n=n, cpu=isa.cpu,
                       header=render.provenance(params, command, f"{base}.h: the x{n} API."),
                       guard=guard(prefix, f"{base}.h"))
@@ -229,6 +259,7 @@ def keccak_simd(env, variant, prefix, command, target, built=""):
                       header=render.provenance(params, command, f"{base}.c: {variant.name}."),
                       xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                       **block_loop_context(n, isa.name),
+                      chunk=simd.separate_chunks(isa.name, n),
                       rotations=simd.rotations_used(s), fused=simd.theta_fused(isa),
                       ops_per_round=simd.multi_ops_per_round(isa, s),
                       parity_after=simd.parity_steps(s.fused_parity),
@@ -261,7 +292,7 @@ ARM_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)",
             "simd128": "WebAssembly SIMD128 (a build with -msimd128)"}
 
 
-def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built=""):
+def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built="", suffix=""):
     """An AArch64 kernel on base NEON or on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR,
     BCAX): two states behind the x-N API (keccak_p1600_x2.h), or one behind the scalar API
     (keccak_p1600.h), from one template. `built`: as keccak_simd's."""
@@ -274,8 +305,9 @@ def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built="")
             assert o.form == keccak.ChiForm("&", True, False, False), o
     params = (("target", target.name), ("kernel", "keccak-p1600"), ("isa", isa),
               ("instances", instances), ("unroll", unroll), ("prefix", prefix or "(none)"))
-    base = "keccak_p1600" if instances == 1 else "keccak_p1600_x2"
-    common = dict(prefix=prefix, variant_name=name, n=instances,
+    base = "keccak_p1600" if instances == 1 else f"keccak_p1600_x2{suffix}"
+    common = dict(prefix=prefix, variant_name=name, n=instances, suffix=suffix,
+                  interleave=not suffix, own_header=f"{base}.h",
                   guard=guard(prefix, f"{base}.h"), built=built)
     if instances == 1:
         h = render.render(env, "keccak_p1600.h.j2", **common,

@@ -10,10 +10,11 @@ import re
 from . import VERSION, kernels, render, selftest, sponge, vectors
 
 # The headers roundsmith.h gathers, in this order, when the folder has them: the public API.
-# (A bundle's flavour headers and the AArch64 x2 headers declare internal rs_* names only.)
-PUBLIC_HEADERS = ("rs_dispatch.h", "keccak_p1600.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
-                  "chacha.h")
-PUBLIC_MULTI = re.compile(r"keccak_p1600_x\d+\.h")
+# (A bundle's single-state flavour headers declare internal rs_* names only; its multi-state
+# kernels' headers, keccak_p1600_x<N>_<isa>.h, are public for a caller that pins one.)
+PUBLIC_HEADERS = ("rs_dispatch.h", "keccak_p1600.h", "keccak_p1600_xN.h", "keccak_sponge.h",
+                  "KeccakP-1600-SnP.h", "chacha.h")
+PUBLIC_MULTI = re.compile(r"keccak_p1600_x\d+(_[a-z0-9]+)?\.h")
 LICENSE = "LICENSE-CC0"
 
 
