@@ -14,8 +14,8 @@
  *     prefix    = rs_sha3_
  */
 
-#ifndef RS_RS_SHA3_KECCAK_P1600_X2_H
-#define RS_RS_SHA3_KECCAK_P1600_X2_H
+#ifndef RS_KECCAK_P1600_X2_SHA3_H
+#define RS_KECCAK_P1600_X2_SHA3_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -81,4 +81,4 @@ void rs_sha3_keccak_x2_deinterleave(uint64_t separate[2][25],
 }
 #endif
 
-#endif /* RS_RS_SHA3_KECCAK_P1600_X2_H */
+#endif /* RS_KECCAK_P1600_X2_SHA3_H */

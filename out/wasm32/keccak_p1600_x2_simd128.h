@@ -14,8 +14,8 @@
  *     prefix    = rs_simd128_
  */
 
-#ifndef RS_RS_SIMD128_KECCAK_P1600_X2_H
-#define RS_RS_SIMD128_KECCAK_P1600_X2_H
+#ifndef RS_KECCAK_P1600_X2_SIMD128_H
+#define RS_KECCAK_P1600_X2_SIMD128_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -81,4 +81,4 @@ void rs_simd128_keccak_x2_deinterleave(uint64_t separate[2][25],
 }
 #endif
 
-#endif /* RS_RS_SIMD128_KECCAK_P1600_X2_H */
+#endif /* RS_KECCAK_P1600_X2_SIMD128_H */

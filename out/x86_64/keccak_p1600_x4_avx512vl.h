@@ -14,8 +14,8 @@
  *     prefix    = rs_avx512vl_
  */
 
-#ifndef RS_RS_AVX512VL_KECCAK_P1600_X4_H
-#define RS_RS_AVX512VL_KECCAK_P1600_X4_H
+#ifndef RS_KECCAK_P1600_X4_AVX512VL_H
+#define RS_KECCAK_P1600_X4_AVX512VL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -81,4 +81,4 @@ void rs_avx512vl_keccak_x4_deinterleave(uint64_t separate[4][25],
 }
 #endif
 
-#endif /* RS_RS_AVX512VL_KECCAK_P1600_X4_H */
+#endif /* RS_KECCAK_P1600_X4_AVX512VL_H */
