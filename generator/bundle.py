@@ -28,6 +28,9 @@ class Dispatch:
 
     def __init__(self, bundle, target, prefix):
         self.bundle, self.target, self.prefix = bundle, target, prefix
+        # The folder's namespace, and its upper case that starts every macro (RS_PATH_AVX2).
+        self.ns = render.namespace(prefix)
+        self.NS = self.ns.upper()
         self.arch = {"x86_64": "x86", "aarch64": "arm", "wasm32": "wasm"}.get(target.arch)
         self.paths = []
         for i, p in enumerate(bundle.paths):
@@ -36,7 +39,7 @@ class Dispatch:
                          | set(variants.CHACHA_ISAS[p.chacha].cpu)
                          | set(targets.KECCAK_FLAVOURS[p.keccak].cpu))
             entry = dict(name=p.name, upper=p.name.upper(), index=i,
-                         macro=f"RS_NO_{p.name.upper()}", requires=p.requires)
+                         macro=f"{self.NS}NO_{p.name.upper()}", requires=p.requires)
             if self.arch == "x86":
                 entry["cpu"] = cpuid.features(sorted(cpu))
             else:
@@ -78,8 +81,8 @@ class Dispatch:
         if 0 in idx:
             return {"built": "1", "when": "1"}
         names = [self.paths[i]["upper"] for i in idx]
-        return {"built": " || ".join(f"defined(RS_BUILD_{n})" for n in names) or "0",
-                "when": " || ".join(f"path == RS_PATH_{n}" for n in names) or "0"}
+        return {"built": " || ".join(f"defined({self.NS}BUILD_{n})" for n in names) or "0",
+                "when": " || ".join(f"path == {self.NS}PATH_{n}" for n in names) or "0"}
 
     def chacha_guards(self, level):
         """A ChaCha level's build condition and its option number in the run-time choice."""
@@ -136,8 +139,27 @@ class Dispatch:
                       runs=[sum(1 << i for i, l in enumerate(levels)
                                 if set(variants.CHACHA_ISAS[l].cpu) <= f)
                             for f in self.path_features])
-        return [dict(name=d, **(chacha if d == "chacha" else keccak))
+        return [dict(name=d, **(chacha if d == "chacha" else keccak),
+                     choices=self.choice_names(d, (chacha if d == "chacha" else keccak)["options"]))
                 for d in cpu_table.DECISIONS]
+
+    def choice_names(self, decision, options):
+        """The constants naming decision's options in rs_dispatch.h, without the namespace:
+        CHOICE_<OPTION> for the Keccak kernels every multi-state decision shares (CHOICE_X1,
+        CHOICE_X4_AVX2), CHOICE_<DECISION>_<OPTION> for a decision with options of its own
+        (CHOICE_CHACHA_AVX2); each one's value is its option number."""
+        own = "" if options[0] == cpu_table.SINGLE else decision.upper() + "_"
+        return ["CHOICE_" + own + re.sub(r"\W", "_", o.upper()) for o in options]
+
+    @property
+    def choices(self):
+        """Every (constant, value) of choice_names, once each; a name never means two
+        numbers."""
+        out = {}
+        for d in self.decisions:
+            for value, name in enumerate(d["choices"]):
+                assert out.setdefault(name, value) == value, (name, value, out[name])
+        return list(out.items())
 
     def table(self, directory=None):
         """The per-CPU rows (generator/cpu_table.py) from the profiles in generator/profiles/
@@ -232,16 +254,19 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
             if isinstance(k, tuple):
                 isa, unroll = k
                 out.update(kernels.keccak_arm(env, isa, unroll, prefix, command, target,
-                                              built=leaf["built"], suffix=leaf["suffix"]))
+                                              built=leaf["built"], suffix=leaf["suffix"],
+                                              ns=dispatch.ns))
             else:
                 out.update(kernels.keccak_simd(env, k, prefix, command, target,
-                                               built=leaf["built"], suffix=leaf["suffix"]))
+                                               built=leaf["built"], suffix=leaf["suffix"],
+                                               ns=dispatch.ns))
         params = (("target", target.name), ("bundle", bundle.name),
                   ("paths", dispatch.summary), ("prefix", prefix or "(none)")) + tuned_by(target)
-        common = dict(prefix=prefix, arch=dispatch.arch, paths=dispatch.paths,
-                      decisions=dispatch.decisions, table=dispatch.table())
+        common = dict(prefix=prefix, ns=dispatch.ns, arch=dispatch.arch, paths=dispatch.paths,
+                      decisions=dispatch.decisions, choices=dispatch.choices,
+                      table=dispatch.table())
         out["rs_dispatch.h"] = render.render(
-            env, "rs_dispatch.h.j2", **common, guard=kernels.guard(prefix, "rs_dispatch.h"),
+            env, "rs_dispatch.h.j2", **common, guard=kernels.guard(dispatch.ns, "rs_dispatch.h"),
             header=render.provenance(params, command, "rs_dispatch.h: run-time path choice."))
         out["rs_dispatch.c"] = render.render(
             env, "rs_dispatch.c.j2", **common,
@@ -354,22 +379,23 @@ def scalar_kernel(env, bundle, keccak, prefix, command, target, **kw):
 
 def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flavours):
     """keccak_p1600.h/.c: the API, dispatching to one copy of the scalar kernel per flavour
-    (keccak_p1600_<flavour>.h/.c, under the prefix <prefix>rs_<flavour>_: internal names
-    of a bundle are <prefix>rs_*)."""
+    (keccak_p1600_<flavour>.h/.c, its functions named <ns><flavour>_keccak_p1600...: internal
+    names of a bundle are in its namespace, render.namespace)."""
+    ns = render.namespace(prefix)
     out = {}
     ctx = []
     for name in flavours:
         flavour = targets.KECCAK_FLAVOURS[name]
         guards = dispatch.guards("keccak-" + name)
         built = "" if guards["built"] == "1" else guards["built"]
-        kw = dict(built=built, isa_target=flavour.isa_target)
+        header = f"keccak_p1600_{name}.h"
+        kw = dict(built=built, isa_target=flavour.isa_target, ns=ns, header_name=header)
         # A flavour every build compiles is the one a compiler without the vector paths
         # runs: it gets that compiler's own kernel where one is named.
-        files = (scalar_kernel(env, bundle, keccak, f"{prefix}rs_{name}_", command, target,
+        files = (scalar_kernel(env, bundle, keccak, f"{ns}{name}_", command, target,
                                **kw) if not built
-                 else kernels.keccak_scalar(env, keccak, f"{prefix}rs_{name}_", command,
+                 else kernels.keccak_scalar(env, keccak, f"{ns}{name}_", command,
                                             target, **kw))
-        header = f"keccak_p1600_{name}.h"
         out[header] = files["keccak_p1600.h"]
         out[f"keccak_p1600_{name}.c"] = files["keccak_p1600.c"].replace(
             '#include "keccak_p1600.h"', f'#include "{header}"')
@@ -380,8 +406,8 @@ def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flav
     params = (("target", target.name), ("flavours", ", ".join(flavours)),
               ("variant", keccak.name), ("prefix", prefix or "(none)"))
     out["keccak_p1600.c"] = render.render(
-        env, "keccak_p1600_dispatch.c.j2", prefix=prefix, flavours=ctx[::-1],
-        fallback="rs_" + flavours[0],
+        env, "keccak_p1600_dispatch.c.j2", prefix=prefix, ns=ns, flavours=ctx[::-1],
+        fallback=flavours[0],
         header=render.provenance(params, command, "keccak_p1600.c: the API, dispatched."))
     return out
 
@@ -408,7 +434,7 @@ def amalgamate(bundle_files, command, prefix=""):
     sources = sorted(n for n in bundle_files if n.endswith(".c"))
     intro = render.provenance((("files", len(bundle_files)),), command,
                               "{}: the bundle amalgamated.")
-    guard = kernels.guard(prefix, "roundsmith_amalgamation.h")
+    guard = kernels.guard(render.namespace(prefix), "roundsmith_amalgamation.h")
     h = [intro.format("roundsmith.h"), f"#ifndef {guard}\n#define {guard}\n"]
     for name in headers:
         h.append(f"\n/* ---- {name} ---- */\n" + LOCAL_INCLUDE.sub("", bundle_files[name]))
