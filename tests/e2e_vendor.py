@@ -331,11 +331,11 @@ class Planted(Base):
     RC = "0x0000000000008082ULL"
 
     def test_wrong_x8_kernel(self):
-        _, exe = self.planted("x8", "keccak_p1600_x8.c", self.RC, "0x0000000000008083ULL")
+        _, exe = self.planted("x8", "keccak_p1600_x8_avx512.c", self.RC, "0x0000000000008083ULL")
         self.expect(exe, {"avx512": selftest.CODES["x8-avx512"]})
 
     def test_wrong_x4_kernel(self):
-        _, exe = self.planted("x4", "keccak_p1600_x4.c", self.RC, "0x0000000000008083ULL")
+        _, exe = self.planted("x4", "keccak_p1600_x4_avx2.c", self.RC, "0x0000000000008083ULL")
         self.expect(exe, {"avx2": selftest.CODES["x4-avx2"],
                           "avx512": selftest.CODES["x4-avx2"]})
 

@@ -15,6 +15,7 @@ from generator.buildgraph.flags import WARNINGS
 from generator.buildgraph.ninja import ROOT
 
 CANONICAL = os.path.join("out", "x86_64")
+CHECK_XN = "tests/check_keccak_xN.c"
 
 
 def vendored(w, ctx):
@@ -42,6 +43,7 @@ def edges(w, ctx, cc):
         return logs, []
     compiled = canonical_objects(w, cc)
     logs += forced_paths(w, ctx, cc, compiled)
+    logs += portable_xn(w, ctx)
     logs += vendor_edges(w, ctx, cc, compiled)
     # Everything else end to end (tests/e2e_bundle.py): forced paths with a probe, fallback
     # under qemu-x86_64 and when compiled out, tcc, clang, prefixes (two bundles in one
@@ -95,11 +97,14 @@ def forced_paths(w, ctx, cc, compiled):
                          "-DRS_OUT_CPU='\"\"'", []),
         "check_chacha": ("tests/check_chacha.c", "chacha_vectors.h",
                          "-DRS_OUT_NAME='\"bundle\"' -DRS_OUT_CPU='\"\"'", [chacha_ref]),
+        # The x-N permutations against the single-state one: no vectors of their own.
+        "check_keccak_xN": (CHECK_XN, None, "", []),
     }
     logs = []
     for name, (src, vectors, defines, extra) in suites.items():
         o = os.path.join(objdir, name + ".o")
-        w.build([o], "cc", [src], order_only=headers + [os.path.join(gen, vectors)],
+        w.build([o], "cc", [src],
+                order_only=headers + ([os.path.join(gen, vectors)] if vectors else []),
                 variables=[("cc", cc["cc"]), ("cflags", f"{common} {label} {defines}")])
         exe = os.path.join(objdir, name)
         w.build([exe], "link", [o] + objs + extra,
@@ -111,6 +116,33 @@ def forced_paths(w, ctx, cc, compiled):
             w.build([log], "run_check", [exe],
                     variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
             logs.append(log)
+    return logs
+
+
+def portable_xn(w, ctx):
+    """out/portable under check_keccak_xN, by each compiler of the test matrix (gcc, clang,
+    tcc): its x-N permutations are the scalar fallback every bundle has. Returns the logs."""
+    folder = os.path.join("out", "portable")
+    headers = [f for f in _all_committed() if f.startswith(folder) and f.endswith(".h")]
+    logs = []
+    for cc in ctx.test_ccs:
+        objdir = os.path.join("build", "bundle-portable", cc["cc"])
+        objs = []
+        for src in _sources(folder):
+            o = os.path.join(objdir, os.path.basename(src)[:-2] + ".o")
+            w.build([o], "cc", [src], variables=[("cc", cc["cc"]),
+                                                  ("cflags", f"-O2 {WARNINGS[cc['id']]}")])
+            objs.append(o)
+        o = os.path.join(objdir, "check_keccak_xN.o")
+        w.build([o], "cc", [CHECK_XN], order_only=headers,
+                variables=[("cc", cc["cc"]),
+                           ("cflags", f"-O1 -I{folder} -Itests {ctx.check_cflags}")])
+        exe = os.path.join(objdir, "check_keccak_xN")
+        w.build([exe], "link", [o] + objs,
+                variables=[("cc", cc["cc"]), ("ldflags", ctx.check_libs)])
+        log = exe + ".log"
+        w.build([log], "run_check", [exe])
+        logs.append(log)
     return logs
 
 

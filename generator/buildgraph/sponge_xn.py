@@ -126,8 +126,10 @@ def elsewhere(w, ctx):
         w.build([o], "cc", [src], variables=[("cc", cell["cc"]), ("cflags", CROSS_CFLAGS)])
         objs.append(o)
     # check_sponge too: every single-buffer function (KT256 and SP 800-185 included, whose
-    # leaves run on the x2 kernels) on every path; its vectors are written beside these.
-    for name, src in (("check_sponge_xN", CHECK), ("check_sponge", "tests/check_sponge.c")):
+    # leaves run on the x2 kernels) on every path; its vectors are written beside these. And
+    # check_keccak_xN: the x-N permutations, dispatched and by their ISA names.
+    for name, src in (("check_sponge_xN", CHECK), ("check_sponge", "tests/check_sponge.c"),
+                      ("check_keccak_xN", bundles.CHECK_XN)):
         o = os.path.join(base, name + ".o")
         w.build([o], "cc", [src], order_only=headers + [VECTORS],
                 variables=[("cc", cell["cc"]),

@@ -37,8 +37,8 @@ KERNEL_FILES = ("keccak_p1600", "keccakp1600", "chacha")
 DISPATCH_ORACLE = "rs_path"
 # The kinds a caller in the same file may take as their contracts once proven (ChaCha's block
 # function and W-block helpers, the Keccak permutations), and the Keccak kinds that call one.
-HELPERS = ("block", "chunk", "p", "pN")
-SPONGES = ("f", "absorb", "squeeze", "fN", "absorbN", "squeezeN")
+HELPERS = ("block", "chunk", "p", "pN", "spN")
+SPONGES = ("f", "absorb", "squeeze", "fN", "absorbN", "squeezeN", "sfN")
 
 
 @dataclass
@@ -179,6 +179,48 @@ def _oracle_of(job):
     return dispatch_oracle(os.path.dirname(job[0]))
 
 
+def choice_oracle(folder):
+    """The per-CPU table's answer a wrapper may also ask (rs_choice(d), a_choice under
+    --prefix a_): its proof covers every option each path can run, whatever row a CPU takes."""
+    return namespace(folder) + "choice"
+
+
+def path_choices(folder):
+    """{path value: the options rs_choice may answer on it}: the bits of rs_dispatch.c's
+    rs_runs over every decision (a superset of what one decision answers, which proves more
+    than the table can ask)."""
+    path = os.path.join(folder, "rs_dispatch.c")
+    m = re.search(r"static const unsigned \w*runs\[\w+\]\[\d+\] = \{(.*?)\n\};", _read(path),
+                  re.S) if os.path.exists(path) else None
+    if not m:
+        return {}
+    rows = [[int(v) for v in re.findall(r"\d+", r)] for r in re.findall(r"\{([^{}]*)\}", m.group(1))]
+    out = {}
+    for p in sorted(path_names(folder)):
+        bits = 0
+        for r in rows:
+            bits |= r[p] if p < len(r) else 0
+        out[p] = [o for o in range(bits.bit_length()) if bits >> o & 1]
+    return out
+
+
+def _answers(folder, outside):
+    """The oracle answers a wrapper is run on: paths, or (path, choice) pairs."""
+    paths = sorted(path_names(folder))
+    if choice_oracle(folder) not in outside:
+        return paths
+    choices = path_choices(folder)
+    return [(p, c) for p in paths for c in choices.get(p, [0])]
+
+
+def _answer(interp, folder, answer):
+    """Make the oracles give `answer` (a path, or a (path, choice) pair)."""
+    p, c = answer if isinstance(answer, tuple) else (answer, None)
+    interp.externs[dispatch_oracle(folder)] = lambda vals, a=p: (a, T.INT)
+    if c is not None:
+        interp.externs[choice_oracle(folder)] = lambda vals, a=c: (a, T.INT)
+
+
 def path_names(folder):
     """{value: name} of the answers rs_path() can give: the RS_PATH_* macros (in the folder's
     namespace) of its rs_dispatch.h (the names ROUNDSMITH_PATH takes)."""
@@ -196,7 +238,8 @@ def _link(interp, folder, cfg, own, outside, loaded=None):
     rs_path is left to the caller, which runs the wrapper once per answer."""
     loaded = {} if loaded is None else loaded
     loaded.setdefault(own, interp)
-    for n in sorted(set(outside) - {dispatch_oracle(folder)} - set(interp.externs)):
+    oracles = {dispatch_oracle(folder), choice_oracle(folder)}
+    for n in sorted(set(outside) - oracles - set(interp.externs)):
         for f in sorted(os.listdir(folder)):
             other = os.path.join(folder, f)
             if other == own or not is_kernel_file(other):
@@ -210,6 +253,10 @@ def _link(interp, folder, cfg, own, outside, loaded=None):
             oi = loaded[other]
             if oi is None or n not in oi.funcs:
                 continue
+            # A wrapper reached from a wrapper (keccak_p1600 under the x-N fallback) hears
+            # the same answers: its oracles ask the caller's at the time of the call.
+            for o in oracles:
+                oi.externs.setdefault(o, lambda vals, o=o, up=interp: up.externs[o](vals))
             _link(oi, folder, cfg, other, _calls(oi, n)[1], loaded)
             interp.externs[n] = Linked(oi, oi.funcs[n])
             break
@@ -306,8 +353,9 @@ def prove_one(job, quick=False, contracts=True):
     # A dispatch wrapper is run once per answer of the oracle, into the kernels it calls.
     answers = [None]
     oracle = _oracle_of(job)
+    folder = os.path.dirname(path)
     if oracle in outside:
-        answers = sorted(path_names(os.path.dirname(path)))
+        answers = _answers(folder, outside)
     res = Result(os.path.basename(path), name, cnames, "proved",
                  cases=len(cases) * len(answers))
     try:
@@ -326,8 +374,9 @@ def prove_one(job, quick=False, contracts=True):
         given = _contracts(interp, mod, proven - {name})
     for answer, case in ((a, c) for a in answers if a not in lemma for c in cases):
         if answer is not None:
-            interp.externs[oracle] = lambda vals, a=answer: (a, T.INT)
-            case = dict(case, path=answer)
+            _answer(interp, folder, answer)
+            case = dict(case, **(dict(path=answer[0], choice=answer[1])
+                                 if isinstance(answer, tuple) else dict(path=answer)))
         try:
             if given:
                 before = set(interp.contracted)
@@ -384,7 +433,8 @@ def _pass_through(job, interp, answers, kind):
     types come from each branch's own text)."""
     path, name, cnames, cname, _, outside, proven, _ = job
     oracle = _oracle_of(job)
-    calls = [o for o in outside if o != oracle]
+    folder = os.path.dirname(path)
+    calls = [o for o in outside if o not in (oracle, choice_oracle(folder))]
     if not answers or None in answers or not calls:
         return {}
     found = None
@@ -399,7 +449,7 @@ def _pass_through(job, interp, answers, kind):
                 return {}
         here = {}
         for a in answers:
-            ip.externs[oracle] = lambda vals, a=a: (a, T.INT)
+            _answer(ip, folder, a)
             callee = passthrough.callee(ip, name, calls)
             if callee in proven and kind_of(callee) == kind:
                 here[a] = callee

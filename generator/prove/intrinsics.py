@@ -281,6 +281,40 @@ def _perm2x128(interp, args, node):
     return _from_chunks(out, w, M256)
 
 
+def _chunk_move(src_vt, dst_vt, pick):
+    """A move of whole 128-bit chunks: the result's chunks are pick(the operands' chunks,
+    the immediate), a chunk None for zeros."""
+    def run(interp, args, node):
+        w = min([a[0].ew for a in args if isinstance(a[0], Vector)] + [64])
+        vecs = [_chunks((regroup(a[0], w), None), 128)[0] for a in args
+                if isinstance(a[0], Vector)]
+        imm = _imm(args[-1], node) if not isinstance(args[-1][0], Vector) else None
+        out = [_zero_chunk(128, w) if c is None else c for c in pick(vecs, imm)]
+        return _from_chunks(out, w, dst_vt)
+    return run
+
+
+# The separate states' loads and stores: 128-bit chunks in and out of a wider register.
+MODELS["_mm256_zextsi128_si256"] = _chunk_move(M128, M256, lambda v, i: [v[0][0], None])
+SIGNATURES["_mm256_zextsi128_si256"] = "v__m128i->v__m256i"
+MODELS["_mm256_castsi256_si128"] = _chunk_move(M256, M128, lambda v, i: [v[0][0]])
+SIGNATURES["_mm256_castsi256_si128"] = "v__m256i->v__m128i"
+MODELS["_mm256_extracti128_si256"] = _chunk_move(M256, M128, lambda v, i: [v[0][i & 1]])
+SIGNATURES["_mm256_extracti128_si256"] = "v__m256i,k0-1->v__m128i"
+MODELS["_mm256_inserti128_si256"] = _chunk_move(
+    M256, M256, lambda v, i: [v[1][0] if k == (i & 1) else v[0][k] for k in range(2)])
+SIGNATURES["_mm256_inserti128_si256"] = "v__m256i,v__m128i,k0-1->v__m256i"
+MODELS["_mm512_zextsi128_si512"] = _chunk_move(M128, M512, lambda v, i: [v[0][0]] + [None] * 3)
+SIGNATURES["_mm512_zextsi128_si512"] = "v__m128i->v__m512i"
+MODELS["_mm512_castsi512_si128"] = _chunk_move(M512, M128, lambda v, i: [v[0][0]])
+SIGNATURES["_mm512_castsi512_si128"] = "v__m512i->v__m128i"
+MODELS["_mm512_extracti32x4_epi32"] = _chunk_move(M512, M128, lambda v, i: [v[0][i & 3]])
+SIGNATURES["_mm512_extracti32x4_epi32"] = "v__m512i,k0-3->v__m128i"
+MODELS["_mm512_inserti32x4"] = _chunk_move(
+    M512, M512, lambda v, i: [v[1][0] if k == (i & 3) else v[0][k] for k in range(4)])
+SIGNATURES["_mm512_inserti32x4"] = "v__m512i,v__m128i,k0-3->v__m512i"
+
+
 def _shuffle_x4(ew):
     def run(interp, args, node):
         w = min(args[0][0].ew, args[1][0].ew, ew)

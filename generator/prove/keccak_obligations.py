@@ -212,15 +212,21 @@ def same(a, b):
 
 # -- entry points --
 
+# A bundle's x-N kernels end with their ISA (keccak_p1600_x4_avx2); the plain names are the
+# bundle's dispatch wrappers, or generate's kernels.
+_ISA = r"(?:_(?:sse2|avx2|avx512|avx512vl|neon|sha3|simd128))?"
+
 KINDS = [
     (re.compile(r"^(?:\w+_)?keccak_f1600$"), "f"),
     (re.compile(r"^(?:\w+_)?keccak_p1600$"), "p"),
     (re.compile(r"^(?:\w+_)?keccak_p1600_absorb$"), "absorb"),
     (re.compile(r"^(?:\w+_)?keccak_p1600_squeeze$"), "squeeze"),
-    (re.compile(r"^(?:\w+_)?keccak_f1600_x(\d)$"), "fN"),
-    (re.compile(r"^(?:\w+_)?keccak_p1600_x(\d)$"), "pN"),
-    (re.compile(r"^(?:\w+_)?keccak_p1600_x(\d)_absorb$"), "absorbN"),
-    (re.compile(r"^(?:\w+_)?keccak_p1600_x(\d)_squeeze$"), "squeezeN"),
+    (re.compile(rf"^(?:\w+_)?keccak_f1600_x(\d){_ISA}_states$"), "sfN"),
+    (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}_states$"), "spN"),
+    (re.compile(rf"^(?:\w+_)?keccak_f1600_x(\d){_ISA}$"), "fN"),
+    (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}$"), "pN"),
+    (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}_absorb$"), "absorbN"),
+    (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}_squeeze$"), "squeezeN"),
     (re.compile(r"^(?:\w+_)?keccak_x(\d)_interleave$"), "interleave"),
     (re.compile(r"^(?:\w+_)?keccak_x(\d)_deinterleave$"), "deinterleave"),
 ]
@@ -238,9 +244,9 @@ def cases(kind, n, quick=False):
     """The argument sets a kind is run on."""
     if kind == "f":
         return [dict(rounds=24)]
-    if kind in ("p", "pN"):
+    if kind in ("p", "pN", "spN"):
         return [dict(rounds=r) for r in ROUND_COUNTS]
-    if kind == "fN":
+    if kind in ("fN", "sfN"):
         return [dict(rounds=24)]
     if kind in ("interleave", "deinterleave"):
         return [dict()]
@@ -413,6 +419,19 @@ def _multi(interp, name, kind, n, case, be, cuts=False):
         for j in range(n):
             _check_lanes(states, expect[j], f"instance {j}", base=8 * j, stride=8 * n)
         return
+    if kind in ("sfN", "spN"):
+        # n separate states, one after another: lane i of instance j at word 25j + i.
+        sep = Obj("states", 200 * n, be)
+        for j in range(n):
+            for i in range(25):
+                sep.write((j * 25 + i) * 8, 8, S[j][i])
+        rounds = case["rounds"]
+        expect = [sweep_permute(S[j], rounds, f"P{j}") for j in range(n)]
+        arg = (Pointer(sep, 0), T.Ptr(T.Arr(T.U64, 25)))
+        interp.call(name, [arg] if kind == "sfN" else [arg, (rounds, T.UINT)])
+        for j in range(n):
+            _check_lanes(sep, expect[j], f"instance {j}", base=200 * j)
+        return
     rounds, lanes, blocks = case["rounds"], case["lanes"], case["blocks"]
     ok = 1 <= lanes <= 25
     n_words = lanes * blocks if ok else 8
@@ -457,23 +476,33 @@ def _multi(interp, name, kind, n, case, be, cuts=False):
 def contract(kind, n):
     """The contract a proven function of this kind stands for in its callers' proofs (a
     permutation's: it rewrites the state's lanes and nothing else), or None."""
-    return _permute_contract(n) if kind in ("p", "pN") else None
+    if kind in ("p", "pN"):
+        return _permute_contract(n)
+    return _permute_contract(n, separate=True) if kind == "spN" else None
 
 
-def _permute_contract(n):
+def _permute_contract(n, separate=False):
     size = 200 * n
+    # Word of lane i of instance j: interleaved (i * n + j), or separate states (25 j + i).
+    word = (lambda i, j: 25 * j + i) if separate else (lambda i, j: i * n + j)
 
     def call(interp, vals):
         if len(vals) != 2:
             return None
         (st, _), (rounds, _) = vals
         # What the permutation's proof ran: every round count of ROUND_COUNTS, the lanes at
-        # the start of an object of exactly the state's size.
+        # the start of an object of exactly the state's size. Separate states may also be n
+        # consecutive ones inside a larger object (a wrapper's groups): the proof's object
+        # had exactly their size, so the kernel touched nothing outside them.
         if (not isinstance(rounds, int) or rounds not in ROUND_COUNTS or
-                not isinstance(st, Pointer) or st.obj is None or st.off or
-                st.obj.size != size or st.obj.readonly):
+                not isinstance(st, Pointer) or st.obj is None or st.obj.readonly):
             return None
-        lanes = [[st.obj.read((i * n + j) * 8, 8) for i in range(25)] for j in range(n)]
+        if not (st.off == 0 and st.obj.size == size or
+                separate and isinstance(st.off, int) and st.off % 8 == 0 and
+                0 <= st.off and st.off + size <= st.obj.size):
+            return None
+        at = st.off
+        lanes = [[st.obj.read(at + 8 * word(i, j), 8) for i in range(25)] for j in range(n)]
         if 1 <= rounds <= 24:
             for j in range(n):
                 lanes[j] = _through_cuts(lanes[j], rounds)
@@ -481,7 +510,7 @@ def _permute_contract(n):
                     return None
         for j in range(n):
             for i in range(25):
-                st.obj.write((i * n + j) * 8, 8, lanes[j][i])
+                st.obj.write(at + 8 * word(i, j), 8, lanes[j][i])
         return None, T.VOID
     return call
 

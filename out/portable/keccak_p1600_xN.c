@@ -14,8 +14,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-
 #include "keccak_p1600.h"
 #include "keccak_p1600_xN.h"
 

@@ -15,8 +15,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-
 #include "keccak_p1600.h"
 #include "keccak_p1600_xN.h"
 #include "rs_dispatch.h"

@@ -15,8 +15,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-
 #include "keccak_p1600.h"
 #include "keccak_p1600_xN.h"
 #include "rs_dispatch.h"
@@ -164,33 +162,48 @@ void keccak_p1600_x2_states(uint64_t states[2][25], unsigned rounds)
 #if defined(RS_BUILD_AVX512)
     case 1:
     {
+        /* The spare states run copies of state 0; their results are dropped. */
         uint64_t t[8][25];
+        unsigned i;
         for (j = 0; j < 8; j++)
-            memcpy(t[j], states[j < 2 ? j : 0], sizeof t[j]);
+            for (i = 0; i < 25; i++)
+                t[j][i] = states[j < 2 ? j : 0][i];
         keccak_p1600_x8_avx512_states(t, rounds);
-        memcpy(states, t, sizeof states[0] * 2);
+        for (j = 0; j < 2; j++)
+            for (i = 0; i < 25; i++)
+                states[j][i] = t[j][i];
         return;
     }
 #endif
 #if defined(RS_BUILD_AVX512)
     case 2:
     {
+        /* The spare states run copies of state 0; their results are dropped. */
         uint64_t t[4][25];
+        unsigned i;
         for (j = 0; j < 4; j++)
-            memcpy(t[j], states[j < 2 ? j : 0], sizeof t[j]);
+            for (i = 0; i < 25; i++)
+                t[j][i] = states[j < 2 ? j : 0][i];
         keccak_p1600_x4_avx512vl_states(t, rounds);
-        memcpy(states, t, sizeof states[0] * 2);
+        for (j = 0; j < 2; j++)
+            for (i = 0; i < 25; i++)
+                states[j][i] = t[j][i];
         return;
     }
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     case 3:
     {
+        /* The spare states run copies of state 0; their results are dropped. */
         uint64_t t[4][25];
+        unsigned i;
         for (j = 0; j < 4; j++)
-            memcpy(t[j], states[j < 2 ? j : 0], sizeof t[j]);
+            for (i = 0; i < 25; i++)
+                t[j][i] = states[j < 2 ? j : 0][i];
         keccak_p1600_x4_avx2_states(t, rounds);
-        memcpy(states, t, sizeof states[0] * 2);
+        for (j = 0; j < 2; j++)
+            for (i = 0; i < 25; i++)
+                states[j][i] = t[j][i];
         return;
     }
 #endif
@@ -422,11 +435,16 @@ void keccak_p1600_x4_states(uint64_t states[4][25], unsigned rounds)
 #if defined(RS_BUILD_AVX512)
     case 1:
     {
+        /* The spare states run copies of state 0; their results are dropped. */
         uint64_t t[8][25];
+        unsigned i;
         for (j = 0; j < 8; j++)
-            memcpy(t[j], states[j < 4 ? j : 0], sizeof t[j]);
+            for (i = 0; i < 25; i++)
+                t[j][i] = states[j < 4 ? j : 0][i];
         keccak_p1600_x8_avx512_states(t, rounds);
-        memcpy(states, t, sizeof states[0] * 4);
+        for (j = 0; j < 4; j++)
+            for (i = 0; i < 25; i++)
+                states[j][i] = t[j][i];
         return;
     }
 #endif
