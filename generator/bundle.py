@@ -397,6 +397,8 @@ def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flav
 
 # Headers in the order they must appear in an amalgamation (each after what it includes).
 HEADER_ORDER = ("rs_dispatch.h", "keccak_p1600.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
+                "KeccakP-1600-times2-SnP.h", "KeccakP-1600-times4-SnP.h",
+                "KeccakP-1600-times8-SnP.h",
                 "chacha.h", "chacha8.h", "roundsmith.h")
 GCC_ONLY = "#if defined(__GNUC__) && !defined(__clang__) && !defined(__TINYC__)\n"
 GCC_PUSH = GCC_ONLY + "#pragma GCC push_options\n#endif\n"

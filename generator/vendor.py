@@ -12,6 +12,8 @@ from . import VERSION, kernels, render, selftest, sponge, vectors
 # The headers roundsmith.h gathers, in this order, when the folder has them: the public API.
 # (A bundle's flavour headers and the AArch64 x2 headers declare internal rs_* names only.)
 PUBLIC_HEADERS = ("rs_dispatch.h", "keccak_p1600.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
+                  "KeccakP-1600-times2-SnP.h", "KeccakP-1600-times4-SnP.h",
+                  "KeccakP-1600-times8-SnP.h",
                   "chacha.h")
 PUBLIC_MULTI = re.compile(r"keccak_p1600_x\d+\.h")
 LICENSE = "LICENSE-CC0"
