@@ -6,7 +6,8 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from . import chacha, cpu_table, cpuid, keccak, render, simd, sponge, targets, variants, vectors, x86asm
+from . import (chacha, cpu_table, cpuid, keccak, render, simd, snp_xn, sponge, targets, variants,
+               vectors, x86asm)
 
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 
@@ -211,6 +212,13 @@ def sponge_xn_test_vectors(env, header):
                          cases=vectors.multi_buffer_cases(),
                          functions=sponge.HASHES + sponge.XOFS + sponge.TURBOSHAKES,
                          widths=sponge.MULTI_BUFFER_WIDTHS, lanes=vectors.MB_LANES)
+
+
+def snp_xn_test_vectors(env, header):
+    """The parallel SnP's call scripts (snp_xn.scripts) as C data."""
+    return render.render(env, "tests/snp_xN_vectors.h.j2", header=header,
+                         scripts=snp_xn.scripts(), kinds=snp_xn.KINDS,
+                         data_len=snp_xn.DATA_LEN, fill=snp_xn.FILL)
 
 
 def keccak_simd(env, variant, prefix, command, target, built=""):

@@ -46,7 +46,7 @@
 extern "C" {
 #endif
 
-#define KeccakP1600times8_implementation "roundsmith keccak_p1600_x8 (keccakp1600-u4-nolc-fused-builtin-scalar)"
+#define KeccakP1600times8_implementation "roundsmith, on keccak_p1600_x8"
 #define KeccakP1600times8_statesSizeInBytes 1600
 #define KeccakP1600times8_statesAlignment 8
 #define KeccakF1600times8_FastLoop_supported

@@ -44,7 +44,7 @@
 extern "C" {
 #endif
 
-#define KeccakP1600times2_implementation "roundsmith keccak_p1600_x2 (keccakp1600-u4-nolc-fused-builtin-scalar)"
+#define KeccakP1600times2_implementation "roundsmith, on keccak_p1600_x2"
 #define KeccakP1600times2_statesSizeInBytes 400
 #define KeccakP1600times2_statesAlignment 8
 #define KeccakF1600times2_FastLoop_supported

@@ -46,7 +46,7 @@
 extern "C" {
 #endif
 
-#define KeccakP1600times4_implementation "roundsmith keccak_p1600_x4 (keccakp1600-u2-nolc-fused-builtin-scalar)"
+#define KeccakP1600times4_implementation "roundsmith, on keccak_p1600_x4"
 #define KeccakP1600times4_statesSizeInBytes 800
 #define KeccakP1600times4_statesAlignment 8
 #define KeccakF1600times4_FastLoop_supported
