@@ -3,7 +3,7 @@
  * A program written against XKCP's KeccakP-1600-times4-SnP.h, as XKCP's AVX2 callers write
  * it: its own __m256i s[25] as the states, filled with intrinsics, permuted by
  * KeccakP1600times4_PermuteAll_24rounds and read back with intrinsics; it must equal four
- * single-state permutations. Built with -mavx2 (skips, exit 77, on a CPU without AVX2).
+ * single-state permutations. Built with -mavx2 (skips on a CPU without AVX2).
  */
 #include <immintrin.h>
 #include <stdint.h>
@@ -21,8 +21,8 @@ int main(void)
     unsigned i, j;
 
     if (!__builtin_cpu_supports("avx2")) {
-        puts("skipped: no AVX2");
-        return 77;
+        puts("SKIP xkcp_times4_avx2: this CPU has no AVX2");
+        return 0;
     }
     KeccakP1600times4_StaticInitialize();
     for (i = 0; i < 25; i++) {
