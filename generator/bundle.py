@@ -28,6 +28,9 @@ class Dispatch:
 
     def __init__(self, bundle, target, prefix):
         self.bundle, self.target, self.prefix = bundle, target, prefix
+        # The folder's namespace, and its upper case that starts every macro (RS_PATH_AVX2).
+        self.ns = render.namespace(prefix)
+        self.NS = self.ns.upper()
         self.arch = {"x86_64": "x86", "aarch64": "arm", "wasm32": "wasm"}.get(target.arch)
         self.paths = []
         for i, p in enumerate(bundle.paths):
@@ -36,7 +39,7 @@ class Dispatch:
                          | set(variants.CHACHA_ISAS[p.chacha].cpu)
                          | set(targets.KECCAK_FLAVOURS[p.keccak].cpu))
             entry = dict(name=p.name, upper=p.name.upper(), index=i,
-                         macro=f"RS_NO_{p.name.upper()}", requires=p.requires)
+                         macro=f"{self.NS}NO_{p.name.upper()}", requires=p.requires)
             if self.arch == "x86":
                 entry["cpu"] = cpuid.features(sorted(cpu))
             else:
@@ -78,8 +81,8 @@ class Dispatch:
         if 0 in idx:
             return {"built": "1", "when": "1"}
         names = [self.paths[i]["upper"] for i in idx]
-        return {"built": " || ".join(f"defined(RS_BUILD_{n})" for n in names) or "0",
-                "when": " || ".join(f"path == RS_PATH_{n}" for n in names) or "0"}
+        return {"built": " || ".join(f"defined({self.NS}BUILD_{n})" for n in names) or "0",
+                "when": " || ".join(f"path == {self.NS}PATH_{n}" for n in names) or "0"}
 
     def chacha_guards(self, level):
         """A ChaCha level's build condition and its option number in the run-time choice."""
@@ -98,21 +101,19 @@ class Dispatch:
     @property
     def leaves(self):
         """Per multi-state kernel: its width, file tag, function, header, class name and
-        guards. The kernels of targets.DEFAULT_MULTIS keep their plain public names
-        (keccak_p1600_x8, keccak_p1600_x4); every other one is tagged with its ISA, its
-        symbols prefixed rs_<isa>_ (the AArch64 x2 kernels' way)."""
+        guards. Each one's files and symbols end with its ISA (keccak_p1600_x4_avx2.c holds
+        keccak_p1600_x4_avx2), as BLAKE3 names its files; the plain names (keccak_p1600_x4)
+        are keccak_p1600_xN.c's, dispatched."""
         out = []
         for spec in self.leaf_specs:
             k = self.leaf_variant(spec)
             arm = isinstance(k, tuple)
             n = 2 if arm else k.instances
             isa = k[0] if arm else k.isa
-            plain = not arm and f"x{n}-{isa}" in targets.DEFAULT_MULTIS.get(self.target.name, ())
-            tag = f"x{n}" if plain else f"x{n}_{isa}"
+            tag = f"x{n}_{isa}"
             out.append(dict(n=n, tag=tag, name=spec, cls=f"x{n}-{isa}", isa=isa,
-                            fn_prefix="" if plain else f"rs_{isa}_",
-                            fn=f"keccak_p1600_x{n}" if plain else f"rs_{isa}_keccak_p1600_x{n}",
-                            header=f"keccak_p1600_{tag}.h",
+                            suffix=f"_{isa}", fn=f"keccak_p1600_{tag}",
+                            fnf=f"keccak_f1600_{tag}", header=f"keccak_p1600_{tag}.h",
                             cpu=set(self.leaf_cpu(k)), **self.guards(spec)))
         return out
 
@@ -138,8 +139,27 @@ class Dispatch:
                       runs=[sum(1 << i for i, l in enumerate(levels)
                                 if set(variants.CHACHA_ISAS[l].cpu) <= f)
                             for f in self.path_features])
-        return [dict(name=d, **(chacha if d == "chacha" else keccak))
+        return [dict(name=d, **(chacha if d == "chacha" else keccak),
+                     choices=self.choice_names(d, (chacha if d == "chacha" else keccak)["options"]))
                 for d in cpu_table.DECISIONS]
+
+    def choice_names(self, decision, options):
+        """The constants naming decision's options in rs_dispatch.h, without the namespace:
+        CHOICE_<OPTION> for the Keccak kernels every multi-state decision shares (CHOICE_X1,
+        CHOICE_X4_AVX2), CHOICE_<DECISION>_<OPTION> for a decision with options of its own
+        (CHOICE_CHACHA_AVX2); each one's value is its option number."""
+        own = "" if options[0] == cpu_table.SINGLE else decision.upper() + "_"
+        return ["CHOICE_" + own + re.sub(r"\W", "_", o.upper()) for o in options]
+
+    @property
+    def choices(self):
+        """Every (constant, value) of choice_names, once each; a name never means two
+        numbers."""
+        out = {}
+        for d in self.decisions:
+            for value, name in enumerate(d["choices"]):
+                assert out.setdefault(name, value) == value, (name, value, out[name])
+        return list(out.items())
 
     def table(self, directory=None):
         """The per-CPU rows (generator/cpu_table.py) from the profiles in generator/profiles/
@@ -222,6 +242,7 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
                                        flavours))
         out.update(kernels.keccak_sponge(env, keccak, prefix, command, target,
                                          dispatch=dispatch))
+        out.update(kernels.keccak_xn_dispatch(env, prefix, command, target, dispatch))
     widths = []
     if "chacha" in families:
         chacha = chacha_files(env, bundle, target, prefix, command, dispatch, cc_id)
@@ -232,25 +253,20 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
             k = dispatch.leaf_variant(leaf["name"])
             if isinstance(k, tuple):
                 isa, unroll = k
-                for name, text in kernels.keccak_arm(env, isa, unroll, f"{prefix}rs_{isa}_",
-                                                        command, target,
-                                                        built=leaf["built"]).items():
-                    ext = name.rsplit(".", 1)[1]
-                    out[f"keccak_p1600_{leaf['tag']}.{ext}"] = text.replace(
-                        '#include "keccak_p1600_x2.h"', f'#include "{leaf["header"]}"')
+                out.update(kernels.keccak_arm(env, isa, unroll, prefix, command, target,
+                                              built=leaf["built"], suffix=leaf["suffix"],
+                                              ns=dispatch.ns))
             else:
-                for name, text in kernels.keccak_simd(env, k, prefix + leaf["fn_prefix"],
-                                                      command, target,
-                                                      built=leaf["built"]).items():
-                    ext = name.rsplit(".", 1)[1]
-                    out[f"keccak_p1600_{leaf['tag']}.{ext}"] = text.replace(
-                        f'#include "{name.rsplit(".", 1)[0]}.h"', f'#include "{leaf["header"]}"')
+                out.update(kernels.keccak_simd(env, k, prefix, command, target,
+                                               built=leaf["built"], suffix=leaf["suffix"],
+                                               ns=dispatch.ns))
         params = (("target", target.name), ("bundle", bundle.name),
                   ("paths", dispatch.summary), ("prefix", prefix or "(none)")) + tuned_by(target)
-        common = dict(prefix=prefix, arch=dispatch.arch, paths=dispatch.paths,
-                      decisions=dispatch.decisions, table=dispatch.table())
+        common = dict(prefix=prefix, ns=dispatch.ns, arch=dispatch.arch, paths=dispatch.paths,
+                      decisions=dispatch.decisions, choices=dispatch.choices,
+                      table=dispatch.table())
         out["rs_dispatch.h"] = render.render(
-            env, "rs_dispatch.h.j2", **common, guard=kernels.guard(prefix, "rs_dispatch.h"),
+            env, "rs_dispatch.h.j2", **common, guard=kernels.guard(dispatch.ns, "rs_dispatch.h"),
             header=render.provenance(params, command, "rs_dispatch.h: run-time path choice."))
         out["rs_dispatch.c"] = render.render(
             env, "rs_dispatch.c.j2", **common,
@@ -284,7 +300,7 @@ def self_test_leaves(dispatch):
     out = []
     for leaf in dispatch.leaves:
         out.append(dict(spec=leaf["name"], n=leaf["n"], built=leaf["built"], when=leaf["when"],
-                        header=leaf["header"], fn_prefix=leaf["fn_prefix"]))
+                        header=leaf["header"], fn=leaf["fn"], fnf=leaf["fnf"]))
     return out
 
 
@@ -363,22 +379,23 @@ def scalar_kernel(env, bundle, keccak, prefix, command, target, **kw):
 
 def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flavours):
     """keccak_p1600.h/.c: the API, dispatching to one copy of the scalar kernel per flavour
-    (keccak_p1600_<flavour>.h/.c, under the prefix <prefix>rs_<flavour>_: internal names
-    of a bundle are <prefix>rs_*)."""
+    (keccak_p1600_<flavour>.h/.c, its functions named <ns><flavour>_keccak_p1600...: internal
+    names of a bundle are in its namespace, render.namespace)."""
+    ns = render.namespace(prefix)
     out = {}
     ctx = []
     for name in flavours:
         flavour = targets.KECCAK_FLAVOURS[name]
         guards = dispatch.guards("keccak-" + name)
         built = "" if guards["built"] == "1" else guards["built"]
-        kw = dict(built=built, isa_target=flavour.isa_target)
+        header = f"keccak_p1600_{name}.h"
+        kw = dict(built=built, isa_target=flavour.isa_target, ns=ns, header_name=header)
         # A flavour every build compiles is the one a compiler without the vector paths
         # runs: it gets that compiler's own kernel where one is named.
-        files = (scalar_kernel(env, bundle, keccak, f"{prefix}rs_{name}_", command, target,
+        files = (scalar_kernel(env, bundle, keccak, f"{ns}{name}_", command, target,
                                **kw) if not built
-                 else kernels.keccak_scalar(env, keccak, f"{prefix}rs_{name}_", command,
+                 else kernels.keccak_scalar(env, keccak, f"{ns}{name}_", command,
                                             target, **kw))
-        header = f"keccak_p1600_{name}.h"
         out[header] = files["keccak_p1600.h"]
         out[f"keccak_p1600_{name}.c"] = files["keccak_p1600.c"].replace(
             '#include "keccak_p1600.h"', f'#include "{header}"')
@@ -389,15 +406,15 @@ def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flav
     params = (("target", target.name), ("flavours", ", ".join(flavours)),
               ("variant", keccak.name), ("prefix", prefix or "(none)"))
     out["keccak_p1600.c"] = render.render(
-        env, "keccak_p1600_dispatch.c.j2", prefix=prefix, flavours=ctx[::-1],
-        fallback="rs_" + flavours[0],
+        env, "keccak_p1600_dispatch.c.j2", prefix=prefix, ns=ns, flavours=ctx[::-1],
+        fallback=flavours[0],
         header=render.provenance(params, command, "keccak_p1600.c: the API, dispatched."))
     return out
 
 
 # Headers in the order they must appear in an amalgamation (each after what it includes).
-HEADER_ORDER = ("rs_dispatch.h", "keccak_p1600.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
-                "KeccakP-1600-times2-SnP.h", "KeccakP-1600-times4-SnP.h",
+HEADER_ORDER = ("rs_dispatch.h", "keccak_p1600.h", "keccak_p1600_xN.h", "keccak_sponge.h",
+                "KeccakP-1600-SnP.h", "KeccakP-1600-times2-SnP.h", "KeccakP-1600-times4-SnP.h",
                 "KeccakP-1600-times8-SnP.h",
                 "chacha.h", "chacha8.h", "roundsmith.h")
 GCC_ONLY = "#if defined(__GNUC__) && !defined(__clang__) && !defined(__TINYC__)\n"
@@ -419,7 +436,7 @@ def amalgamate(bundle_files, command, prefix=""):
     sources = sorted(n for n in bundle_files if n.endswith(".c"))
     intro = render.provenance((("files", len(bundle_files)),), command,
                               "{}: the bundle amalgamated.")
-    guard = kernels.guard(prefix, "roundsmith_amalgamation.h")
+    guard = kernels.guard(render.namespace(prefix), "roundsmith_amalgamation.h")
     h = [intro.format("roundsmith.h"), f"#ifndef {guard}\n#define {guard}\n"]
     for name in headers:
         h.append(f"\n/* ---- {name} ---- */\n" + LOCAL_INCLUDE.sub("", bundle_files[name]))

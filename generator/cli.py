@@ -115,8 +115,12 @@ TARGET = Option("--target", "the architecture to generate for",
 CC_ID = Option("--cc-id", "the compiler whose measured defaults (generator/targets.py) choose "
                "every option left unset; 'other' takes the portable fallback", words(CC_IDS),
                "gcc", {"default": "gcc"})
-PREFIX = Option("--prefix", "prepended to every exported symbol, so two copies link into one "
-                "program", "a C identifier prefix: ASCII letters, digits and _, not starting "
+PREFIX = Option("--prefix", "replaces roundsmith's namespace rs_ / RS_ (rs_selftest -> "
+                "PREFIXselftest, RS_PATH_AVX2 -> upper-case PREFIX PATH_AVX2, include guards "
+                "too) and goes before every other exported function, type and macro "
+                "(PREFIXsha3_256, PREFIXKeccakP1600_Initialize), so two copies made with "
+                "different prefixes link into one program and share a translation unit",
+                "a C identifier prefix: ASCII letters, digits and _, not starting "
                 "with a digit", "none", {"default": ""})
 FORCE = Option("--force", "overwrite generated files you changed since roundsmith wrote them "
                "(files roundsmith did not write are never touched)", "",

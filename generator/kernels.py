@@ -12,24 +12,32 @@ from . import (chacha, cpu_table, cpuid, keccak, render, simd, snp_xn, sponge, t
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 
 
-def guard(prefix, filename):
-    return "RS_" + (prefix + filename).upper().replace(".", "_").replace("-", "_")
+def guard(ns, filename):
+    """A header's include guard: the folder's namespace, then the file's name
+    (RS_DISPATCH_H for rs_dispatch.h, A_KECCAK_SPONGE_H under the prefix a_)."""
+    stem = filename[len(render.NAMESPACE):] if filename.startswith(render.NAMESPACE) else filename
+    return (ns + stem).upper().replace(".", "_").replace("-", "_")
 
 
-def keccak_scalar(env, variant, prefix, command, target, built="", isa_target=""):
+def keccak_scalar(env, variant, prefix, command, target, built="", isa_target="", ns=None,
+                  header_name="keccak_p1600.h"):
     """The scalar kernel. In a bundle, `built` is the preprocessor condition it compiles under
-    and `isa_target` the x86 extensions this copy may use (a target pragma over the file)."""
+    and `isa_target` the x86 extensions this copy may use (a target pragma over the file).
+    `prefix` starts its functions' names; `ns` is the folder's namespace (render.namespace,
+    by default that of `prefix`) and `header_name` the header's name in the folder (its
+    guard)."""
+    ns = render.namespace(prefix) if ns is None else ns
     s = keccak.schedule(variant.unroll, variant.lane_complement,
                         fused_parity=(variant.parity == "fused"))
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
     negated = sorted({copy for row in s.rows for copy, _ in row.negated})
-    common = dict(prefix=prefix, variant=variant, variant_name=variant.name, built=built,
+    common = dict(prefix=prefix, ns=ns, variant=variant, variant_name=variant.name, built=built,
                   isa_target=isa_target)
     if isa_target:
         params += (("isa target", isa_target),)
     h = render.render(env, "keccak_p1600.h.j2", **common,
                       header=render.provenance(params, command, "keccak_p1600.h: the API."),
-                      guard=guard(prefix, "keccak_p1600.h"))
+                      guard=guard(ns, header_name))
     c_header = render.provenance(params, command, f"keccak_p1600.c: {variant.name}.")
     if variant.isa == "x86asm":
         c = render.render(env, "keccak_p1600_x86asm.c.j2", **common, header=c_header,
@@ -79,14 +87,15 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None):
     scalar = chacha.kernel(variant.schedule if variant.isa == "scalar"
                            else chacha.ONE_BLOCK_SCHEDULE, "shift")
     params += (("one_block_schedule", scalar.schedule),)
-    common = dict(prefix=prefix, variant=variant, rounds=variant.rounds, dispatch=dispatch)
+    ns = render.namespace(prefix)
+    common = dict(prefix=prefix, ns=ns, variant=variant, rounds=variant.rounds, dispatch=dispatch)
     h = render.render(env, "chacha.h.j2", **common,
                       header=render.provenance(params, command, "chacha.h: the API."),
-                      guard=guard(prefix, "chacha.h"))
+                      guard=guard(ns, "chacha.h"))
     h8 = render.render(env, "chacha8.h.j2", **common,
                        header=render.provenance(params, command,
                                                 "chacha8.h: the chiapos header name."),
-                       guard=guard(prefix, "chacha8.h"))
+                       guard=guard(ns, "chacha8.h"))
     c = render.render(env, "chacha.c.j2", **common,
                       header=render.provenance(params, command, f"chacha.c: {variant.name}."),
                       levels=levels, simd=[l for l in levels if l["paths"]], scalar=scalar,
@@ -122,7 +131,9 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
                       "header": f"keccak_p1600_x{m.instances}.h", "built": "defined(RS_KT_MULTI)",
                       "isa": m.isa}
                      for m in by_width]
-    common = dict(prefix=prefix, variant_name=variant.name, multis=multi_ctx, dispatch=dispatch,
+    ns = render.namespace(prefix)
+    common = dict(prefix=prefix, ns=ns, variant_name=variant.name, multis=multi_ctx,
+                  dispatch=dispatch,
                   hashes=sponge.HASHES,
                   xofs=sponge.XOFS, turboshakes=sponge.TURBOSHAKES, kt=sponge.KT128,
                   kangaroos=sponge.KANGAROOS, sp=sponge.SP800185,
@@ -141,12 +152,12 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
     for name in what:
         files[name] = render.render(env, name + ".j2", **common,
                                     header=render.provenance(params, command, what[name]),
-                                    guard=guard(prefix, name))
-    files.update(keccak_snp_xn(env, params, prefix, command, variant.name))
+                                    guard=guard(ns, name))
+    files.update(keccak_snp_xn(env, params, prefix, ns, command, variant.name))
     return files
 
 
-def keccak_snp_xn(env, params, prefix, command, variant_name):
+def keccak_snp_xn(env, params, prefix, ns, command, variant_name):
     """XKCP's KeccakP-1600-timesN-SnP.h and its C (keccak_snp_xN.c) per N, on the x-N
     permutations of keccak_p1600_xN.h."""
     files = {}
@@ -159,8 +170,37 @@ def keccak_snp_xn(env, params, prefix, command, variant_name):
             files[name] = render.render(
                 env, template, prefix=prefix, n=n, variant_name=variant_name,
                 header=render.provenance(params, command, f"{name}: {what}, {n} states."),
-                guard=guard(prefix, name))
+                guard=guard(ns, name))
     return files
+
+
+def keccak_xn_dispatch(env, prefix, command, target, dispatch):
+    """A bundle's keccak_p1600_xN.h/.c: the x2, x4 and x8 permutations in both layouts and
+    their block loops, each on the kernel the per-CPU table picks for that many states
+    (`dispatch`: None for a one-path bundle, which runs the single-state kernel)."""
+    leaves = dispatch.leaves if dispatch else []
+    params = ((("target", target.name), ("widths", ", ".join(map(str, sponge.MULTI_BUFFER_WIDTHS))),
+               ("kernels", ", ".join(m["name"] for m in leaves) or "(single-state)"))
+              + ((("dispatch", dispatch.summary),) if dispatch else ())
+              + (("prefix", prefix or "(none)"),))
+    widths = sponge.MULTI_BUFFER_WIDTHS
+    # Per path, per width: the first kernel (1-based, widest first) of exactly that width the
+    # path runs, or 0.
+    exact = [[next((i for i, m in enumerate(leaves, 1) if m["n"] == n and m["cpu"] <= f), 0)
+              for n in widths] for f in (dispatch.path_features if dispatch else ())]
+    ns = dispatch.ns if dispatch else render.namespace(prefix)
+    common = dict(prefix=prefix, ns=ns, leaves=leaves, dispatch=dispatch, widths=widths,
+                  exact=exact)
+    what = "the x2, x4 and x8 permutations, dispatched"
+    return {
+        "keccak_p1600_xN.h": render.render(
+            env, "keccak_p1600_xN_dispatch.h.j2", **common,
+            guard=guard(ns, "keccak_p1600_xN.h"),
+            header=render.provenance(params, command, f"keccak_p1600_xN.h: {what}.")),
+        "keccak_p1600_xN.c": render.render(
+            env, "keccak_p1600_xN_dispatch.c.j2", **common,
+            header=render.provenance(params, command, f"keccak_p1600_xN.c: {what}.")),
+    }
 
 
 def multi_buffer(multis, arch):
@@ -221,21 +261,24 @@ def snp_xn_test_vectors(env, header):
                          data_len=snp_xn.DATA_LEN, fill=snp_xn.FILL)
 
 
-def keccak_simd(env, variant, prefix, command, target, built=""):
+def keccak_simd(env, variant, prefix, command, target, built="", suffix="", ns=None):
     """A vector Keccak kernel: the single-state AVX-512 kernel behind the scalar API
-    (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_xN.h/.c). In a bundle, `built` is the
-    preprocessor condition under which the x-N kernel is compiled."""
+    (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_x<N>.h/.c). In a bundle, `built` is
+    the preprocessor condition under which the x-N kernel is compiled and `suffix` (_<isa>)
+    ends its file and function names: the bundle's keccak_p1600_xN.h holds the plain names,
+    dispatched, and the interleave helpers. `ns`: as keccak_scalar's."""
+    ns = render.namespace(prefix) if ns is None else ns
     isa = variant.vector_isa
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
-    common = dict(prefix=prefix, variant=variant, variant_name=variant.name, isa=isa,
+    common = dict(prefix=prefix, ns=ns, variant=variant, variant_name=variant.name, isa=isa,
                   built=built)
     if variant.single and variant.arm:
         return keccak_arm(env, variant.isa, variant.unroll, prefix, command, target, instances=1,
-                          built=built)
+                          built=built, ns=ns, header_name=header_name)
     if variant.single:
         h = render.render(env, "keccak_p1600.h.j2", **common,
                           header=render.provenance(params, command, "keccak_p1600.h: the API."),
-                          guard=guard(prefix, "keccak_p1600.h"))
+                          guard=guard(ns, header_name or "keccak_p1600.h"))
         c = render.render(env, "keccak_p1600_avx512.c.j2", **common,
                           header=render.provenance(params, command,
                                                    f"keccak_p1600.c: {variant.name}."),
@@ -253,14 +296,16 @@ def keccak_simd(env, variant, prefix, command, target, built=""):
             # The vector ops print chi as RS_VCHI(a, b, c) = a ^ (~b & c): textbook form only.
             assert o.form == keccak.ChiForm("&", True, False, False), o
     n = variant.instances
-    base = f"keccak_p1600_x{n}"
+    base = f"keccak_p1600_x{n}{suffix}"
+    common.update(suffix=suffix, interleave=not suffix, own_header=f"{base}.h")
     h = render.render(env, "keccak_p1600_xN.h.j2", **common, n=n, cpu=isa.cpu,
                       header=render.provenance(params, command, f"{base}.h: the x{n} API."),
-                      guard=guard(prefix, f"{base}.h"))
+                      guard=guard(ns, f"{base}.h"))
     c = render.render(env, "keccak_p1600_xN.c.j2", **common, n=n, s=s,
                       header=render.provenance(params, command, f"{base}.c: {variant.name}."),
                       xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                       **block_loop_context(n, isa.name),
+                      chunk=simd.separate_chunks(isa.name, n),
                       rotations=simd.rotations_used(s), fused=simd.theta_fused(isa),
                       ops_per_round=simd.multi_ops_per_round(isa, s),
                       parity_after=simd.parity_steps(s.fused_parity),
@@ -293,10 +338,12 @@ ARM_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)",
             "simd128": "WebAssembly SIMD128 (a build with -msimd128)"}
 
 
-def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built=""):
+def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built="", suffix="",
+               ns=None):
     """An AArch64 kernel on base NEON or on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR,
     BCAX): two states behind the x-N API (keccak_p1600_x2.h), or one behind the scalar API
-    (keccak_p1600.h), from one template. `built`: as keccak_simd's."""
+    (keccak_p1600.h), from one template. `built`, `suffix`, `ns`: as keccak_simd's."""
+    ns = render.namespace(prefix) if ns is None else ns
     shape = "" if instances == 1 else "x2-"
     name = f"keccakp1600-{shape}u{unroll}-{isa}"
     s = keccak.schedule(unroll, lane_complement=False, fused_parity=False)
@@ -306,9 +353,10 @@ def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built="")
             assert o.form == keccak.ChiForm("&", True, False, False), o
     params = (("target", target.name), ("kernel", "keccak-p1600"), ("isa", isa),
               ("instances", instances), ("unroll", unroll), ("prefix", prefix or "(none)"))
-    base = "keccak_p1600" if instances == 1 else "keccak_p1600_x2"
-    common = dict(prefix=prefix, variant_name=name, n=instances,
-                  guard=guard(prefix, f"{base}.h"), built=built)
+    base = "keccak_p1600" if instances == 1 else f"keccak_p1600_x2{suffix}"
+    common = dict(prefix=prefix, ns=ns, variant_name=name, n=instances, suffix=suffix,
+                  interleave=not suffix, own_header=f"{base}.h",
+                  guard=guard(ns, f"{base}.h"), built=built)
     if instances == 1:
         h = render.render(env, "keccak_p1600.h.j2", **common,
                           header=render.provenance(params, command, "keccak_p1600.h: the API."))

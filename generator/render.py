@@ -115,5 +115,20 @@ def provenance_lines(params, command, what):
     return [SPDX, ""] + _provenance_lines(params, command, what)
 
 
+# The project's own namespace: what the names of roundsmith's own functions and macros start
+# with (rs_path, RS_PATH_AVX2) when no --prefix is given. A prefix replaces it.
+NAMESPACE = "rs_"
+
+
+def namespace(prefix):
+    """The namespace a folder generated with `prefix` uses for roundsmith's own names: the
+    prefix itself, or rs_ without one (rs_selftest -> a_selftest, RS_NO_AVX2 -> A_NO_AVX2)."""
+    return prefix or NAMESPACE
+
+
 def render(env, template, **context):
+    """A template's text. A context with `ns` (the namespace) also gets `NS`, its upper case,
+    the start of every macro a header defines."""
+    if "ns" in context:
+        context.setdefault("NS", context["ns"].upper())
     return env.get_template(template).render(**context)

@@ -79,7 +79,7 @@ class Check:
     expected: bytes = b""   # compared whole
     fnv: int = 0            # or through FNV-1a-64
     params: tuple = ()      # kind-specific numbers, as (key, value) pairs
-    macro: str = ""         # <PREFIX>RS_SELFTEST_<macro> names the code in roundsmith.h
+    macro: str = ""         # <NS>SELFTEST_<macro> names the code in roundsmith.h
 
     @property
     def p(self):

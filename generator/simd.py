@@ -357,6 +357,75 @@ def check_transpose(net):
 
 
 @dataclass(frozen=True)
+class ChunkTranspose:
+    """n separate states' lanes f .. f + n - 1 and the n lane vectors, through 128-bit chunks:
+    vector X<p>_<k> holds, in chunk q, lanes f + 2k and f + 2k + 1 of state p + 2q (one
+    unaligned 128-bit load or store per chunk, which the load and store ports do, not the
+    shuffle port), and one level of lo64/hi64 shuffles between them and the lanes: half the
+    shuffles of the full network at n = 4, where a 128-bit chunk move is an insert or extract
+    that also runs on other ports. `chunks[name]`: the (state, lane offset) of each chunk;
+    `to_lanes` / `to_chunks`: the shuffles each way; `lanes[k]`: the vector of lane f + k."""
+    n: int
+    chunks: tuple
+    to_lanes: tuple
+    lanes: tuple
+    to_chunks: tuple
+
+    @property
+    def temporaries(self):
+        return tuple(name for name, _ in self.chunks) + self.lanes
+
+
+def chunk_transpose(n):
+    """The ChunkTranspose for n = 2, 4 or 8 states, checked by simulation."""
+    if n not in (2, 4, 8):
+        raise ValueError(f"no chunk transpose for {n} instances")
+    chunks, to_lanes, to_chunks, lanes = [], [], [], []
+    for k in range(n // 2):
+        for p in (0, 1):
+            chunks.append((f"X{p}_{k}", tuple((p + 2 * q, 2 * k) for q in range(n // 2))))
+        for e, kind in enumerate(("lo64", "hi64")):
+            to_lanes.append(Shuffle(f"L{2 * k + e}", kind, f"X0_{k}", f"X1_{k}"))
+            lanes.append(f"L{2 * k + e}")
+        for p, kind in enumerate(("lo64", "hi64")):
+            to_chunks.append(Shuffle(f"X{p}_{k}", kind, f"L{2 * k}", f"L{2 * k + 1}"))
+    plan = ChunkTranspose(n, tuple(chunks), tuple(to_lanes), tuple(lanes), tuple(to_chunks))
+    check_chunk_transpose(plan)
+    return plan
+
+
+# The x-N kernels that load and store separate states through 128-bit chunks; the others run
+# the block loops' full network. x8 keeps the network: its chunk form costs 24 inserts and
+# 24 extracts on the two 512-bit ports where the network costs 24 shuffles on one, and measured
+# slower (keccak_f1600_x8_states, median TSC cycles per call on a Xeon family 6 model 167,
+# 2026-12-06: gcc 12 1034 against 996, clang 14 1041 against 1027).
+SEPARATE_CHUNKS = {"x2-avx512vl", "x4-avx2", "x4-avx512vl"}
+
+
+def separate_chunks(isa_name, n):
+    """The ChunkTranspose an x-N kernel on this ISA loads separate states with, or None."""
+    return chunk_transpose(n) if f"x{n}-{isa_name}" in SEPARATE_CHUNKS else None
+
+
+def check_chunk_transpose(plan):
+    """Both directions simulated on (state, lane) labels."""
+    n = plan.n
+    values = {name: [(s, off + e) for s, off in where for e in (0, 1)]
+              for name, where in plan.chunks}
+    for op in plan.to_lanes:
+        values[op.dst] = shuffle(op.kind, values[op.a], values[op.b])
+    got = [values[name] for name in plan.lanes]
+    if got != [[(j, k) for j in range(n)] for k in range(n)]:
+        raise AssertionError(f"chunk transpose for {n} is wrong: {got}")
+    values = {name: [(j, k) for j in range(n)] for k, name in enumerate(plan.lanes)}
+    for op in plan.to_chunks:
+        values[op.dst] = shuffle(op.kind, values[op.a], values[op.b])
+    for name, where in plan.chunks:
+        if values[name] != [(s, off + e) for s, off in where for e in (0, 1)]:
+            raise AssertionError(f"chunk transpose for {n} stores {name} wrong")
+
+
+@dataclass(frozen=True)
 class Group:
     """N consecutive lanes of a block: lanes first .. first + N - 1 (those below 25 exist).
     `full`: all N exist; `tails`: the lane counts t < N a rate can leave in this group (the

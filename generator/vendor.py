@@ -10,12 +10,13 @@ import re
 from . import VERSION, kernels, render, selftest, sponge, vectors
 
 # The headers roundsmith.h gathers, in this order, when the folder has them: the public API.
-# (A bundle's flavour headers and the AArch64 x2 headers declare internal rs_* names only.)
-PUBLIC_HEADERS = ("rs_dispatch.h", "keccak_p1600.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
-                  "KeccakP-1600-times2-SnP.h", "KeccakP-1600-times4-SnP.h",
-                  "KeccakP-1600-times8-SnP.h",
-                  "chacha.h")
-PUBLIC_MULTI = re.compile(r"keccak_p1600_x\d+\.h")
+# (A bundle's single-state flavour headers declare internal names only, in the folder's
+# namespace; its multi-state
+# kernels' headers, keccak_p1600_x<N>_<isa>.h, are public for a caller that pins one.)
+PUBLIC_HEADERS = ("rs_dispatch.h", "keccak_p1600.h", "keccak_p1600_xN.h", "keccak_sponge.h",
+                  "KeccakP-1600-SnP.h", "KeccakP-1600-times2-SnP.h", "KeccakP-1600-times4-SnP.h",
+                  "KeccakP-1600-times8-SnP.h", "chacha.h")
+PUBLIC_MULTI = re.compile(r"keccak_p1600_x\d+(_[a-z0-9]+)?\.h")
 LICENSE = "LICENSE-CC0"
 
 
@@ -34,9 +35,10 @@ def library(prefix):
 def single_path(env, files, prefix, command, params, name):
     """rs_dispatch.h/.c of a folder with one code path: rs_path_name() answers `name`."""
     paths = [dict(name=name, upper=re.sub(r"\W", "_", name.upper()), index=0)]
-    common = dict(prefix=prefix, arch=None, paths=paths)
+    ns = render.namespace(prefix)
+    common = dict(prefix=prefix, ns=ns, arch=None, paths=paths)
     files["rs_dispatch.h"] = render.render(
-        env, "rs_dispatch.h.j2", **common, guard=kernels.guard(prefix, "rs_dispatch.h"),
+        env, "rs_dispatch.h.j2", **common, guard=kernels.guard(ns, "rs_dispatch.h"),
         header=render.provenance(params, command, "rs_dispatch.h: the code path."))
     files["rs_dispatch.c"] = render.render(
         env, "rs_dispatch.c.j2", **common,
@@ -60,7 +62,7 @@ def _rows(checks, want_bytes, want_fnv):
 def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
               chacha_rounds=(), chacha_width=0):
     """rs_selftest.c and roundsmith.h. `leaves`: the multi-state kernels the self-test runs,
-    each a dict of spec, n, header, fn_prefix (their symbols' prefix after the folder's),
+    each a dict of spec, n, header, fn and fnf (its keccak_p1600 and keccak_f1600 names),
     built (a preprocessor condition) and when (a C condition on `path`)."""
     has_keccak = "keccak_p1600.h" in files
     has_chacha = "chacha.h" in files
@@ -75,8 +77,9 @@ def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
               if has_chacha else [])
     every = keccak + [l["check"] for l in leaf_rows] + chacha
     codes = sorted({c["code"]: c for c in every}.values(), key=lambda c: c["code"])
+    ns = render.namespace(prefix)
     files["rs_selftest.c"] = render.render(
-        env, "rs_selftest.c.j2", prefix=prefix, dispatch=dispatch,
+        env, "rs_selftest.c.j2", prefix=prefix, ns=ns, dispatch=dispatch,
         header=render.provenance(params, command, "rs_selftest.c: the embedded self-test."),
         seed=selftest.SEED, want_bytes=bytes(want_bytes), want_fnv=want_fnv,
         fnv_offset=vectors.FNV_OFFSET, fnv_prime=vectors.FNV_PRIME,
@@ -90,9 +93,9 @@ def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
     headers = [h for h in PUBLIC_HEADERS if h in files] + sorted(
         h for h in files if PUBLIC_MULTI.fullmatch(h))
     files["roundsmith.h"] = render.render(
-        env, "roundsmith.h.j2", prefix=prefix, macro=prefix.upper(), headers=headers,
+        env, "roundsmith.h.j2", prefix=prefix, ns=ns, headers=headers,
         dispatch=dispatch, codes=codes, stack_hint=stack_hint(leaves),
-        guard=kernels.guard(prefix, "roundsmith.h"),
+        guard=kernels.guard(ns, "roundsmith.h"),
         header=render.provenance(params, command, "roundsmith.h: the one header to include."))
 
 
@@ -114,7 +117,7 @@ def wasm_module(env, files, prefix, command, params, chacha_rounds):
     """What a wasm folder adds: roundsmith_wasm.c (the module's exports), roundsmith.mjs and
     its TypeScript declarations, and a package.json naming them (not published)."""
     has_keccak = "keccak_sponge.h" in files
-    common = dict(prefix=prefix, has_keccak=has_keccak,
+    common = dict(prefix=prefix, ns=render.namespace(prefix), has_keccak=has_keccak,
                   hashes=sponge.HASHES if has_keccak else (),
                   xofs=sponge.XOFS if has_keccak else (),
                   turboshakes=sponge.TURBOSHAKES if has_keccak else (),

@@ -104,7 +104,7 @@ int main(int argc, char **argv)
         buf[i] = (uint8_t)(i * 131);
     RS_BUILDS(RS_SETUP)
     printf("bundle path %s (%s ChaCha); %u rounds round-robin, median of each, %s\n",
-           bg_rs_path_name(), bg_chacha_level(), rounds, RS_TICKS_NAME);
+           bg_path_name(), bg_chacha_level(), rounds, RS_TICKS_NAME);
     printf("%-26s %-12s %-6s %11s %14s %7s\n", "kernel", "unit", "cc", "dispatched",
            "single-target", "ratio");
     for (r = 0; r < sizeof rows / sizeof rows[0]; r++) {

@@ -43,7 +43,7 @@ int main(void)
     rsb_chacha8_get_keystream(&xb, 5, 4, kb);
     rsc_chacha8_get_keystream(&xc, 5, 4, kc);
     bad |= memcmp(ka, kb, sizeof ka) | memcmp(ka, kc, sizeof ka);
-    printf("rsa %s, rsb %s, rsc %s: %s\n", rsa_rs_path_name(), rsb_rs_path_name(),
-           rsc_rs_path_name(), bad ? "DIFFER" : "same");
+    printf("rsa %s, rsb %s, rsc %s: %s\n", rsa_path_name(), rsb_path_name(),
+           rsc_path_name(), bad ? "DIFFER" : "same");
     return bad != 0;
 }

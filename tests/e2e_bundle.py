@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from generator import reference, targets  # noqa: E402
-from tests import host_cpu, toolcheck  # noqa: E402
+from tests import host_cpu, prefix_names, toolcheck  # noqa: E402
 
 WARN = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
 X86 = os.path.join(ROOT, "out", "x86_64")
@@ -181,6 +181,50 @@ class Bundle(BundleCase):
         r = run([exe])
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("same", r.stdout)
+
+    def test_two_prefixes_in_one_translation_unit(self):
+        """x86_64 under a_ and portable under b_, both roundsmith.h in one file, built by gcc
+        and clang; then every symbol of their objects carries its prefix, none two."""
+        base = os.path.join(self.tmp, "ab")
+        for p, target in (("a", "x86_64"), ("b", "portable")):
+            r = run([sys.executable, "-m", "generator", "bundle", "--target", target,
+                     "--prefix", p + "_", "--out", os.path.join(base, p)], cwd=ROOT)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        for cc in ("gcc", "clang"):
+            if cc == "clang":
+                self.need(toolcheck.compiler(["clang"]))
+            out = os.path.join(base, cc)
+            os.makedirs(out, exist_ok=True)
+            jobs = [(os.path.join(base, p, src), os.path.join(out, f"{p}_{src[:-2]}.o"))
+                    for p in ("a", "b")
+                    for src in sorted(os.listdir(os.path.join(base, p))) if src.endswith(".c")]
+            with concurrent.futures.ThreadPoolExecutor(2) as pool:
+                for r in pool.map(lambda j: run([cc, "-O1", *WARN, "-c", j[0], "-o", j[1]]),
+                                  jobs):
+                    self.assertEqual(r.returncode, 0, f"{cc}: {r.stderr[-2000:]}")
+            objs = [o for _, o in jobs]
+            exe = os.path.join(out, "ab")
+            r = run([cc, "-O1", *WARN, f"-I{base}", os.path.join(ROOT, "tests", "bundle_ab.c"),
+                     *objs, "-o", exe])
+            self.assertEqual(r.returncode, 0, f"{cc}: {r.stderr[-2000:]}")
+            r = run([exe])
+            self.assertEqual(r.returncode, 0, f"{cc}: {r.stdout}{r.stderr}")
+            self.assertIn("a_selftest=0 ", r.stdout)
+            self.assertIn("b_selftest=0 ", r.stdout)
+            self.assertIn("digests same", r.stdout)
+            for p, target in (("a", "x86_64"), ("b", "portable")):
+                nm = run(["nm", "-g", "--defined-only",
+                          *[o for o in objs if os.path.basename(o).startswith(p + "_")]])
+                self.assertEqual(nm.returncode, 0, nm.stderr)
+                symbols = prefix_names.nm_symbols(nm.stdout)
+                self.assertIn(f"{p}_selftest", symbols)
+                names = {("symbol", n) for n in symbols}
+                for h in os.listdir(os.path.join(base, p)):
+                    if h.endswith(".h"):
+                        with open(os.path.join(base, p, h)) as f:
+                            names |= prefix_names.header_names(f.read())
+                self.assertEqual(prefix_names.problems(f"{p}_", names), [],
+                                 f"{cc}, {target} under {p}_")
 
     def test_examples(self):
         line = ["gcc", "-O1", *WARN, f"-I{X86}"]

@@ -103,9 +103,15 @@ class OneHeader(unittest.TestCase):
 
     def test_prefixed(self):
         files = bundle.files(targets.BUNDLES["portable"], "zz_", "cmd")
-        self.assertIn("int zz_rs_selftest(void);", files["roundsmith.h"])
-        self.assertIn("#define ZZ_RS_SELFTEST_SHA3_256 11", files["roundsmith.h"])
-        self.assertIn("const char *zz_rs_path_name(void)", files["rs_dispatch.c"])
+        # The prefix replaces the rs_ / RS_ namespace, guards included.
+        self.assertIn("int zz_selftest(void);", files["roundsmith.h"])
+        self.assertIn("#define ZZ_SELFTEST_SHA3_256 11", files["roundsmith.h"])
+        self.assertIn("#ifndef ZZ_ROUNDSMITH_H", files["roundsmith.h"])
+        self.assertIn("#ifndef ZZ_DISPATCH_H", files["rs_dispatch.h"])
+        self.assertIn("const char *zz_path_name(void)", files["rs_dispatch.c"])
+        self.assertIn("void zz_sha3_256(", files["keccak_sponge.h"])
+        for text in files.values():
+            self.assertNotRegex(text, r"\b(zz_rs_|ZZ_RS_|RS_ZZ_)")
 
     def test_amalgamation_is_the_same_entry_point(self):
         files = bundle.amalgamate(bundle.files(targets.BUNDLES["portable"], "", "cmd"), "cmd")

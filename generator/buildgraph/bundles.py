@@ -44,15 +44,17 @@ def edges(w, ctx, cc):
     logs += forced_paths(w, ctx, cc, compiled)
     logs += vendor_edges(w, ctx, cc, compiled)
     # Everything else end to end (tests/e2e_bundle.py): forced paths with a probe, fallback
-    # under qemu-x86_64 and when compiled out, tcc, clang, prefixes, amalgamation, aarch64
-    # under qemu-aarch64, the examples.
+    # under qemu-x86_64 and when compiled out, tcc, clang, prefixes (two bundles in one
+    # translation unit, every symbol prefixed once), amalgamation, aarch64 under
+    # qemu-aarch64, the examples.
     # The qemu half is an edge of its own, so the cross tools arriving reruns only it.
     for cls, log, tools in (("Bundle", "e2e.log", ("tcc", "clang")),
                             ("UnderQemu", "e2e_qemu.log", ("qemu-x86_64",) + probes.A64_TOOLS)):
         log = os.path.join("build", "bundle", log)
         w.build([log], "e2e_module", implicit=[
             "tests/e2e_bundle.py", "tests/toolcheck.py", "tests/host_cpu.py",
-            "tests/bundle_probe.c", "tests/bundle_two.c", "examples/vendor_sha3.c",
+            "tests/bundle_probe.c", "tests/bundle_two.c", "tests/bundle_ab.c",
+            "tests/prefix_names.py", "examples/vendor_sha3.c",
             "examples/plotter_f1.c"] + gen_inputs + _all_committed(),
             variables=[("module", f"tests.e2e_bundle.{cls}")] + probes.tools_here(tools))
         logs.append(log)

@@ -32,7 +32,8 @@ from .memory import Unsupported
 # A folder's kernel sources: a bundle's or generate's, and the testsuite's variants (named for
 # their registry: keccakp1600_u6_lc_fused_rorx.c).
 KERNEL_FILES = ("keccak_p1600", "keccakp1600", "chacha")
-# The call a dispatch wrapper asks which path to take; its proof covers every answer.
+# The call a dispatch wrapper asks which path to take; its proof covers every answer. It is
+# in the folder's namespace: rs_path, or <prefix>path under --prefix (dispatch_oracle).
 DISPATCH_ORACLE = "rs_path"
 # The kinds a caller in the same file may take as their contracts once proven (ChaCha's block
 # function and W-block helpers, the Keccak permutations), and the Keccak kinds that call one.
@@ -158,13 +159,34 @@ def _closure(interp, name):
     return "\n".join(_facts(fd)[2] for fd in order), outside
 
 
+def namespace(folder):
+    """The folder's namespace: what its rs_dispatch.h's path function is named with (rs_, or
+    the --prefix that replaced it); rs_ for a folder without one."""
+    path = os.path.join(folder, "rs_dispatch.h")
+    if os.path.exists(path):
+        m = re.search(r"^int (\w*)path\(void\);$", _read(path), re.M)
+        if m:
+            return m.group(1)
+    return DISPATCH_ORACLE[:-len("path")]
+
+
+def dispatch_oracle(folder):
+    """The name of the folder's dispatch oracle (rs_path, a_path under --prefix a_)."""
+    return namespace(folder) + "path"
+
+
+def _oracle_of(job):
+    return dispatch_oracle(os.path.dirname(job[0]))
+
+
 def path_names(folder):
-    """{value: name} of the answers rs_path() can give: the RS_PATH_* macros of the folder's
-    rs_dispatch.h (the names ROUNDSMITH_PATH takes)."""
+    """{value: name} of the answers rs_path() can give: the RS_PATH_* macros (in the folder's
+    namespace) of its rs_dispatch.h (the names ROUNDSMITH_PATH takes)."""
     path = os.path.join(folder, "rs_dispatch.h")
     if not os.path.exists(path):
         return {}
-    found = re.findall(r"^#define RS_PATH_(\w+) (\d+)$", _read(path), re.M)
+    ns = re.escape(namespace(folder).upper())
+    found = re.findall(rf"^#define {ns}PATH_(\w+) (\d+)$", _read(path), re.M)
     return {int(v): n.lower() for n, v in found}
 
 
@@ -174,7 +196,7 @@ def _link(interp, folder, cfg, own, outside, loaded=None):
     rs_path is left to the caller, which runs the wrapper once per answer."""
     loaded = {} if loaded is None else loaded
     loaded.setdefault(own, interp)
-    for n in sorted(set(outside) - {DISPATCH_ORACLE} - set(interp.externs)):
+    for n in sorted(set(outside) - {dispatch_oracle(folder)} - set(interp.externs)):
         for f in sorted(os.listdir(folder)):
             other = os.path.join(folder, f)
             if other == own or not is_kernel_file(other):
@@ -265,7 +287,7 @@ def _wrapper_helpers(jobs):
         if other[1]:
             under.setdefault(other[1], set()).update(other[2])
     for job in jobs:
-        if DISPATCH_ORACLE in job[5]:
+        if _oracle_of(job) in job[5]:
             job[6] = job[6] | {n for n in job[5] if n in under and set(job[2]) <= under[n]}
 
 
@@ -283,14 +305,15 @@ def prove_one(job, quick=False, contracts=True):
     cases = mod.cases(kind, n, quick=quick)
     # A dispatch wrapper is run once per answer of the oracle, into the kernels it calls.
     answers = [None]
-    if DISPATCH_ORACLE in outside:
+    oracle = _oracle_of(job)
+    if oracle in outside:
         answers = sorted(path_names(os.path.dirname(path)))
     res = Result(os.path.basename(path), name, cnames, "proved",
                  cases=len(cases) * len(answers))
     try:
         _link(interp, os.path.dirname(path), cfg, path, outside)
         if not answers:
-            raise Unsupported("rs_path is called but the folder has no rs_dispatch.h")
+            raise Unsupported(f"{oracle} is called but the folder has no rs_dispatch.h")
     except Unsupported as e:
         res.status = "not supported"
         res.detail = str(e)
@@ -303,7 +326,7 @@ def prove_one(job, quick=False, contracts=True):
         given = _contracts(interp, mod, proven - {name})
     for answer, case in ((a, c) for a in answers if a not in lemma for c in cases):
         if answer is not None:
-            interp.externs[DISPATCH_ORACLE] = lambda vals, a=answer: (a, T.INT)
+            interp.externs[oracle] = lambda vals, a=answer: (a, T.INT)
             case = dict(case, path=answer)
         try:
             if given:
@@ -360,7 +383,8 @@ def _pass_through(job, interp, answers, kind):
     the lemma checked under every configuration the job stands for (the callees' declared
     types come from each branch's own text)."""
     path, name, cnames, cname, _, outside, proven, _ = job
-    calls = [o for o in outside if o != DISPATCH_ORACLE]
+    oracle = _oracle_of(job)
+    calls = [o for o in outside if o != oracle]
     if not answers or None in answers or not calls:
         return {}
     found = None
@@ -375,7 +399,7 @@ def _pass_through(job, interp, answers, kind):
                 return {}
         here = {}
         for a in answers:
-            ip.externs[DISPATCH_ORACLE] = lambda vals, a=a: (a, T.INT)
+            ip.externs[oracle] = lambda vals, a=a: (a, T.INT)
             callee = passthrough.callee(ip, name, calls)
             if callee in proven and kind_of(callee) == kind:
                 here[a] = callee
@@ -443,7 +467,7 @@ def _cost(job, quick):
     on one core alone): the text it interprets times its argument sets; a wrapper resting on
     its callees costs little whatever its cases."""
     name = job[1]
-    if name is None or DISPATCH_ORACLE in job[5]:
+    if name is None or _oracle_of(job) in job[5]:
         return 0
     family, kind, n = kind_of(name)
     mod = keccak_obligations if family == "keccak" else chacha_obligations
@@ -454,7 +478,7 @@ def _file_task(folder, path, configs, only, quick):
     """One file planned and its kernels proven where its parse trees were made: (its jobs,
     their results, None for a dispatch wrapper, proven once every file is planned)."""
     jobs = _plan_file(folder, path, configs, only)
-    return jobs, [None if DISPATCH_ORACLE in job[5] else prove_one(job, quick, True)
+    return jobs, [None if _oracle_of(job) in job[5] else prove_one(job, quick, True)
                   for job in jobs]
 
 

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "KeccakP-1600-times2-SnP.h"
-#include "keccak_p1600_x2.h"
+#include "keccak_p1600_xN.h"
 
 /*
  * The states are 2 interleaved sets of canonical lanes: lane i of instance j is word

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "KeccakP-1600-times8-SnP.h"
-#include "keccak_p1600_x8.h"
+#include "keccak_p1600_xN.h"
 
 /*
  * The states are 8 interleaved sets of canonical lanes: lane i of instance j is word

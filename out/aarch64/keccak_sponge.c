@@ -472,13 +472,13 @@ static void rs_mb_permute(uint64_t *st, unsigned n, unsigned k, unsigned rounds)
 #if defined(RS_BUILD_SHA3)
     case 1:
         for (g = 0; g < n; g += 2)
-            rs_sha3_keccak_p1600_x2((uint64_t (*)[2])(st + 25 * g), rounds);
+            keccak_p1600_x2_sha3((uint64_t (*)[2])(st + 25 * g), rounds);
         return;
 #endif
 #if defined(RS_BUILD_NEON)
     case 2:
         for (g = 0; g < n; g += 2)
-            rs_neon_keccak_p1600_x2((uint64_t (*)[2])(st + 25 * g), rounds);
+            keccak_p1600_x2_neon((uint64_t (*)[2])(st + 25 * g), rounds);
         return;
 #endif
     default:
@@ -495,15 +495,15 @@ static void rs_mb_absorb_blocks(uint64_t *st, unsigned n, unsigned k, const uint
 #if defined(RS_BUILD_SHA3)
     case 1:
         for (g = 0; g < n; g += 2)
-            rs_sha3_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
-                                           blocks, lanes, rounds);
+            keccak_p1600_x2_sha3_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
+                                        blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_NEON)
     case 2:
         for (g = 0; g < n; g += 2)
-            rs_neon_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
-                                           blocks, lanes, rounds);
+            keccak_p1600_x2_neon_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
+                                        blocks, lanes, rounds);
         return;
 #endif
     default:
@@ -520,15 +520,15 @@ static void rs_mb_squeeze_blocks(uint64_t *st, unsigned n, unsigned k, uint8_t *
 #if defined(RS_BUILD_SHA3)
     case 1:
         for (g = 0; g < n; g += 2)
-            rs_sha3_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
-                                            blocks, lanes, rounds);
+            keccak_p1600_x2_sha3_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
+                                         blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_NEON)
     case 2:
         for (g = 0; g < n; g += 2)
-            rs_neon_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
-                                            blocks, lanes, rounds);
+            keccak_p1600_x2_neon_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
+                                         blocks, lanes, rounds);
         return;
 #endif
     default:
@@ -1091,7 +1091,7 @@ static void rs_leaves_x2_sha3(uint8_t *cv, const uint8_t *in, size_t count, cons
     memset(s, 0, sizeof s);
     for (j = 0; j < 2; j++)
         chunk[j] = in + (j < count ? j : count - 1) * lf->chunk;
-    rs_sha3_keccak_p1600_x2_absorb(s, chunk, blocks, lanes, lf->rounds);
+    keccak_p1600_x2_sha3_absorb(s, chunk, blocks, lanes, lf->rounds);
     for (j = 0; j < 2; j++) {
         chunk[j] += blocks * lf->rate;
         rs_mb_xor(&s[0][j], 2, 8 * whole, chunk[j] + 8 * whole, tail % 8);
@@ -1099,9 +1099,9 @@ static void rs_leaves_x2_sha3(uint8_t *cv, const uint8_t *in, size_t count, cons
         s[lanes - 1][j] ^= (uint64_t)0x80 << 56;
     }
     if (whole)
-        rs_sha3_keccak_p1600_x2_absorb(s, chunk, 1, whole, lf->rounds);
+        keccak_p1600_x2_sha3_absorb(s, chunk, 1, whole, lf->rounds);
     else
-        rs_sha3_keccak_p1600_x2(s, lf->rounds);
+        keccak_p1600_x2_sha3(s, lf->rounds);
     for (j = 0; j < count; j++)
         rs_mb_extract(&s[0][j], 2, 0, cv + lf->cv * j, lf->cv);
 }
@@ -1122,7 +1122,7 @@ static void rs_leaves_x2_neon(uint8_t *cv, const uint8_t *in, size_t count, cons
     memset(s, 0, sizeof s);
     for (j = 0; j < 2; j++)
         chunk[j] = in + (j < count ? j : count - 1) * lf->chunk;
-    rs_neon_keccak_p1600_x2_absorb(s, chunk, blocks, lanes, lf->rounds);
+    keccak_p1600_x2_neon_absorb(s, chunk, blocks, lanes, lf->rounds);
     for (j = 0; j < 2; j++) {
         chunk[j] += blocks * lf->rate;
         rs_mb_xor(&s[0][j], 2, 8 * whole, chunk[j] + 8 * whole, tail % 8);
@@ -1130,9 +1130,9 @@ static void rs_leaves_x2_neon(uint8_t *cv, const uint8_t *in, size_t count, cons
         s[lanes - 1][j] ^= (uint64_t)0x80 << 56;
     }
     if (whole)
-        rs_neon_keccak_p1600_x2_absorb(s, chunk, 1, whole, lf->rounds);
+        keccak_p1600_x2_neon_absorb(s, chunk, 1, whole, lf->rounds);
     else
-        rs_neon_keccak_p1600_x2(s, lf->rounds);
+        keccak_p1600_x2_neon(s, lf->rounds);
     for (j = 0; j < count; j++)
         rs_mb_extract(&s[0][j], 2, 0, cv + lf->cv * j, lf->cv);
 }

@@ -12,8 +12,8 @@
  *     prefix = (none)
  */
 
-#ifndef RS_RS_DISPATCH_H
-#define RS_RS_DISPATCH_H
+#ifndef RS_DISPATCH_H
+#define RS_DISPATCH_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,6 +60,17 @@ extern "C" {
 #define RS_DECISION_CHACHA 4 /* options: scalar, neon */
 #define RS_DECISIONS 5
 #define RS_OPTIONS_MAX 3
+
+/*
+ * The options as constants, to compare with what rs_choice(d) returns: each one's value is
+ * its option number in the list of its decision above. mb2, mb4, mb8, kt128 share one list
+ * (RS_CHOICE_<kernel>); the chacha decision's are RS_CHOICE_CHACHA_<level>.
+ */
+#define RS_CHOICE_X1 0
+#define RS_CHOICE_X2_SHA3 1
+#define RS_CHOICE_X2_NEON 2
+#define RS_CHOICE_CHACHA_SCALAR 0
+#define RS_CHOICE_CHACHA_NEON 1
 
 /* The option (its number in the list above) decision d takes on the path in use. */
 int rs_choice(int d);

@@ -328,13 +328,18 @@ static void rs_st_keccak(unsigned *code, const uint8_t *msg)
 static void rs_st_x2_x2_sha3(unsigned *code)
 {
     uint64_t separate[2][25], states[25][2];
-    size_t j;
+    size_t i, j;
     for (j = 0; j < 2; j++)
         rs_st_lanes(separate[j], 200 * j);
-    rs_sha3_keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
-    rs_sha3_keccak_p1600_x2(states, 12);
-    rs_sha3_keccak_f1600_x2(states);
-    rs_sha3_keccak_x2_deinterleave(separate, (const uint64_t (*)[2])states);
+    /* 12 rounds in the interleaved layout, then 24 on the separate states: both entries. */
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 2; j++)
+            states[i][j] = separate[j][i];
+    keccak_p1600_x2_sha3(states, 12);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 2; j++)
+            separate[j][i] = states[i][j];
+    keccak_f1600_x2_sha3_states(separate);
     rs_st_verdict(code, 56, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50) ^ rs_st_want_fnv[4]);
 }
 #endif
@@ -344,13 +349,18 @@ static void rs_st_x2_x2_sha3(unsigned *code)
 static void rs_st_x2_x2_neon(unsigned *code)
 {
     uint64_t separate[2][25], states[25][2];
-    size_t j;
+    size_t i, j;
     for (j = 0; j < 2; j++)
         rs_st_lanes(separate[j], 200 * j);
-    rs_neon_keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
-    rs_neon_keccak_p1600_x2(states, 12);
-    rs_neon_keccak_f1600_x2(states);
-    rs_neon_keccak_x2_deinterleave(separate, (const uint64_t (*)[2])states);
+    /* 12 rounds in the interleaved layout, then 24 on the separate states: both entries. */
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 2; j++)
+            states[i][j] = separate[j][i];
+    keccak_p1600_x2_neon(states, 12);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 2; j++)
+            separate[j][i] = states[i][j];
+    keccak_f1600_x2_neon_states(separate);
     rs_st_verdict(code, 55, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50) ^ rs_st_want_fnv[5]);
 }
 #endif

@@ -22,6 +22,7 @@
  */
 #include "rs_dispatch.h"
 #include "keccak_p1600.h"
+#include "keccak_p1600_xN.h"
 #include "keccak_sponge.h"
 #include "KeccakP-1600-SnP.h"
 #include "KeccakP-1600-times2-SnP.h"

@@ -12,8 +12,8 @@
  *     prefix = (none)
  */
 
-#ifndef RS_RS_DISPATCH_H
-#define RS_RS_DISPATCH_H
+#ifndef RS_DISPATCH_H
+#define RS_DISPATCH_H
 
 #ifdef __cplusplus
 extern "C" {

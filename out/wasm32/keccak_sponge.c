@@ -471,7 +471,7 @@ static void rs_mb_permute(uint64_t *st, unsigned n, unsigned k, unsigned rounds)
 #if defined(RS_BUILD_SIMD128)
     case 1:
         for (g = 0; g < n; g += 2)
-            rs_simd128_keccak_p1600_x2((uint64_t (*)[2])(st + 25 * g), rounds);
+            keccak_p1600_x2_simd128((uint64_t (*)[2])(st + 25 * g), rounds);
         return;
 #endif
     default:
@@ -488,8 +488,8 @@ static void rs_mb_absorb_blocks(uint64_t *st, unsigned n, unsigned k, const uint
 #if defined(RS_BUILD_SIMD128)
     case 1:
         for (g = 0; g < n; g += 2)
-            rs_simd128_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
-                                              blocks, lanes, rounds);
+            keccak_p1600_x2_simd128_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
+                                           blocks, lanes, rounds);
         return;
 #endif
     default:
@@ -506,8 +506,8 @@ static void rs_mb_squeeze_blocks(uint64_t *st, unsigned n, unsigned k, uint8_t *
 #if defined(RS_BUILD_SIMD128)
     case 1:
         for (g = 0; g < n; g += 2)
-            rs_simd128_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
-                                               blocks, lanes, rounds);
+            keccak_p1600_x2_simd128_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
+                                            blocks, lanes, rounds);
         return;
 #endif
     default:
@@ -1070,7 +1070,7 @@ static void rs_leaves_x2_simd128(uint8_t *cv, const uint8_t *in, size_t count, c
     memset(s, 0, sizeof s);
     for (j = 0; j < 2; j++)
         chunk[j] = in + (j < count ? j : count - 1) * lf->chunk;
-    rs_simd128_keccak_p1600_x2_absorb(s, chunk, blocks, lanes, lf->rounds);
+    keccak_p1600_x2_simd128_absorb(s, chunk, blocks, lanes, lf->rounds);
     for (j = 0; j < 2; j++) {
         chunk[j] += blocks * lf->rate;
         rs_mb_xor(&s[0][j], 2, 8 * whole, chunk[j] + 8 * whole, tail % 8);
@@ -1078,9 +1078,9 @@ static void rs_leaves_x2_simd128(uint8_t *cv, const uint8_t *in, size_t count, c
         s[lanes - 1][j] ^= (uint64_t)0x80 << 56;
     }
     if (whole)
-        rs_simd128_keccak_p1600_x2_absorb(s, chunk, 1, whole, lf->rounds);
+        keccak_p1600_x2_simd128_absorb(s, chunk, 1, whole, lf->rounds);
     else
-        rs_simd128_keccak_p1600_x2(s, lf->rounds);
+        keccak_p1600_x2_simd128(s, lf->rounds);
     for (j = 0; j < count; j++)
         rs_mb_extract(&s[0][j], 2, 0, cv + lf->cv * j, lf->cv);
 }

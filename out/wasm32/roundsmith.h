@@ -10,7 +10,7 @@
  *     bundle = wasm32
  *     paths  = scalar, simd128
  *     prefix = (none)
- *     shapes = keccak_scalar, keccak_x2_simd128, chacha by the least worst loss over generator/profiles/wasm32-node20.20.2-amd-epyc-f26m2-clang.json
+ *     shapes = keccak_scalar from generator/targets.py (no wasm32 profile applies); keccak_x2_simd128, chacha by the least worst loss over generator/profiles/wasm32-node20.20.2-amd-epyc-f26m2-clang.json
  */
 
 #ifndef RS_ROUNDSMITH_H
@@ -23,12 +23,14 @@
  */
 #include "rs_dispatch.h"
 #include "keccak_p1600.h"
+#include "keccak_p1600_xN.h"
 #include "keccak_sponge.h"
 #include "KeccakP-1600-SnP.h"
 #include "KeccakP-1600-times2-SnP.h"
 #include "KeccakP-1600-times4-SnP.h"
 #include "KeccakP-1600-times8-SnP.h"
 #include "chacha.h"
+#include "keccak_p1600_x2_simd128.h"
 
 #ifdef __cplusplus
 extern "C" {

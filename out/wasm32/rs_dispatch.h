@@ -10,11 +10,11 @@
  *     bundle = wasm32
  *     paths  = scalar, simd128
  *     prefix = (none)
- *     shapes = keccak_scalar, keccak_x2_simd128, chacha by the least worst loss over generator/profiles/wasm32-node20.20.2-amd-epyc-f26m2-clang.json
+ *     shapes = keccak_scalar from generator/targets.py (no wasm32 profile applies); keccak_x2_simd128, chacha by the least worst loss over generator/profiles/wasm32-node20.20.2-amd-epyc-f26m2-clang.json
  */
 
-#ifndef RS_RS_DISPATCH_H
-#define RS_RS_DISPATCH_H
+#ifndef RS_DISPATCH_H
+#define RS_DISPATCH_H
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,6 +59,16 @@ extern "C" {
 #define RS_DECISION_CHACHA 4 /* options: scalar, simd128 */
 #define RS_DECISIONS 5
 #define RS_OPTIONS_MAX 2
+
+/*
+ * The options as constants, to compare with what rs_choice(d) returns: each one's value is
+ * its option number in the list of its decision above. mb2, mb4, mb8, kt128 share one list
+ * (RS_CHOICE_<kernel>); the chacha decision's are RS_CHOICE_CHACHA_<level>.
+ */
+#define RS_CHOICE_X1 0
+#define RS_CHOICE_X2_SIMD128 1
+#define RS_CHOICE_CHACHA_SCALAR 0
+#define RS_CHOICE_CHACHA_SIMD128 1
 
 /* The option (its number in the list above) decision d takes on the path in use. */
 int rs_choice(int d);

@@ -17,8 +17,8 @@
  *     isa target      = bmi,bmi2
  */
 
-#ifndef RS_RS_BMI2_KECCAK_P1600_H
-#define RS_RS_BMI2_KECCAK_P1600_H
+#ifndef RS_KECCAK_P1600_BMI2_H
+#define RS_KECCAK_P1600_BMI2_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -70,4 +70,4 @@ size_t rs_bmi2_keccak_p1600_squeeze(uint64_t state[25], unsigned rounds, unsigne
 }
 #endif
 
-#endif /* RS_RS_BMI2_KECCAK_P1600_H */
+#endif /* RS_KECCAK_P1600_BMI2_H */

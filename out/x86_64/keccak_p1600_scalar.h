@@ -16,8 +16,8 @@
  *     prefix          = rs_scalar_
  */
 
-#ifndef RS_RS_SCALAR_KECCAK_P1600_H
-#define RS_RS_SCALAR_KECCAK_P1600_H
+#ifndef RS_KECCAK_P1600_SCALAR_H
+#define RS_KECCAK_P1600_SCALAR_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -69,4 +69,4 @@ size_t rs_scalar_keccak_p1600_squeeze(uint64_t state[25], unsigned rounds, unsig
 }
 #endif
 
-#endif /* RS_RS_SCALAR_KECCAK_P1600_H */
+#endif /* RS_KECCAK_P1600_SCALAR_H */

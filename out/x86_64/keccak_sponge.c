@@ -24,9 +24,9 @@
 
 #include "keccak_p1600.h"
 #include "keccak_sponge.h"
-#include "keccak_p1600_x8.h"
+#include "keccak_p1600_x8_avx512.h"
 #include "keccak_p1600_x4_avx512vl.h"
-#include "keccak_p1600_x4.h"
+#include "keccak_p1600_x4_avx2.h"
 #include "keccak_p1600_x2_avx512vl.h"
 #include "rs_dispatch.h"
 
@@ -474,25 +474,25 @@ static void rs_mb_permute(uint64_t *st, unsigned n, unsigned k, unsigned rounds)
 #if defined(RS_BUILD_AVX512)
     case 1:
         for (g = 0; g < n; g += 8)
-            keccak_p1600_x8((uint64_t (*)[8])(st + 25 * g), rounds);
+            keccak_p1600_x8_avx512((uint64_t (*)[8])(st + 25 * g), rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX512)
     case 2:
         for (g = 0; g < n; g += 4)
-            rs_avx512vl_keccak_p1600_x4((uint64_t (*)[4])(st + 25 * g), rounds);
+            keccak_p1600_x4_avx512vl((uint64_t (*)[4])(st + 25 * g), rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     case 3:
         for (g = 0; g < n; g += 4)
-            keccak_p1600_x4((uint64_t (*)[4])(st + 25 * g), rounds);
+            keccak_p1600_x4_avx2((uint64_t (*)[4])(st + 25 * g), rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX512)
     case 4:
         for (g = 0; g < n; g += 2)
-            rs_avx512vl_keccak_p1600_x2((uint64_t (*)[2])(st + 25 * g), rounds);
+            keccak_p1600_x2_avx512vl((uint64_t (*)[2])(st + 25 * g), rounds);
         return;
 #endif
     default:
@@ -509,29 +509,29 @@ static void rs_mb_absorb_blocks(uint64_t *st, unsigned n, unsigned k, const uint
 #if defined(RS_BUILD_AVX512)
     case 1:
         for (g = 0; g < n; g += 8)
-            keccak_p1600_x8_absorb((uint64_t (*)[8])(st + 25 * g), in + g,
-                                   blocks, lanes, rounds);
+            keccak_p1600_x8_avx512_absorb((uint64_t (*)[8])(st + 25 * g), in + g,
+                                          blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX512)
     case 2:
         for (g = 0; g < n; g += 4)
-            rs_avx512vl_keccak_p1600_x4_absorb((uint64_t (*)[4])(st + 25 * g), in + g,
-                                               blocks, lanes, rounds);
+            keccak_p1600_x4_avx512vl_absorb((uint64_t (*)[4])(st + 25 * g), in + g,
+                                            blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     case 3:
         for (g = 0; g < n; g += 4)
-            keccak_p1600_x4_absorb((uint64_t (*)[4])(st + 25 * g), in + g,
-                                   blocks, lanes, rounds);
+            keccak_p1600_x4_avx2_absorb((uint64_t (*)[4])(st + 25 * g), in + g,
+                                        blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX512)
     case 4:
         for (g = 0; g < n; g += 2)
-            rs_avx512vl_keccak_p1600_x2_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
-                                               blocks, lanes, rounds);
+            keccak_p1600_x2_avx512vl_absorb((uint64_t (*)[2])(st + 25 * g), in + g,
+                                            blocks, lanes, rounds);
         return;
 #endif
     default:
@@ -548,29 +548,29 @@ static void rs_mb_squeeze_blocks(uint64_t *st, unsigned n, unsigned k, uint8_t *
 #if defined(RS_BUILD_AVX512)
     case 1:
         for (g = 0; g < n; g += 8)
-            keccak_p1600_x8_squeeze((uint64_t (*)[8])(st + 25 * g), out + g,
-                                    blocks, lanes, rounds);
+            keccak_p1600_x8_avx512_squeeze((uint64_t (*)[8])(st + 25 * g), out + g,
+                                           blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX512)
     case 2:
         for (g = 0; g < n; g += 4)
-            rs_avx512vl_keccak_p1600_x4_squeeze((uint64_t (*)[4])(st + 25 * g), out + g,
-                                                blocks, lanes, rounds);
+            keccak_p1600_x4_avx512vl_squeeze((uint64_t (*)[4])(st + 25 * g), out + g,
+                                             blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     case 3:
         for (g = 0; g < n; g += 4)
-            keccak_p1600_x4_squeeze((uint64_t (*)[4])(st + 25 * g), out + g,
-                                    blocks, lanes, rounds);
+            keccak_p1600_x4_avx2_squeeze((uint64_t (*)[4])(st + 25 * g), out + g,
+                                         blocks, lanes, rounds);
         return;
 #endif
 #if defined(RS_BUILD_AVX512)
     case 4:
         for (g = 0; g < n; g += 2)
-            rs_avx512vl_keccak_p1600_x2_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
-                                                blocks, lanes, rounds);
+            keccak_p1600_x2_avx512vl_squeeze((uint64_t (*)[2])(st + 25 * g), out + g,
+                                             blocks, lanes, rounds);
         return;
 #endif
     default:
@@ -1123,7 +1123,7 @@ static size_t rs_length_encode(uint8_t out[9], uint64_t x)
  * the spare instances, which still beats the narrower paths. The last block's padding and the
  * tail's bytes past its whole lanes are xored in first: the loop then xors those lanes and
  * permutes. */
-static void rs_leaves_x8(uint8_t *cv, const uint8_t *in, size_t count, const rs_leaf *lf)
+static void rs_leaves_x8_avx512(uint8_t *cv, const uint8_t *in, size_t count, const rs_leaf *lf)
 {
     uint64_t s[25][8];
     const uint8_t *chunk[8];
@@ -1133,7 +1133,7 @@ static void rs_leaves_x8(uint8_t *cv, const uint8_t *in, size_t count, const rs_
     memset(s, 0, sizeof s);
     for (j = 0; j < 8; j++)
         chunk[j] = in + (j < count ? j : count - 1) * lf->chunk;
-    keccak_p1600_x8_absorb(s, chunk, blocks, lanes, lf->rounds);
+    keccak_p1600_x8_avx512_absorb(s, chunk, blocks, lanes, lf->rounds);
     for (j = 0; j < 8; j++) {
         chunk[j] += blocks * lf->rate;
         rs_mb_xor(&s[0][j], 8, 8 * whole, chunk[j] + 8 * whole, tail % 8);
@@ -1141,9 +1141,9 @@ static void rs_leaves_x8(uint8_t *cv, const uint8_t *in, size_t count, const rs_
         s[lanes - 1][j] ^= (uint64_t)0x80 << 56;
     }
     if (whole)
-        keccak_p1600_x8_absorb(s, chunk, 1, whole, lf->rounds);
+        keccak_p1600_x8_avx512_absorb(s, chunk, 1, whole, lf->rounds);
     else
-        keccak_p1600_x8(s, lf->rounds);
+        keccak_p1600_x8_avx512(s, lf->rounds);
     for (j = 0; j < count; j++)
         rs_mb_extract(&s[0][j], 8, 0, cv + lf->cv * j, lf->cv);
 }
@@ -1164,7 +1164,7 @@ static void rs_leaves_x4_avx512vl(uint8_t *cv, const uint8_t *in, size_t count, 
     memset(s, 0, sizeof s);
     for (j = 0; j < 4; j++)
         chunk[j] = in + (j < count ? j : count - 1) * lf->chunk;
-    rs_avx512vl_keccak_p1600_x4_absorb(s, chunk, blocks, lanes, lf->rounds);
+    keccak_p1600_x4_avx512vl_absorb(s, chunk, blocks, lanes, lf->rounds);
     for (j = 0; j < 4; j++) {
         chunk[j] += blocks * lf->rate;
         rs_mb_xor(&s[0][j], 4, 8 * whole, chunk[j] + 8 * whole, tail % 8);
@@ -1172,9 +1172,9 @@ static void rs_leaves_x4_avx512vl(uint8_t *cv, const uint8_t *in, size_t count, 
         s[lanes - 1][j] ^= (uint64_t)0x80 << 56;
     }
     if (whole)
-        rs_avx512vl_keccak_p1600_x4_absorb(s, chunk, 1, whole, lf->rounds);
+        keccak_p1600_x4_avx512vl_absorb(s, chunk, 1, whole, lf->rounds);
     else
-        rs_avx512vl_keccak_p1600_x4(s, lf->rounds);
+        keccak_p1600_x4_avx512vl(s, lf->rounds);
     for (j = 0; j < count; j++)
         rs_mb_extract(&s[0][j], 4, 0, cv + lf->cv * j, lf->cv);
 }
@@ -1185,7 +1185,7 @@ static void rs_leaves_x4_avx512vl(uint8_t *cv, const uint8_t *in, size_t count, 
  * the spare instances, which still beats the narrower paths. The last block's padding and the
  * tail's bytes past its whole lanes are xored in first: the loop then xors those lanes and
  * permutes. */
-static void rs_leaves_x4(uint8_t *cv, const uint8_t *in, size_t count, const rs_leaf *lf)
+static void rs_leaves_x4_avx2(uint8_t *cv, const uint8_t *in, size_t count, const rs_leaf *lf)
 {
     uint64_t s[25][4];
     const uint8_t *chunk[4];
@@ -1195,7 +1195,7 @@ static void rs_leaves_x4(uint8_t *cv, const uint8_t *in, size_t count, const rs_
     memset(s, 0, sizeof s);
     for (j = 0; j < 4; j++)
         chunk[j] = in + (j < count ? j : count - 1) * lf->chunk;
-    keccak_p1600_x4_absorb(s, chunk, blocks, lanes, lf->rounds);
+    keccak_p1600_x4_avx2_absorb(s, chunk, blocks, lanes, lf->rounds);
     for (j = 0; j < 4; j++) {
         chunk[j] += blocks * lf->rate;
         rs_mb_xor(&s[0][j], 4, 8 * whole, chunk[j] + 8 * whole, tail % 8);
@@ -1203,9 +1203,9 @@ static void rs_leaves_x4(uint8_t *cv, const uint8_t *in, size_t count, const rs_
         s[lanes - 1][j] ^= (uint64_t)0x80 << 56;
     }
     if (whole)
-        keccak_p1600_x4_absorb(s, chunk, 1, whole, lf->rounds);
+        keccak_p1600_x4_avx2_absorb(s, chunk, 1, whole, lf->rounds);
     else
-        keccak_p1600_x4(s, lf->rounds);
+        keccak_p1600_x4_avx2(s, lf->rounds);
     for (j = 0; j < count; j++)
         rs_mb_extract(&s[0][j], 4, 0, cv + lf->cv * j, lf->cv);
 }
@@ -1226,7 +1226,7 @@ static void rs_leaves_x2_avx512vl(uint8_t *cv, const uint8_t *in, size_t count, 
     memset(s, 0, sizeof s);
     for (j = 0; j < 2; j++)
         chunk[j] = in + (j < count ? j : count - 1) * lf->chunk;
-    rs_avx512vl_keccak_p1600_x2_absorb(s, chunk, blocks, lanes, lf->rounds);
+    keccak_p1600_x2_avx512vl_absorb(s, chunk, blocks, lanes, lf->rounds);
     for (j = 0; j < 2; j++) {
         chunk[j] += blocks * lf->rate;
         rs_mb_xor(&s[0][j], 2, 8 * whole, chunk[j] + 8 * whole, tail % 8);
@@ -1234,9 +1234,9 @@ static void rs_leaves_x2_avx512vl(uint8_t *cv, const uint8_t *in, size_t count, 
         s[lanes - 1][j] ^= (uint64_t)0x80 << 56;
     }
     if (whole)
-        rs_avx512vl_keccak_p1600_x2_absorb(s, chunk, 1, whole, lf->rounds);
+        keccak_p1600_x2_avx512vl_absorb(s, chunk, 1, whole, lf->rounds);
     else
-        rs_avx512vl_keccak_p1600_x2(s, lf->rounds);
+        keccak_p1600_x2_avx512vl(s, lf->rounds);
     for (j = 0; j < count; j++)
         rs_mb_extract(&s[0][j], 2, 0, cv + lf->cv * j, lf->cv);
 }
@@ -1255,7 +1255,7 @@ static void rs_leaves(uint8_t *cv, const uint8_t *in, size_t count, const rs_lea
     case 1:
         for (; count; count -= take) {
             take = count < 8 ? count : 8;
-            rs_leaves_x8(cv, in, take, lf);
+            rs_leaves_x8_avx512(cv, in, take, lf);
             in += take * lf->chunk;
             cv += take * lf->cv;
         }
@@ -1275,7 +1275,7 @@ static void rs_leaves(uint8_t *cv, const uint8_t *in, size_t count, const rs_lea
     case 3:
         for (; count; count -= take) {
             take = count < 4 ? count : 4;
-            rs_leaves_x4(cv, in, take, lf);
+            rs_leaves_x4_avx2(cv, in, take, lf);
             in += take * lf->chunk;
             cv += take * lf->cv;
         }

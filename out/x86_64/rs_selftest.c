@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "roundsmith.h"
-#include "keccak_p1600_x8.h"
+#include "keccak_p1600_x8_avx512.h"
 #include "keccak_p1600_x4_avx512vl.h"
-#include "keccak_p1600_x4.h"
+#include "keccak_p1600_x4_avx2.h"
 #include "keccak_p1600_x2_avx512vl.h"
 
 /* Every input is m(i) = seed[i mod 64] ^ (i / 64), so only the seed is stored. */
@@ -332,13 +332,18 @@ static void rs_st_keccak(unsigned *code, const uint8_t *msg)
 static void rs_st_x8_x8_u2_avx512(unsigned *code)
 {
     uint64_t separate[8][25], states[25][8];
-    size_t j;
+    size_t i, j;
     for (j = 0; j < 8; j++)
         rs_st_lanes(separate[j], 200 * j);
-    keccak_x8_interleave(states, (const uint64_t (*)[25])separate);
-    keccak_p1600_x8(states, 12);
-    keccak_f1600_x8(states);
-    keccak_x8_deinterleave(separate, (const uint64_t (*)[8])states);
+    /* 12 rounds in the interleaved layout, then 24 on the separate states: both entries. */
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 8; j++)
+            states[i][j] = separate[j][i];
+    keccak_p1600_x8_avx512(states, 12);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 8; j++)
+            separate[j][i] = states[i][j];
+    keccak_f1600_x8_avx512_states(separate);
     rs_st_verdict(code, 54, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 200) ^ rs_st_want_fnv[4]);
 }
 #endif
@@ -348,13 +353,18 @@ static void rs_st_x8_x8_u2_avx512(unsigned *code)
 static void rs_st_x4_x4_u2_avx512vl(unsigned *code)
 {
     uint64_t separate[4][25], states[25][4];
-    size_t j;
+    size_t i, j;
     for (j = 0; j < 4; j++)
         rs_st_lanes(separate[j], 200 * j);
-    rs_avx512vl_keccak_x4_interleave(states, (const uint64_t (*)[25])separate);
-    rs_avx512vl_keccak_p1600_x4(states, 12);
-    rs_avx512vl_keccak_f1600_x4(states);
-    rs_avx512vl_keccak_x4_deinterleave(separate, (const uint64_t (*)[4])states);
+    /* 12 rounds in the interleaved layout, then 24 on the separate states: both entries. */
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 4; j++)
+            states[i][j] = separate[j][i];
+    keccak_p1600_x4_avx512vl(states, 12);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 4; j++)
+            separate[j][i] = states[i][j];
+    keccak_f1600_x4_avx512vl_states(separate);
     rs_st_verdict(code, 53, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 100) ^ rs_st_want_fnv[5]);
 }
 #endif
@@ -364,13 +374,18 @@ static void rs_st_x4_x4_u2_avx512vl(unsigned *code)
 static void rs_st_x4_x4_u2_avx2(unsigned *code)
 {
     uint64_t separate[4][25], states[25][4];
-    size_t j;
+    size_t i, j;
     for (j = 0; j < 4; j++)
         rs_st_lanes(separate[j], 200 * j);
-    keccak_x4_interleave(states, (const uint64_t (*)[25])separate);
-    keccak_p1600_x4(states, 12);
-    keccak_f1600_x4(states);
-    keccak_x4_deinterleave(separate, (const uint64_t (*)[4])states);
+    /* 12 rounds in the interleaved layout, then 24 on the separate states: both entries. */
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 4; j++)
+            states[i][j] = separate[j][i];
+    keccak_p1600_x4_avx2(states, 12);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 4; j++)
+            separate[j][i] = states[i][j];
+    keccak_f1600_x4_avx2_states(separate);
     rs_st_verdict(code, 52, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 100) ^ rs_st_want_fnv[6]);
 }
 #endif
@@ -380,13 +395,18 @@ static void rs_st_x4_x4_u2_avx2(unsigned *code)
 static void rs_st_x2_x2_u1_avx512vl(unsigned *code)
 {
     uint64_t separate[2][25], states[25][2];
-    size_t j;
+    size_t i, j;
     for (j = 0; j < 2; j++)
         rs_st_lanes(separate[j], 200 * j);
-    rs_avx512vl_keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
-    rs_avx512vl_keccak_p1600_x2(states, 12);
-    rs_avx512vl_keccak_f1600_x2(states);
-    rs_avx512vl_keccak_x2_deinterleave(separate, (const uint64_t (*)[2])states);
+    /* 12 rounds in the interleaved layout, then 24 on the separate states: both entries. */
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 2; j++)
+            states[i][j] = separate[j][i];
+    keccak_p1600_x2_avx512vl(states, 12);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 2; j++)
+            separate[j][i] = states[i][j];
+    keccak_f1600_x2_avx512vl_states(separate);
     rs_st_verdict(code, 51, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50) ^ rs_st_want_fnv[7]);
 }
 #endif

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""What a folder generated under --prefix P exports, and what is wrong with it: every exported
+symbol, and every macro, function, type and configuration macro a header names, must begin
+with P or upper(P), and none may carry two prefixes (P rs_, upper(P) RS_, RS_ upper(P)).
+
+Used by tests/test_prefix_names.py (headers of every bundle) and tests/e2e_bundle.py (the
+symbols of the compiled objects, `nm -g --defined-only`).
+"""
+
+import re
+
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "defined", "__attribute__",
+            "__declspec", "extern", "static", "void", "int", "char", "unsigned", "const",
+            "struct", "union", "enum", "typedef", "size_t", "uint8_t", "uint16_t", "uint32_t",
+            "uint64_t", "int32_t", "int64_t", "uintptr_t", "__cplusplus"}
+
+
+def header_names(text):
+    """The names a header defines or tests, as (kind, name): macros it defines, macros it
+    tests (configuration), functions it declares, the struct/union/enum tags and typedefs."""
+    text = COMMENT.sub(" ", text)
+    out = set()
+    for line in text.splitlines():
+        s = line.strip()
+        m = re.match(r"#\s*define\s+(\w+)", s)
+        if m:
+            out.add(("macro", m.group(1)))
+        if s.startswith("#"):
+            for n in re.findall(r"(?:#\s*ifn?def\s+|defined\s*\(\s*)(\w+)", s):
+                out.add(("configuration macro", n))
+    code = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("#"))
+    code = code.replace('extern "C" {', "").replace("extern \"C\"", "")
+    for n in re.findall(r"^[\w \*]*?\b([A-Za-z_]\w*)\s*\(", code, re.M):
+        out.add(("function", n))
+    for n in re.findall(r"\b(?:struct|union|enum)\s+([A-Za-z_]\w*)", code):
+        out.add(("type", n))
+    for n in re.findall(r"\btypedef\b[^;{]*?(?:\{[^}]*\})?\s*\**\s*([A-Za-z_]\w*)\s*;", code,
+                        re.S):
+        out.add(("type", n))
+    return {(k, n) for k, n in out if n not in KEYWORDS}
+
+
+def problems(prefix, names):
+    """[message] for each (kind, name) in `names` that lacks the prefix or has two."""
+    upper = prefix.upper()
+    bad = []
+    for kind, n in sorted(names):
+        if kind == "configuration macro" and n.startswith("_"):
+            continue            # the compiler's own (__x86_64__, _MSC_VER)
+        if not n.startswith((prefix, upper)):
+            bad.append(f"{kind} {n}: without the prefix {prefix} / {upper}")
+            continue
+        rest = n[len(prefix):]
+        if rest.startswith(("rs_", "RS_", prefix, upper)) or n.startswith("RS_" + upper):
+            bad.append(f"{kind} {n}: two prefixes")
+    return bad
+
+
+def nm_symbols(nm_output):
+    """The defined global symbols of `nm -g --defined-only` output."""
+    return {l.split()[-1] for l in nm_output.splitlines() if len(l.split()) == 3}
