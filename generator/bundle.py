@@ -243,6 +243,7 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
         out.update(kernels.keccak_sponge(env, keccak, prefix, command, target,
                                          dispatch=dispatch))
         out.update(kernels.keccak_xn_dispatch(env, prefix, command, target, dispatch))
+        out.update(kernels.keccak_snp_xn(env, prefix, command, target))
     widths = []
     if "chacha" in families:
         chacha = chacha_files(env, bundle, target, prefix, command, dispatch, cc_id)

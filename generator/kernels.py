@@ -104,13 +104,12 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None):
     return {"chacha.h": h, "chacha8.h": h8, "chacha.c": c}
 
 
-# XKCP's parallel SnP (times2, times4, times8) on the x-N permutations: one header and one
-# source per N, each rendered from one template.
+# XKCP's parallel SnP (times2, times4, times8) on a bundle's dispatched x-N permutations
+# (keccak_p1600_xN.h): one header and one source per N, each rendered from one template.
 SNP_XN_WIDTHS = (2, 4, 8)
 SNP_XN_FILES = tuple(name for n in SNP_XN_WIDTHS
                      for name in (f"KeccakP-1600-times{n}-SnP.h", f"keccak_snp_x{n}.c"))
-SPONGE_FILES = ("keccak_sponge.h", "keccak_sponge.c", "KeccakP-1600-SnP.h",
-                "keccak_snp.c") + SNP_XN_FILES
+SPONGE_FILES = ("keccak_sponge.h", "keccak_sponge.c", "KeccakP-1600-SnP.h", "keccak_snp.c")
 
 
 def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=None):
@@ -149,17 +148,18 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
         "keccak_snp.c": "keccak_snp.c: XKCP's low-level interface on this kernel.",
     }
     files = {}
-    for name in what:
+    for name in SPONGE_FILES:
         files[name] = render.render(env, name + ".j2", **common,
                                     header=render.provenance(params, command, what[name]),
                                     guard=guard(ns, name))
-    files.update(keccak_snp_xn(env, params, prefix, ns, command, variant.name))
     return files
 
 
-def keccak_snp_xn(env, params, prefix, ns, command, variant_name):
+def keccak_snp_xn(env, prefix, command, target):
     """XKCP's KeccakP-1600-timesN-SnP.h and its C (keccak_snp_xN.c) per N, on the x-N
-    permutations of keccak_p1600_xN.h."""
+    permutations of a bundle's keccak_p1600_xN.h."""
+    params = (("target", target.name), ("prefix", prefix or "(none)"))
+    ns = render.namespace(prefix)
     files = {}
     for n in SNP_XN_WIDTHS:
         for name, template, what in (
@@ -168,7 +168,7 @@ def keccak_snp_xn(env, params, prefix, ns, command, variant_name):
                 (f"keccak_snp_x{n}.c", "keccak_snp_xN.c.j2",
                  "XKCP's parallel low-level interface on the x-N permutation")):
             files[name] = render.render(
-                env, template, prefix=prefix, n=n, variant_name=variant_name,
+                env, template, prefix=prefix, n=n,
                 header=render.provenance(params, command, f"{name}: {what}, {n} states."),
                 guard=guard(ns, name))
     return files

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from generator import keccak, kernels, reference, simd, variants, vendor
+from generator import keccak, reference, simd, variants, vendor
 from generator.errors import UsageError
 
 MASK = (1 << 64) - 1
@@ -252,7 +252,6 @@ class CommandLineTest(unittest.TestCase):
                                             "keccak_sponge.c", "keccak_sponge.h",
                                             "KeccakP-1600-SnP.h", "keccak_snp.c",
                                             "roundsmith.manifest"]
-                                           + list(kernels.SNP_XN_FILES)
                                            + list(vendor.names("my_"))))
             texts = {}
             for n in files:

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""XKCP's parallel SnP (KeccakP-1600-times2/4/8-SnP.h, keccak_snp_xN.c). It lives in out/ and
-in every bundle beside the sponge, so this family has no variant space: it runs
-check_snp_xN (the model's call scripts, generator/snp_xn.py) on out/ per compiler, on the
-committed x86_64 bundle once per forced dispatch path, on the committed portable bundle per
-compiler, and an XKCP-style AVX2 caller (its own __m256i states) on the x86_64 bundle."""
+"""XKCP's parallel SnP (KeccakP-1600-times2/4/8-SnP.h, keccak_snp_xN.c). It lives in every
+bundle, on the bundle's dispatched x-N permutations, so this family has no variant space: it
+runs check_snp_xN (the model's call scripts, generator/snp_xn.py) on the committed x86_64
+bundle once per forced dispatch path, on the committed portable bundle per compiler, and an
+XKCP-style AVX2 caller (its own __m256i states) on the x86_64 bundle."""
 
 import os
 
@@ -16,21 +16,6 @@ VECTORS = sponge_xn.SNP_VECTORS
 CHECK = "tests/check_snp_xN.c"
 AVX2_CALLER = "tests/xkcp_times4_avx2.c"
 PORTABLE = os.path.join("out", "portable")
-
-
-def per_compiler(w, ctx, suite):
-    """check_snp_xN over out/ as this compiler built it for the sponge family."""
-    cc = suite.cc
-    objs = ctx.out.objects.get(cc["cc"])
-    if suite.subset != "all" or not objs or not suite.tests:
-        return
-    check = suite.program(CHECK, objs,
-                          f"-O1 {ctx.out.api_flags} -I{sponge_xn.VECTORS_DIR} -Itests "
-                          f"{ctx.check_cflags} -DRS_COMPILER='\"{cc['cc']}\"'", ctx.check_libs,
-                          order_only=ctx.out.headers + [VECTORS])
-    w.build([check + ".log"], "run_check", [check])
-    ctx.add(check + ".log", "test")
-    w.blank()
 
 
 def _check(w, ctx, cc, objdir, folder, objs, headers, label):

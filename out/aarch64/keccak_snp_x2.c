@@ -6,16 +6,8 @@
  *     python3 -m generator bundle --canonical
  *
  * Parameters:
- *     target          = aarch64
- *     kernel          = keccak-p1600
- *     isa             = scalar
- *     unroll          = 4
- *     lane_complement = off
- *     parity          = fused
- *     rotate          = builtin
- *     prefix          = (none)
- *     kt128 leaves    = x2-sha3, x2-neon
- *     dispatch        = generic, neon, sha3
+ *     target = aarch64
+ *     prefix = (none)
  */
 
 #include <stddef.h>

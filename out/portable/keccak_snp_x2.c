@@ -6,14 +6,8 @@
  *     python3 -m generator bundle --canonical
  *
  * Parameters:
- *     target          = generic64
- *     kernel          = keccak-p1600
- *     isa             = scalar
- *     unroll          = 4
- *     lane_complement = off
- *     parity          = fused
- *     rotate          = builtin
- *     prefix          = (none)
+ *     target = generic64
+ *     prefix = (none)
  */
 
 #include <stddef.h>

@@ -6,16 +6,8 @@
  *     python3 -m generator bundle --canonical
  *
  * Parameters:
- *     target          = wasm32
- *     kernel          = keccak-p1600
- *     isa             = scalar
- *     unroll          = 1
- *     lane_complement = on
- *     parity          = separate
- *     rotate          = builtin
- *     prefix          = (none)
- *     kt128 leaves    = x2-u1-simd128
- *     dispatch        = scalar, simd128
+ *     target = wasm32
+ *     prefix = (none)
  */
 
 #ifndef RS_KECCAKP_1600_TIMES2_SNP_H

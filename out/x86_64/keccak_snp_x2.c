@@ -6,16 +6,8 @@
  *     python3 -m generator bundle --canonical
  *
  * Parameters:
- *     target          = x86_64
- *     kernel          = keccak-p1600
- *     isa             = scalar
- *     unroll          = 2
- *     lane_complement = off
- *     parity          = fused
- *     rotate          = builtin
- *     prefix          = (none)
- *     kt128 leaves    = x8-u2-avx512, x4-u2-avx512vl, x4-u2-avx2, x2-u1-avx512vl
- *     dispatch        = scalar, sse2, avx2, avx512
+ *     target = x86_64
+ *     prefix = (none)
  */
 
 #include <stddef.h>
