@@ -299,6 +299,9 @@ def cmd_testsuite(args):
         files["sponge_xN_vectors.h"] = kernels.sponge_xn_test_vectors(
             env, render.provenance((("vector seed", hex(vectors.SEED)),), command,
                                    "Test vectors for the multi-buffer sponges."))
+        files["snp_xN_vectors.h"] = kernels.snp_xn_test_vectors(
+            env, render.provenance((("vector seed", hex(vectors.SEED)),), command,
+                                   "Test scripts for XKCP's parallel SnP."))
     if (args.only in ("all", "scalar") and args.scalar_space == "cross"
             and set(targets.ARM_X2_ISAS) & set(target.vector_isas)):
         files.update(arm_x2_suite_files(env, command, target, space))

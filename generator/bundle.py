@@ -243,6 +243,7 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
         out.update(kernels.keccak_sponge(env, keccak, prefix, command, target,
                                          dispatch=dispatch))
         out.update(kernels.keccak_xn_dispatch(env, prefix, command, target, dispatch))
+        out.update(kernels.keccak_snp_xn(env, prefix, command, target))
     widths = []
     if "chacha" in families:
         chacha = chacha_files(env, bundle, target, prefix, command, dispatch, cc_id)
@@ -413,7 +414,9 @@ def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flav
 
 
 # Headers in the order they must appear in an amalgamation (each after what it includes).
-HEADER_ORDER = ("rs_dispatch.h", "keccak_p1600.h", "keccak_p1600_xN.h", "keccak_sponge.h", "KeccakP-1600-SnP.h",
+HEADER_ORDER = ("rs_dispatch.h", "keccak_p1600.h", "keccak_p1600_xN.h", "keccak_sponge.h",
+                "KeccakP-1600-SnP.h", "KeccakP-1600-times2-SnP.h", "KeccakP-1600-times4-SnP.h",
+                "KeccakP-1600-times8-SnP.h",
                 "chacha.h", "chacha8.h", "roundsmith.h")
 GCC_ONLY = "#if defined(__GNUC__) && !defined(__clang__) && !defined(__TINYC__)\n"
 GCC_PUSH = GCC_ONLY + "#pragma GCC push_options\n#endif\n"

@@ -6,7 +6,8 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from . import chacha, cpu_table, cpuid, keccak, render, simd, sponge, targets, variants, vectors, x86asm
+from . import (chacha, cpu_table, cpuid, keccak, render, simd, snp_xn, sponge, targets, variants,
+               vectors, x86asm)
 
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 
@@ -103,6 +104,11 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None):
     return {"chacha.h": h, "chacha8.h": h8, "chacha.c": c}
 
 
+# XKCP's parallel SnP (times2, times4, times8) on a bundle's dispatched x-N permutations
+# (keccak_p1600_xN.h): one header and one source per N, each rendered from one template.
+SNP_XN_WIDTHS = (2, 4, 8)
+SNP_XN_FILES = tuple(name for n in SNP_XN_WIDTHS
+                     for name in (f"KeccakP-1600-times{n}-SnP.h", f"keccak_snp_x{n}.c"))
 SPONGE_FILES = ("keccak_sponge.h", "keccak_sponge.c", "KeccakP-1600-SnP.h", "keccak_snp.c")
 
 
@@ -146,6 +152,25 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
         files[name] = render.render(env, name + ".j2", **common,
                                     header=render.provenance(params, command, what[name]),
                                     guard=guard(ns, name))
+    return files
+
+
+def keccak_snp_xn(env, prefix, command, target):
+    """XKCP's KeccakP-1600-timesN-SnP.h and its C (keccak_snp_xN.c) per N, on the x-N
+    permutations of a bundle's keccak_p1600_xN.h."""
+    params = (("target", target.name), ("prefix", prefix or "(none)"))
+    ns = render.namespace(prefix)
+    files = {}
+    for n in SNP_XN_WIDTHS:
+        for name, template, what in (
+                (f"KeccakP-1600-times{n}-SnP.h", "KeccakP-1600-timesN-SnP.h.j2",
+                 "XKCP's parallel low-level interface"),
+                (f"keccak_snp_x{n}.c", "keccak_snp_xN.c.j2",
+                 "XKCP's parallel low-level interface on the x-N permutation")):
+            files[name] = render.render(
+                env, template, prefix=prefix, n=n,
+                header=render.provenance(params, command, f"{name}: {what}, {n} states."),
+                guard=guard(ns, name))
     return files
 
 
@@ -227,6 +252,13 @@ def sponge_xn_test_vectors(env, header):
                          cases=vectors.multi_buffer_cases(),
                          functions=sponge.HASHES + sponge.XOFS + sponge.TURBOSHAKES,
                          widths=sponge.MULTI_BUFFER_WIDTHS, lanes=vectors.MB_LANES)
+
+
+def snp_xn_test_vectors(env, header):
+    """The parallel SnP's call scripts (snp_xn.scripts) as C data."""
+    return render.render(env, "tests/snp_xN_vectors.h.j2", header=header,
+                         scripts=snp_xn.scripts(), kinds=snp_xn.KINDS,
+                         data_len=snp_xn.DATA_LEN, fill=snp_xn.FILL)
 
 
 def keccak_simd(env, variant, prefix, command, target, built="", suffix="", ns=None):

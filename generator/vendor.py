@@ -14,7 +14,8 @@ from . import VERSION, kernels, render, selftest, sponge, vectors
 # namespace; its multi-state
 # kernels' headers, keccak_p1600_x<N>_<isa>.h, are public for a caller that pins one.)
 PUBLIC_HEADERS = ("rs_dispatch.h", "keccak_p1600.h", "keccak_p1600_xN.h", "keccak_sponge.h",
-                  "KeccakP-1600-SnP.h", "chacha.h")
+                  "KeccakP-1600-SnP.h", "KeccakP-1600-times2-SnP.h", "KeccakP-1600-times4-SnP.h",
+                  "KeccakP-1600-times8-SnP.h", "chacha.h")
 PUBLIC_MULTI = re.compile(r"keccak_p1600_x\d+(_[a-z0-9]+)?\.h")
 LICENSE = "LICENSE-CC0"
 

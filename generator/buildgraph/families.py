@@ -21,7 +21,8 @@ fuzzing; written by instrumented.py) build and run of it.
 import dataclasses
 
 from generator import variants
-from generator.buildgraph import bundles, chacha, cross, keccak, keccak_simd, sponge, sponge_xn
+from generator.buildgraph import (bundles, chacha, cross, keccak, keccak_simd, snp_xn, sponge,
+                                  sponge_xn)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,4 +79,5 @@ FAMILIES = (
     Family("sponge_xN", sponge_xn, vectors=sponge_xn.VECTORS,
            check=sponge_xn.CHECK, ct="tests/ct/ct_sponge_xN.c",
            fuzz=(("sponge_xN", "tests/fuzz/sponge_xN.c", ()),)),
+    Family("snp_xN", snp_xn, vectors=snp_xn.VECTORS),
 )

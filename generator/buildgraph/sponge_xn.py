@@ -16,6 +16,8 @@ from generator.buildgraph.flags import CROSS_CFLAGS, WARNINGS
 # testsuite` writes them beside sponge_vectors.h), so no existing testsuite edge changes.
 VECTORS_DIR = os.path.join("build", "sponge_xN")
 VECTORS = os.path.join(VECTORS_DIR, "sponge_xN_vectors.h")
+# The parallel SnP's call scripts (generator/buildgraph/snp_xn.py), written by the same edge.
+SNP_VECTORS = os.path.join(VECTORS_DIR, "snp_xN_vectors.h")
 CHECK = "tests/check_sponge_xN.c"
 EXAMPLE = "examples/mlkem_matrix.c"
 BENCH = "tests/bench_sponge_xN.c"
@@ -40,7 +42,7 @@ def per_compiler(w, ctx, suite):
 def vendored(w, ctx):
     """The vectors; the committed x86_64 bundle (bundles.canonical_objects' objects, built by
     the bundles family) under check_sponge_xN with each dispatch path forced."""
-    w.build([VECTORS], "testsuite_cross", implicit=ctx.gen_inputs,
+    w.build([VECTORS, SNP_VECTORS], "testsuite_cross", implicit=ctx.gen_inputs,
             variables=[("target", ctx.target.name), ("outdir", VECTORS_DIR)])
     cc = next((c for c in ctx.test_ccs if c["id"] == "gcc"), None)
     if targets.host().name != "x86_64" or not cc:

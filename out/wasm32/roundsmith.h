@@ -26,6 +26,9 @@
 #include "keccak_p1600_xN.h"
 #include "keccak_sponge.h"
 #include "KeccakP-1600-SnP.h"
+#include "KeccakP-1600-times2-SnP.h"
+#include "KeccakP-1600-times4-SnP.h"
+#include "KeccakP-1600-times8-SnP.h"
 #include "chacha.h"
 #include "keccak_p1600_x2_simd128.h"
 
