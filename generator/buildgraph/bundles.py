@@ -116,6 +116,31 @@ def forced_paths(w, ctx, cc, compiled):
             w.build([log], "run_check", [exe],
                     variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
             logs.append(log)
+    logs += pq_examples(w, cc, objdir, objs, headers)
+    return logs
+
+
+# The recipes of docs/multi-buffer.md for post-quantum libraries, each checking itself.
+PQ_EXAMPLES = ("examples/pq_fips202x4.c", "examples/sphincs_x4.c", "examples/liboqs_x4.c")
+
+
+def pq_examples(w, cc, objdir, objs, headers):
+    """Each post-quantum recipe built as a user builds it (-O2, warnings as errors, no -m
+    flags) on out/x86_64's objects and run with each path forced. Returns the logs."""
+    logs = []
+    for src in PQ_EXAMPLES:
+        name = os.path.basename(src)[:-2]
+        o = os.path.join(objdir, name + ".o")
+        w.build([o], "cc", [src], order_only=headers,
+                variables=[("cc", cc["cc"]),
+                           ("cflags", f"-O2 {WARNINGS[cc['id']]} -I{CANONICAL}")])
+        exe = os.path.join(objdir, name)
+        w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
+        for path in targets.BUNDLES["x86_64"].paths:
+            log = f"{exe}.{path.name}.log"
+            w.build([log], "run_check", [exe],
+                    variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
+            logs.append(log)
     return logs
 
 

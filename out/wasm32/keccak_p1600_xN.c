@@ -43,11 +43,12 @@ static unsigned rs_xn_kernel(unsigned slot, int separate)
 {
     static const signed char decision[3] = { RS_DECISION_MB2, RS_DECISION_MB4, RS_DECISION_MB8 };
     static const unsigned char width[3] = { 2, 4, 8 };
-    unsigned k = (unsigned)rs_choice(decision[slot]), w = rs_xn_width[k];
-    unsigned exact = rs_xn_exact[rs_path()][slot];
-    if (exact && (separate ? w > width[slot] : w != width[slot]))
-        return exact;
-    return k;
+    unsigned k = (unsigned)rs_choice(decision[slot]), w = rs_xn_width[k], exact;
+    /* The usual case first: one call into the table, none for the path. */
+    if (separate ? w <= width[slot] : w == width[slot])
+        return k;
+    exact = rs_xn_exact[rs_path()][slot];
+    return exact ? exact : k;
 }
 
 /*
