@@ -261,12 +261,14 @@ def snp_xn_test_vectors(env, header):
                          data_len=snp_xn.DATA_LEN, fill=snp_xn.FILL)
 
 
-def keccak_simd(env, variant, prefix, command, target, built="", suffix="", ns=None):
+def keccak_simd(env, variant, prefix, command, target, built="", suffix="", ns=None,
+                header_name=None):
     """A vector Keccak kernel: the single-state AVX-512 kernel behind the scalar API
     (keccak_p1600.h/.c), or an x-N kernel (keccak_p1600_x<N>.h/.c). In a bundle, `built` is
     the preprocessor condition under which the x-N kernel is compiled and `suffix` (_<isa>)
     ends its file and function names: the bundle's keccak_p1600_xN.h holds the plain names,
-    dispatched, and the interleave helpers. `ns`: as keccak_scalar's."""
+    dispatched, and the interleave helpers. `ns`, `header_name` (a single-state kernel's
+    header in the folder): as keccak_scalar's."""
     ns = render.namespace(prefix) if ns is None else ns
     isa = variant.vector_isa
     params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
@@ -339,7 +341,7 @@ ARM_ISAS = {"sha3": "the SHA3 extension", "neon": "NEON (any AArch64 CPU)",
 
 
 def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built="", suffix="",
-               ns=None):
+               ns=None, header_name=None):
     """An AArch64 kernel on base NEON or on the Armv8.2-A SHA3 instructions (EOR3, RAX1, XAR,
     BCAX): two states behind the x-N API (keccak_p1600_x2.h), or one behind the scalar API
     (keccak_p1600.h), from one template. `built`, `suffix`, `ns`: as keccak_simd's."""
@@ -356,7 +358,7 @@ def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built="",
     base = "keccak_p1600" if instances == 1 else f"keccak_p1600_x2{suffix}"
     common = dict(prefix=prefix, ns=ns, variant_name=name, n=instances, suffix=suffix,
                   interleave=not suffix, own_header=f"{base}.h",
-                  guard=guard(ns, f"{base}.h"), built=built)
+                  guard=guard(ns, header_name or f"{base}.h"), built=built)
     if instances == 1:
         h = render.render(env, "keccak_p1600.h.j2", **common,
                           header=render.provenance(params, command, "keccak_p1600.h: the API."))

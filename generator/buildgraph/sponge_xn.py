@@ -22,6 +22,7 @@ CHECK = "tests/check_sponge_xN.c"
 EXAMPLE = "examples/mlkem_matrix.c"
 BENCH = "tests/bench_sponge_xN.c"
 BENCH_SP = "tests/bench_sp800185.c"
+BENCH_XN = "tests/bench_keccak_xN.c"
 
 
 def per_compiler(w, ctx, suite):
@@ -81,7 +82,7 @@ def vendored(w, ctx):
 
 
 def benches(w, cc, objdir, objs, headers):
-    """`ninja bench-sponge-xN` and `ninja bench-sp800185`, each its own goal, so the bench
+    """`ninja bench-sponge-xN`, `ninja bench-sp800185` and `ninja bench-keccak-xN`, each its own goal, so the bench
     goals' existing edges stay as they are. They run on the path the dispatch picks
     (ROUNDSMITH_PATH=avx2 by hand for AVX2)."""
     o = os.path.join(objdir, "bench_sponge_xN.o")
@@ -99,6 +100,13 @@ def benches(w, cc, objdir, objs, headers):
     bench = os.path.join(objdir, "bench_sp800185")
     w.build([bench], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
     w.build(["bench-sp800185"], "bench_each", [bench])
+    # `ninja bench-keccak-xN`: the x-N permutations as a library calls them.
+    o = os.path.join(objdir, "bench_keccak_xN.o")
+    w.build([o], "cc", [BENCH_XN], order_only=headers,
+            variables=[("cc", cc["cc"]), ("cflags", f"-O2 -I{bundles.CANONICAL} -Itests")])
+    bench = os.path.join(objdir, "bench_keccak_xN")
+    w.build([bench], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
+    w.build(["bench-keccak-xN"], "bench_each", [bench])
 
 
 def elsewhere(w, ctx):

@@ -24,9 +24,8 @@ extern "C" {
 
 /*
  * 2, 4 or 8 independent Keccak-p[1600] permutations at once, on whatever this CPU runs best:
- * every function here takes the kernel the multi-buffer sponges take for N states (the
- * per-CPU table of rs_dispatch.h), and the
- * single-state kernel where no multi-state one serves. A kernel of another width than N runs
+ * every function here takes the kernel the multi-buffer sponges take for N states, and the single-state
+ * kernel where no multi-state one serves. A kernel of another width than N runs
  * on a copy (a wider one with spare lanes, a narrower one group by group).
  *
  * Two layouts. Interleaved (keccak_p1600_xN): lane i (i = x + 5y) of instance j is

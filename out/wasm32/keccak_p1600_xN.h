@@ -26,8 +26,8 @@ extern "C" {
 /*
  * 2, 4 or 8 independent Keccak-p[1600] permutations at once, on whatever this CPU runs best:
  * every function here takes the kernel the multi-buffer sponges take for N states (the
- * per-CPU table of rs_dispatch.h, decisions mb2, mb4 and mb8), and the
- * single-state kernel where no multi-state one serves. A kernel of another width than N runs
+ * per-CPU table of rs_dispatch.h, decisions mb2, mb4 and mb8), and the single-state
+ * kernel where no multi-state one serves. A kernel of another width than N runs
  * on a copy (a wider one with spare lanes, a narrower one group by group).
  * The kernels themselves keep the names of their instruction set, for a caller that pins one
  * and checks the CPU itself: keccak_p1600_x2_simd128 (keccak_p1600_x2_simd128.h).
