@@ -364,4 +364,19 @@ def ct_selftest_edges(w, skipped):
         log = f"{exe}.planted.log"
         w.build([log], "run_ct", [exe], variables=[("ct_args", "--planted")])
         logs.append(log)
+        # The x-N API (tests/ct/ct_keccak_xN.c) on the same objects, self-test included.
+        o = os.path.join(base, "ct_keccak_xN.o")
+        w.build([o], "cc", ["tests/ct/ct_keccak_xN.c"],
+                variables=[("cc", cid), ("cflags", f"{flags} -I{CANONICAL} -Itests "
+                                                   f"-DRS_COMPILER='\"{cid} ct\"'")])
+        o_st = os.path.join(base, "rs_selftest.o")
+        w.build([o_st], "cc", [os.path.join(CANONICAL, "rs_selftest.c")],
+                variables=[("cc", cid), ("cflags", flags)])
+        exe = os.path.join(base, "ct_keccak_xN")
+        w.build([exe], "link", [o, o_st] + objs, variables=[("cc", cid), ("ldflags", "")])
+        for path in CT_PATHS if cid != "tcc" else CT_PATHS[:1]:
+            log = f"{exe}.{path}.log"
+            w.build([log], "run_ct", [exe],
+                    variables=[("check_env", f"ROUNDSMITH_PATH={path}")])
+            logs.append(log)
     return logs
