@@ -105,10 +105,9 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None):
 
 
 # XKCP's parallel SnP (times2, times4, times8) on a bundle's dispatched x-N permutations
-# (keccak_p1600_xN.h): one header and one source per N, each rendered from one template.
+# (keccak_p1600_xN.h): one header per N, one source for every N.
 SNP_XN_WIDTHS = (2, 4, 8)
-SNP_XN_FILES = tuple(name for n in SNP_XN_WIDTHS
-                     for name in (f"KeccakP-1600-times{n}-SnP.h", f"keccak_snp_x{n}.c"))
+SNP_XN_FILES = tuple(f"KeccakP-1600-times{n}-SnP.h" for n in SNP_XN_WIDTHS) + ("keccak_snp_xN.c",)
 SPONGE_FILES = ("keccak_sponge.h", "keccak_sponge.c", "KeccakP-1600-SnP.h", "keccak_snp.c")
 
 
@@ -156,21 +155,22 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
 
 
 def keccak_snp_xn(env, prefix, command, target):
-    """XKCP's KeccakP-1600-timesN-SnP.h and its C (keccak_snp_xN.c) per N, on the x-N
-    permutations of a bundle's keccak_p1600_xN.h."""
+    """XKCP's KeccakP-1600-timesN-SnP.h per N and their C (keccak_snp_xN.c, every N in one
+    file), on the x-N permutations of a bundle's keccak_p1600_xN.h."""
     params = (("target", target.name), ("prefix", prefix or "(none)"))
     ns = render.namespace(prefix)
     files = {}
     for n in SNP_XN_WIDTHS:
-        for name, template, what in (
-                (f"KeccakP-1600-times{n}-SnP.h", "KeccakP-1600-timesN-SnP.h.j2",
-                 "XKCP's parallel low-level interface"),
-                (f"keccak_snp_x{n}.c", "keccak_snp_xN.c.j2",
-                 "XKCP's parallel low-level interface on the x-N permutation")):
-            files[name] = render.render(
-                env, template, prefix=prefix, n=n,
-                header=render.provenance(params, command, f"{name}: {what}, {n} states."),
-                guard=guard(ns, name))
+        name = f"KeccakP-1600-times{n}-SnP.h"
+        files[name] = render.render(
+            env, "KeccakP-1600-timesN-SnP.h.j2", prefix=prefix, n=n,
+            header=render.provenance(params, command, f"{name}: XKCP's parallel low-level "
+                                                      f"interface, {n} states."),
+            guard=guard(ns, name))
+    files["keccak_snp_xN.c"] = render.render(
+        env, "keccak_snp_xN.c.j2", prefix=prefix, widths=SNP_XN_WIDTHS,
+        header=render.provenance(params, command, "keccak_snp_xN.c: XKCP's parallel low-level "
+                                                  "interface on the x-N permutations."))
     return files
 
 

@@ -32,12 +32,22 @@ static unsigned rs_xn_kernel(unsigned slot, int separate)
     return 0;
 }
 
+/* The copies below serve only a choice that needs them: one shared copy each, not one
+ * inlined into every entry point. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RS_XN_COLD static __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define RS_XN_COLD static __declspec(noinline)
+#else
+#define RS_XN_COLD static
+#endif
+
 /*
  * Instances g .. g + w - 1 of an n-wide interleaved state as a w-wide one, and back. A lane
  * past the caller's n runs a copy of instance g (and reads or writes instance g's stream:
  * the same bytes), whose results are dropped.
  */
-static void rs_xn_gather(uint64_t *dst, unsigned w, const uint64_t *src, unsigned n, unsigned g)
+RS_XN_COLD void rs_xn_gather(uint64_t *dst, unsigned w, const uint64_t *src, unsigned n, unsigned g)
 {
     unsigned i, j;
     for (i = 0; i < 25; i++)
@@ -45,7 +55,7 @@ static void rs_xn_gather(uint64_t *dst, unsigned w, const uint64_t *src, unsigne
             dst[w * i + j] = src[n * i + (g + j < n ? g + j : g)];
 }
 
-static void rs_xn_scatter(uint64_t *dst, unsigned n, unsigned g, const uint64_t *src, unsigned w)
+RS_XN_COLD void rs_xn_scatter(uint64_t *dst, unsigned n, unsigned g, const uint64_t *src, unsigned w)
 {
     unsigned i, j;
     for (i = 0; i < 25; i++)
@@ -55,7 +65,7 @@ static void rs_xn_scatter(uint64_t *dst, unsigned n, unsigned g, const uint64_t 
 
 /* The single-state kernel on each instance of an interleaved state: `op` 0 permutes, 1
  * absorbs, 2 squeezes. */
-static void rs_xn_single(uint64_t *states, unsigned n, unsigned op, const uint8_t *const *io,
+RS_XN_COLD void rs_xn_single(uint64_t *states, unsigned n, unsigned op, const uint8_t *const *io,
                          size_t blocks, unsigned lanes, unsigned rounds)
 {
     uint64_t s[25];

@@ -170,185 +170,7 @@ static const uint64_t rs_keccak_rc[24] = {
  * that is not a multiple of 1 enters the body at the matching round.
  * Theta's column parity and chi are vpternlogq, so a round is 95 vector instructions.
  */
-RS_INLINE void rs_keccak_p1600_x2_from(uint64_t (*states)[2], unsigned start)
-{
-    RS_V Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
-    RS_V Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
-    RS_V Ba, Be, Bi, Bo, Bu;
-    RS_V Ca, Ce, Ci, Co, Cu, Da, De, Di, Do, Du;
-
-    unsigned i = start - start % 1;
-
-        Aba = RS_VLOAD(states[0]);
-        Abe = RS_VLOAD(states[1]);
-        Abi = RS_VLOAD(states[2]);
-        Abo = RS_VLOAD(states[3]);
-        Abu = RS_VLOAD(states[4]);
-        Aga = RS_VLOAD(states[5]);
-        Age = RS_VLOAD(states[6]);
-        Agi = RS_VLOAD(states[7]);
-        Ago = RS_VLOAD(states[8]);
-        Agu = RS_VLOAD(states[9]);
-        Aka = RS_VLOAD(states[10]);
-        Ake = RS_VLOAD(states[11]);
-        Aki = RS_VLOAD(states[12]);
-        Ako = RS_VLOAD(states[13]);
-        Aku = RS_VLOAD(states[14]);
-        Ama = RS_VLOAD(states[15]);
-        Ame = RS_VLOAD(states[16]);
-        Ami = RS_VLOAD(states[17]);
-        Amo = RS_VLOAD(states[18]);
-        Amu = RS_VLOAD(states[19]);
-        Asa = RS_VLOAD(states[20]);
-        Ase = RS_VLOAD(states[21]);
-        Asi = RS_VLOAD(states[22]);
-        Aso = RS_VLOAD(states[23]);
-        Asu = RS_VLOAD(states[24]);
-        Ca = RS_VXOR5(Aba, Aga, Aka, Ama, Asa);
-        Ce = RS_VXOR5(Abe, Age, Ake, Ame, Ase);
-        Ci = RS_VXOR5(Abi, Agi, Aki, Ami, Asi);
-        Co = RS_VXOR5(Abo, Ago, Ako, Amo, Aso);
-        Cu = RS_VXOR5(Abu, Agu, Aku, Amu, Asu);
-
-    for (;;) {
-        Da = RS_VXOR(Cu, RS_VROL_rol(Ce, 1));
-        De = RS_VXOR(Ca, RS_VROL_rol(Ci, 1));
-        Di = RS_VXOR(Ce, RS_VROL_rol(Co, 1));
-        Do = RS_VXOR(Ci, RS_VROL_rol(Cu, 1));
-        Du = RS_VXOR(Co, RS_VROL_rol(Ca, 1));
-
-        Ba = RS_VXOR(Aba, Da);
-        Be = RS_VROL_rol(RS_VXOR(Age, De), 44);
-        Bi = RS_VROL_rol(RS_VXOR(Aki, Di), 43);
-        Bo = RS_VROL_rol(RS_VXOR(Amo, Do), 21);
-        Bu = RS_VROL_rol(RS_VXOR(Asu, Du), 14);
-        Eba = RS_VCHI(Ba, Be, Bi);
-        Eba = RS_VXOR(Eba, RS_VSET1(rs_keccak_rc[i + 0]));
-        Ebe = RS_VCHI(Be, Bi, Bo);
-        Ebi = RS_VCHI(Bi, Bo, Bu);
-        Ebo = RS_VCHI(Bo, Bu, Ba);
-        Ebu = RS_VCHI(Bu, Ba, Be);
-
-        Ba = RS_VROL_rol(RS_VXOR(Abo, Do), 28);
-        Be = RS_VROL_rol(RS_VXOR(Agu, Du), 20);
-        Bi = RS_VROL_rol(RS_VXOR(Aka, Da), 3);
-        Bo = RS_VROL_rol(RS_VXOR(Ame, De), 45);
-        Bu = RS_VROL_rol(RS_VXOR(Asi, Di), 61);
-        Ega = RS_VCHI(Ba, Be, Bi);
-        Ege = RS_VCHI(Be, Bi, Bo);
-        Egi = RS_VCHI(Bi, Bo, Bu);
-        Ego = RS_VCHI(Bo, Bu, Ba);
-        Egu = RS_VCHI(Bu, Ba, Be);
-
-        Ba = RS_VROL_rol(RS_VXOR(Abe, De), 1);
-        Be = RS_VROL_rol(RS_VXOR(Agi, Di), 6);
-        Bi = RS_VROL_rol(RS_VXOR(Ako, Do), 25);
-        Bo = RS_VROL_rol(RS_VXOR(Amu, Du), 8);
-        Bu = RS_VROL_rol(RS_VXOR(Asa, Da), 18);
-        Eka = RS_VCHI(Ba, Be, Bi);
-        Eke = RS_VCHI(Be, Bi, Bo);
-        Eki = RS_VCHI(Bi, Bo, Bu);
-        Eko = RS_VCHI(Bo, Bu, Ba);
-        Eku = RS_VCHI(Bu, Ba, Be);
-        /* Next round's column parity, while these rows are still in registers. */
-        Ca = RS_VXOR3(Eba, Ega, Eka);
-        Ce = RS_VXOR3(Ebe, Ege, Eke);
-        Ci = RS_VXOR3(Ebi, Egi, Eki);
-        Co = RS_VXOR3(Ebo, Ego, Eko);
-        Cu = RS_VXOR3(Ebu, Egu, Eku);
-
-        Ba = RS_VROL_rol(RS_VXOR(Abu, Du), 27);
-        Be = RS_VROL_rol(RS_VXOR(Aga, Da), 36);
-        Bi = RS_VROL_rol(RS_VXOR(Ake, De), 10);
-        Bo = RS_VROL_rol(RS_VXOR(Ami, Di), 15);
-        Bu = RS_VROL_rol(RS_VXOR(Aso, Do), 56);
-        Ema = RS_VCHI(Ba, Be, Bi);
-        Eme = RS_VCHI(Be, Bi, Bo);
-        Emi = RS_VCHI(Bi, Bo, Bu);
-        Emo = RS_VCHI(Bo, Bu, Ba);
-        Emu = RS_VCHI(Bu, Ba, Be);
-
-        Ba = RS_VROL_rol(RS_VXOR(Abi, Di), 62);
-        Be = RS_VROL_rol(RS_VXOR(Ago, Do), 55);
-        Bi = RS_VROL_rol(RS_VXOR(Aku, Du), 39);
-        Bo = RS_VROL_rol(RS_VXOR(Ama, Da), 41);
-        Bu = RS_VROL_rol(RS_VXOR(Ase, De), 2);
-        Esa = RS_VCHI(Ba, Be, Bi);
-        Ese = RS_VCHI(Be, Bi, Bo);
-        Esi = RS_VCHI(Bi, Bo, Bu);
-        Eso = RS_VCHI(Bo, Bu, Ba);
-        Esu = RS_VCHI(Bu, Ba, Be);
-        /* Next round's column parity, while these rows are still in registers. */
-        Ca = RS_VXOR3(Ca, Ema, Esa);
-        Ce = RS_VXOR3(Ce, Eme, Ese);
-        Ci = RS_VXOR3(Ci, Emi, Esi);
-        Co = RS_VXOR3(Co, Emo, Eso);
-        Cu = RS_VXOR3(Cu, Emu, Esu);
-
-        Aba = Eba;
-        Abe = Ebe;
-        Abi = Ebi;
-        Abo = Ebo;
-        Abu = Ebu;
-        Aga = Ega;
-        Age = Ege;
-        Agi = Egi;
-        Ago = Ego;
-        Agu = Egu;
-        Aka = Eka;
-        Ake = Eke;
-        Aki = Eki;
-        Ako = Eko;
-        Aku = Eku;
-        Ama = Ema;
-        Ame = Eme;
-        Ami = Emi;
-        Amo = Emo;
-        Amu = Emu;
-        Asa = Esa;
-        Ase = Ese;
-        Asi = Esi;
-        Aso = Eso;
-        Asu = Esu;
-        i += 1;
-        if (i == 24)
-            break;
-    }
-    RS_VSTORE(states[0], Aba);
-    RS_VSTORE(states[1], Abe);
-    RS_VSTORE(states[2], Abi);
-    RS_VSTORE(states[3], Abo);
-    RS_VSTORE(states[4], Abu);
-    RS_VSTORE(states[5], Aga);
-    RS_VSTORE(states[6], Age);
-    RS_VSTORE(states[7], Agi);
-    RS_VSTORE(states[8], Ago);
-    RS_VSTORE(states[9], Agu);
-    RS_VSTORE(states[10], Aka);
-    RS_VSTORE(states[11], Ake);
-    RS_VSTORE(states[12], Aki);
-    RS_VSTORE(states[13], Ako);
-    RS_VSTORE(states[14], Aku);
-    RS_VSTORE(states[15], Ama);
-    RS_VSTORE(states[16], Ame);
-    RS_VSTORE(states[17], Ami);
-    RS_VSTORE(states[18], Amo);
-    RS_VSTORE(states[19], Amu);
-    RS_VSTORE(states[20], Asa);
-    RS_VSTORE(states[21], Ase);
-    RS_VSTORE(states[22], Asi);
-    RS_VSTORE(states[23], Aso);
-    RS_VSTORE(states[24], Asu);
-}
-
-/*
- * Rounds start .. 23 on 2 separate states (separate[j] is instance j): each group of
- * 2 lanes is 2 unaligned loads, one per state, and the block loops' 2 x 2
- * transpose into the lane vectors; the store runs the transpose back. One copy for every
- * round count: the entry is a jump, and a second inlined round body would cost more code than
- * the jump costs time.
- */
-RS_INLINE void rs_keccak_p1600_x2_states_from(uint64_t (*separate)[25], unsigned start)
+RS_INLINE void rs_keccak_p1600_x2_from(uint64_t *words, unsigned start, int separate)
 {
     RS_V Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
     RS_V Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
@@ -357,10 +179,12 @@ RS_INLINE void rs_keccak_p1600_x2_states_from(uint64_t (*separate)[25], unsigned
 
     RS_V T0, T1, U1_0, U1_1;
     RS_V X0_0, X1_0, L0, L1;
-    uint8_t *p0 = (uint8_t *)separate[0];
-    uint8_t *p1 = (uint8_t *)separate[1];
+    uint64_t (*states)[2] = (uint64_t (*)[2])words;
+    uint8_t *p0 = (uint8_t *)words + 0;
+    uint8_t *p1 = (uint8_t *)words + 200;
     unsigned i = start - start % 1;
 
+    if (separate) {
         X0_0 = RS_VLOADC(p0 + 0);
         X1_0 = RS_VLOADC(p1 + 0);
                 L0 = RS_VLO64(X0_0, X1_0);
@@ -455,7 +279,38 @@ RS_INLINE void rs_keccak_p1600_x2_states_from(uint64_t (*separate)[25], unsigned
         Ci = RS_VXOR5(Abi, Agi, Aki, Ami, Asi);
         Co = RS_VXOR5(Abo, Ago, Ako, Amo, Aso);
         Cu = RS_VXOR5(Abu, Agu, Aku, Amu, Asu);
-
+    } else {
+        Aba = RS_VLOAD(states[0]);
+        Abe = RS_VLOAD(states[1]);
+        Abi = RS_VLOAD(states[2]);
+        Abo = RS_VLOAD(states[3]);
+        Abu = RS_VLOAD(states[4]);
+        Aga = RS_VLOAD(states[5]);
+        Age = RS_VLOAD(states[6]);
+        Agi = RS_VLOAD(states[7]);
+        Ago = RS_VLOAD(states[8]);
+        Agu = RS_VLOAD(states[9]);
+        Aka = RS_VLOAD(states[10]);
+        Ake = RS_VLOAD(states[11]);
+        Aki = RS_VLOAD(states[12]);
+        Ako = RS_VLOAD(states[13]);
+        Aku = RS_VLOAD(states[14]);
+        Ama = RS_VLOAD(states[15]);
+        Ame = RS_VLOAD(states[16]);
+        Ami = RS_VLOAD(states[17]);
+        Amo = RS_VLOAD(states[18]);
+        Amu = RS_VLOAD(states[19]);
+        Asa = RS_VLOAD(states[20]);
+        Ase = RS_VLOAD(states[21]);
+        Asi = RS_VLOAD(states[22]);
+        Aso = RS_VLOAD(states[23]);
+        Asu = RS_VLOAD(states[24]);
+        Ca = RS_VXOR5(Aba, Aga, Aka, Ama, Asa);
+        Ce = RS_VXOR5(Abe, Age, Ake, Ame, Ase);
+        Ci = RS_VXOR5(Abi, Agi, Aki, Ami, Asi);
+        Co = RS_VXOR5(Abo, Ago, Ako, Amo, Aso);
+        Cu = RS_VXOR5(Abu, Agu, Aku, Amu, Asu);
+    }
     for (;;) {
         Da = RS_VXOR(Cu, RS_VROL_rol(Ce, 1));
         De = RS_VXOR(Ca, RS_VROL_rol(Ci, 1));
@@ -560,6 +415,7 @@ RS_INLINE void rs_keccak_p1600_x2_states_from(uint64_t (*separate)[25], unsigned
         if (i == 24)
             break;
     }
+    if (separate) {
     L0 = Aba;
     L1 = Abe;
                 X0_0 = RS_VLO64(L0, L1);
@@ -651,6 +507,44 @@ RS_INLINE void rs_keccak_p1600_x2_states_from(uint64_t (*separate)[25], unsigned
 
     RS_VSTOREP(p0 + 192, U1_0, 1);
     RS_VSTOREP(p1 + 192, U1_1, 1);
+    } else {
+    RS_VSTORE(states[0], Aba);
+    RS_VSTORE(states[1], Abe);
+    RS_VSTORE(states[2], Abi);
+    RS_VSTORE(states[3], Abo);
+    RS_VSTORE(states[4], Abu);
+    RS_VSTORE(states[5], Aga);
+    RS_VSTORE(states[6], Age);
+    RS_VSTORE(states[7], Agi);
+    RS_VSTORE(states[8], Ago);
+    RS_VSTORE(states[9], Agu);
+    RS_VSTORE(states[10], Aka);
+    RS_VSTORE(states[11], Ake);
+    RS_VSTORE(states[12], Aki);
+    RS_VSTORE(states[13], Ako);
+    RS_VSTORE(states[14], Aku);
+    RS_VSTORE(states[15], Ama);
+    RS_VSTORE(states[16], Ame);
+    RS_VSTORE(states[17], Ami);
+    RS_VSTORE(states[18], Amo);
+    RS_VSTORE(states[19], Amu);
+    RS_VSTORE(states[20], Asa);
+    RS_VSTORE(states[21], Ase);
+    RS_VSTORE(states[22], Asi);
+    RS_VSTORE(states[23], Aso);
+    RS_VSTORE(states[24], Asu);
+    }
+}
+
+/*
+ * Every other round count, and the separate states (separate[j] is instance j, the 25 words
+ * at words + 25 j), through one more copy of the rounds: each group of 2 lanes is 2
+ * unaligned loads, one per state, and a transpose into the lane vectors, and the store runs
+ * it back. Called, not inlined: the entry's jump costs less than a fourth copy of the body.
+ */
+RS_BLOCKS void rs_keccak_p1600_x2_any(uint64_t *words, unsigned start, int separate)
+{
+    rs_keccak_p1600_x2_from(words, start, separate);
 }
 
 
@@ -1938,7 +1832,7 @@ if (squeeze) {
 
 RS_TARGET void keccak_f1600_x2_avx512vl(uint64_t states[25][2])
 {
-    rs_keccak_p1600_x2_from(states, 0);
+    rs_keccak_p1600_x2_from(&states[0][0], 0, 0);
 }
 
 RS_TARGET void keccak_p1600_x2_avx512vl(uint64_t states[25][2], unsigned rounds)
@@ -1946,22 +1840,22 @@ RS_TARGET void keccak_p1600_x2_avx512vl(uint64_t states[25][2], unsigned rounds)
     /* Separate inlined copies for 24 and 12 rounds, so that TurboSHAKE and KangarooTwelve get
      * a dedicated 12-round kernel with no entry dispatch. */
     if (rounds == 24)
-        rs_keccak_p1600_x2_from(states, 0);
+        rs_keccak_p1600_x2_from(&states[0][0], 0, 0);
     else if (rounds == 12)
-        rs_keccak_p1600_x2_from(states, 12);
+        rs_keccak_p1600_x2_from(&states[0][0], 12, 0);
     else if (rounds != 0 && rounds < 24)
-        rs_keccak_p1600_x2_from(states, 24 - rounds);
+        rs_keccak_p1600_x2_any(&states[0][0], 24 - rounds, 0);
 }
 
 RS_TARGET void keccak_f1600_x2_avx512vl_states(uint64_t states[2][25])
 {
-    rs_keccak_p1600_x2_states_from(states, 0);
+    rs_keccak_p1600_x2_any(&states[0][0], 0, 1);
 }
 
 RS_TARGET void keccak_p1600_x2_avx512vl_states(uint64_t states[2][25], unsigned rounds)
 {
     if (rounds != 0 && rounds <= 24)
-        rs_keccak_p1600_x2_states_from(states, 24 - rounds);
+        rs_keccak_p1600_x2_any(&states[0][0], 24 - rounds, 1);
 }
 
 RS_TARGET size_t keccak_p1600_x2_avx512vl_absorb(uint64_t states[25][2],

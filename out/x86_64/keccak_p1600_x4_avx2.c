@@ -177,273 +177,7 @@ static const uint64_t rs_keccak_rc[24] = {
  * that is not a multiple of 2 enters the body at the matching round.
  * A round is 184 vector instructions.
  */
-RS_INLINE void rs_keccak_p1600_x4_from(uint64_t (*states)[4], unsigned start)
-{
-    RS_V Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
-    RS_V Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
-    RS_V Ba, Be, Bi, Bo, Bu;
-    RS_V Ca, Ce, Ci, Co, Cu, Da, De, Di, Do, Du;
-    const RS_V rs_rol8 = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14);
-    const RS_V rs_rol56 = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8);
-
-    unsigned i = start - start % 2;
-
-    switch (start % 2) {
-    default:
-        Aba = RS_VLOAD(states[0]);
-        Abe = RS_VLOAD(states[1]);
-        Abi = RS_VLOAD(states[2]);
-        Abo = RS_VLOAD(states[3]);
-        Abu = RS_VLOAD(states[4]);
-        Aga = RS_VLOAD(states[5]);
-        Age = RS_VLOAD(states[6]);
-        Agi = RS_VLOAD(states[7]);
-        Ago = RS_VLOAD(states[8]);
-        Agu = RS_VLOAD(states[9]);
-        Aka = RS_VLOAD(states[10]);
-        Ake = RS_VLOAD(states[11]);
-        Aki = RS_VLOAD(states[12]);
-        Ako = RS_VLOAD(states[13]);
-        Aku = RS_VLOAD(states[14]);
-        Ama = RS_VLOAD(states[15]);
-        Ame = RS_VLOAD(states[16]);
-        Ami = RS_VLOAD(states[17]);
-        Amo = RS_VLOAD(states[18]);
-        Amu = RS_VLOAD(states[19]);
-        Asa = RS_VLOAD(states[20]);
-        Ase = RS_VLOAD(states[21]);
-        Asi = RS_VLOAD(states[22]);
-        Aso = RS_VLOAD(states[23]);
-        Asu = RS_VLOAD(states[24]);
-        Ca = RS_VXOR5(Aba, Aga, Aka, Ama, Asa);
-        Ce = RS_VXOR5(Abe, Age, Ake, Ame, Ase);
-        Ci = RS_VXOR5(Abi, Agi, Aki, Ami, Asi);
-        Co = RS_VXOR5(Abo, Ago, Ako, Amo, Aso);
-        Cu = RS_VXOR5(Abu, Agu, Aku, Amu, Asu);
-        goto round0;
-    case 1:
-        Eba = RS_VLOAD(states[0]);
-        Ebe = RS_VLOAD(states[1]);
-        Ebi = RS_VLOAD(states[2]);
-        Ebo = RS_VLOAD(states[3]);
-        Ebu = RS_VLOAD(states[4]);
-        Ega = RS_VLOAD(states[5]);
-        Ege = RS_VLOAD(states[6]);
-        Egi = RS_VLOAD(states[7]);
-        Ego = RS_VLOAD(states[8]);
-        Egu = RS_VLOAD(states[9]);
-        Eka = RS_VLOAD(states[10]);
-        Eke = RS_VLOAD(states[11]);
-        Eki = RS_VLOAD(states[12]);
-        Eko = RS_VLOAD(states[13]);
-        Eku = RS_VLOAD(states[14]);
-        Ema = RS_VLOAD(states[15]);
-        Eme = RS_VLOAD(states[16]);
-        Emi = RS_VLOAD(states[17]);
-        Emo = RS_VLOAD(states[18]);
-        Emu = RS_VLOAD(states[19]);
-        Esa = RS_VLOAD(states[20]);
-        Ese = RS_VLOAD(states[21]);
-        Esi = RS_VLOAD(states[22]);
-        Eso = RS_VLOAD(states[23]);
-        Esu = RS_VLOAD(states[24]);
-        Ca = RS_VXOR5(Eba, Ega, Eka, Ema, Esa);
-        Ce = RS_VXOR5(Ebe, Ege, Eke, Eme, Ese);
-        Ci = RS_VXOR5(Ebi, Egi, Eki, Emi, Esi);
-        Co = RS_VXOR5(Ebo, Ego, Eko, Emo, Eso);
-        Cu = RS_VXOR5(Ebu, Egu, Eku, Emu, Esu);
-        goto round1;
-    }
-    for (;;) {
-    round0:
-        Da = RS_VXOR(Cu, RS_VROL_add(Ce, 1));
-        De = RS_VXOR(Ca, RS_VROL_add(Ci, 1));
-        Di = RS_VXOR(Ce, RS_VROL_add(Co, 1));
-        Do = RS_VXOR(Ci, RS_VROL_add(Cu, 1));
-        Du = RS_VXOR(Co, RS_VROL_add(Ca, 1));
-
-        Ba = RS_VXOR(Aba, Da);
-        Be = RS_VROL_shift(RS_VXOR(Age, De), 44);
-        Bi = RS_VROL_shift(RS_VXOR(Aki, Di), 43);
-        Bo = RS_VROL_shift(RS_VXOR(Amo, Do), 21);
-        Bu = RS_VROL_shift(RS_VXOR(Asu, Du), 14);
-        Eba = RS_VCHI(Ba, Be, Bi);
-        Eba = RS_VXOR(Eba, RS_VSET1(rs_keccak_rc[i + 0]));
-        Ebe = RS_VCHI(Be, Bi, Bo);
-        Ebi = RS_VCHI(Bi, Bo, Bu);
-        Ebo = RS_VCHI(Bo, Bu, Ba);
-        Ebu = RS_VCHI(Bu, Ba, Be);
-
-        Ba = RS_VROL_shift(RS_VXOR(Abo, Do), 28);
-        Be = RS_VROL_shift(RS_VXOR(Agu, Du), 20);
-        Bi = RS_VROL_shift(RS_VXOR(Aka, Da), 3);
-        Bo = RS_VROL_shift(RS_VXOR(Ame, De), 45);
-        Bu = RS_VROL_shift(RS_VXOR(Asi, Di), 61);
-        Ega = RS_VCHI(Ba, Be, Bi);
-        Ege = RS_VCHI(Be, Bi, Bo);
-        Egi = RS_VCHI(Bi, Bo, Bu);
-        Ego = RS_VCHI(Bo, Bu, Ba);
-        Egu = RS_VCHI(Bu, Ba, Be);
-
-        Ba = RS_VROL_add(RS_VXOR(Abe, De), 1);
-        Be = RS_VROL_shift(RS_VXOR(Agi, Di), 6);
-        Bi = RS_VROL_shift(RS_VXOR(Ako, Do), 25);
-        Bo = RS_VROL_shuffle(RS_VXOR(Amu, Du), 8);
-        Bu = RS_VROL_shift(RS_VXOR(Asa, Da), 18);
-        Eka = RS_VCHI(Ba, Be, Bi);
-        Eke = RS_VCHI(Be, Bi, Bo);
-        Eki = RS_VCHI(Bi, Bo, Bu);
-        Eko = RS_VCHI(Bo, Bu, Ba);
-        Eku = RS_VCHI(Bu, Ba, Be);
-        /* Next round's column parity, while these rows are still in registers. */
-        Ca = RS_VXOR3(Eba, Ega, Eka);
-        Ce = RS_VXOR3(Ebe, Ege, Eke);
-        Ci = RS_VXOR3(Ebi, Egi, Eki);
-        Co = RS_VXOR3(Ebo, Ego, Eko);
-        Cu = RS_VXOR3(Ebu, Egu, Eku);
-
-        Ba = RS_VROL_shift(RS_VXOR(Abu, Du), 27);
-        Be = RS_VROL_shift(RS_VXOR(Aga, Da), 36);
-        Bi = RS_VROL_shift(RS_VXOR(Ake, De), 10);
-        Bo = RS_VROL_shift(RS_VXOR(Ami, Di), 15);
-        Bu = RS_VROL_shuffle(RS_VXOR(Aso, Do), 56);
-        Ema = RS_VCHI(Ba, Be, Bi);
-        Eme = RS_VCHI(Be, Bi, Bo);
-        Emi = RS_VCHI(Bi, Bo, Bu);
-        Emo = RS_VCHI(Bo, Bu, Ba);
-        Emu = RS_VCHI(Bu, Ba, Be);
-
-        Ba = RS_VROL_shift(RS_VXOR(Abi, Di), 62);
-        Be = RS_VROL_shift(RS_VXOR(Ago, Do), 55);
-        Bi = RS_VROL_shift(RS_VXOR(Aku, Du), 39);
-        Bo = RS_VROL_shift(RS_VXOR(Ama, Da), 41);
-        Bu = RS_VROL_shift(RS_VXOR(Ase, De), 2);
-        Esa = RS_VCHI(Ba, Be, Bi);
-        Ese = RS_VCHI(Be, Bi, Bo);
-        Esi = RS_VCHI(Bi, Bo, Bu);
-        Eso = RS_VCHI(Bo, Bu, Ba);
-        Esu = RS_VCHI(Bu, Ba, Be);
-        /* Next round's column parity, while these rows are still in registers. */
-        Ca = RS_VXOR3(Ca, Ema, Esa);
-        Ce = RS_VXOR3(Ce, Eme, Ese);
-        Ci = RS_VXOR3(Ci, Emi, Esi);
-        Co = RS_VXOR3(Co, Emo, Eso);
-        Cu = RS_VXOR3(Cu, Emu, Esu);
-
-    round1:
-        Da = RS_VXOR(Cu, RS_VROL_add(Ce, 1));
-        De = RS_VXOR(Ca, RS_VROL_add(Ci, 1));
-        Di = RS_VXOR(Ce, RS_VROL_add(Co, 1));
-        Do = RS_VXOR(Ci, RS_VROL_add(Cu, 1));
-        Du = RS_VXOR(Co, RS_VROL_add(Ca, 1));
-
-        Ba = RS_VXOR(Eba, Da);
-        Be = RS_VROL_shift(RS_VXOR(Ege, De), 44);
-        Bi = RS_VROL_shift(RS_VXOR(Eki, Di), 43);
-        Bo = RS_VROL_shift(RS_VXOR(Emo, Do), 21);
-        Bu = RS_VROL_shift(RS_VXOR(Esu, Du), 14);
-        Aba = RS_VCHI(Ba, Be, Bi);
-        Aba = RS_VXOR(Aba, RS_VSET1(rs_keccak_rc[i + 1]));
-        Abe = RS_VCHI(Be, Bi, Bo);
-        Abi = RS_VCHI(Bi, Bo, Bu);
-        Abo = RS_VCHI(Bo, Bu, Ba);
-        Abu = RS_VCHI(Bu, Ba, Be);
-
-        Ba = RS_VROL_shift(RS_VXOR(Ebo, Do), 28);
-        Be = RS_VROL_shift(RS_VXOR(Egu, Du), 20);
-        Bi = RS_VROL_shift(RS_VXOR(Eka, Da), 3);
-        Bo = RS_VROL_shift(RS_VXOR(Eme, De), 45);
-        Bu = RS_VROL_shift(RS_VXOR(Esi, Di), 61);
-        Aga = RS_VCHI(Ba, Be, Bi);
-        Age = RS_VCHI(Be, Bi, Bo);
-        Agi = RS_VCHI(Bi, Bo, Bu);
-        Ago = RS_VCHI(Bo, Bu, Ba);
-        Agu = RS_VCHI(Bu, Ba, Be);
-
-        Ba = RS_VROL_add(RS_VXOR(Ebe, De), 1);
-        Be = RS_VROL_shift(RS_VXOR(Egi, Di), 6);
-        Bi = RS_VROL_shift(RS_VXOR(Eko, Do), 25);
-        Bo = RS_VROL_shuffle(RS_VXOR(Emu, Du), 8);
-        Bu = RS_VROL_shift(RS_VXOR(Esa, Da), 18);
-        Aka = RS_VCHI(Ba, Be, Bi);
-        Ake = RS_VCHI(Be, Bi, Bo);
-        Aki = RS_VCHI(Bi, Bo, Bu);
-        Ako = RS_VCHI(Bo, Bu, Ba);
-        Aku = RS_VCHI(Bu, Ba, Be);
-        /* Next round's column parity, while these rows are still in registers. */
-        Ca = RS_VXOR3(Aba, Aga, Aka);
-        Ce = RS_VXOR3(Abe, Age, Ake);
-        Ci = RS_VXOR3(Abi, Agi, Aki);
-        Co = RS_VXOR3(Abo, Ago, Ako);
-        Cu = RS_VXOR3(Abu, Agu, Aku);
-
-        Ba = RS_VROL_shift(RS_VXOR(Ebu, Du), 27);
-        Be = RS_VROL_shift(RS_VXOR(Ega, Da), 36);
-        Bi = RS_VROL_shift(RS_VXOR(Eke, De), 10);
-        Bo = RS_VROL_shift(RS_VXOR(Emi, Di), 15);
-        Bu = RS_VROL_shuffle(RS_VXOR(Eso, Do), 56);
-        Ama = RS_VCHI(Ba, Be, Bi);
-        Ame = RS_VCHI(Be, Bi, Bo);
-        Ami = RS_VCHI(Bi, Bo, Bu);
-        Amo = RS_VCHI(Bo, Bu, Ba);
-        Amu = RS_VCHI(Bu, Ba, Be);
-
-        Ba = RS_VROL_shift(RS_VXOR(Ebi, Di), 62);
-        Be = RS_VROL_shift(RS_VXOR(Ego, Do), 55);
-        Bi = RS_VROL_shift(RS_VXOR(Eku, Du), 39);
-        Bo = RS_VROL_shift(RS_VXOR(Ema, Da), 41);
-        Bu = RS_VROL_shift(RS_VXOR(Ese, De), 2);
-        Asa = RS_VCHI(Ba, Be, Bi);
-        Ase = RS_VCHI(Be, Bi, Bo);
-        Asi = RS_VCHI(Bi, Bo, Bu);
-        Aso = RS_VCHI(Bo, Bu, Ba);
-        Asu = RS_VCHI(Bu, Ba, Be);
-        /* Next round's column parity, while these rows are still in registers. */
-        Ca = RS_VXOR3(Ca, Ama, Asa);
-        Ce = RS_VXOR3(Ce, Ame, Ase);
-        Ci = RS_VXOR3(Ci, Ami, Asi);
-        Co = RS_VXOR3(Co, Amo, Aso);
-        Cu = RS_VXOR3(Cu, Amu, Asu);
-
-        i += 2;
-        if (i == 24)
-            break;
-    }
-    RS_VSTORE(states[0], Aba);
-    RS_VSTORE(states[1], Abe);
-    RS_VSTORE(states[2], Abi);
-    RS_VSTORE(states[3], Abo);
-    RS_VSTORE(states[4], Abu);
-    RS_VSTORE(states[5], Aga);
-    RS_VSTORE(states[6], Age);
-    RS_VSTORE(states[7], Agi);
-    RS_VSTORE(states[8], Ago);
-    RS_VSTORE(states[9], Agu);
-    RS_VSTORE(states[10], Aka);
-    RS_VSTORE(states[11], Ake);
-    RS_VSTORE(states[12], Aki);
-    RS_VSTORE(states[13], Ako);
-    RS_VSTORE(states[14], Aku);
-    RS_VSTORE(states[15], Ama);
-    RS_VSTORE(states[16], Ame);
-    RS_VSTORE(states[17], Ami);
-    RS_VSTORE(states[18], Amo);
-    RS_VSTORE(states[19], Amu);
-    RS_VSTORE(states[20], Asa);
-    RS_VSTORE(states[21], Ase);
-    RS_VSTORE(states[22], Asi);
-    RS_VSTORE(states[23], Aso);
-    RS_VSTORE(states[24], Asu);
-}
-
-/*
- * Rounds start .. 23 on 4 separate states (separate[j] is instance j): each group of
- * 4 lanes is 4 unaligned loads, one per state, and the block loops' 4 x 4
- * transpose into the lane vectors; the store runs the transpose back. One copy for every
- * round count: the entry is a jump, and a second inlined round body would cost more code than
- * the jump costs time.
- */
-RS_INLINE void rs_keccak_p1600_x4_states_from(uint64_t (*separate)[25], unsigned start)
+RS_INLINE void rs_keccak_p1600_x4_from(uint64_t *words, unsigned start, int separate)
 {
     RS_V Aba, Abe, Abi, Abo, Abu, Aga, Age, Agi, Ago, Agu, Aka, Ake, Aki, Ako, Aku, Ama, Ame, Ami, Amo, Amu, Asa, Ase, Asi, Aso, Asu;
     RS_V Eba, Ebe, Ebi, Ebo, Ebu, Ega, Ege, Egi, Ego, Egu, Eka, Eke, Eki, Eko, Eku, Ema, Eme, Emi, Emo, Emu, Esa, Ese, Esi, Eso, Esu;
@@ -454,14 +188,16 @@ RS_INLINE void rs_keccak_p1600_x4_states_from(uint64_t (*separate)[25], unsigned
 
     RS_V T0, T1, T2, T3, U1_0, U1_1, U1_2, U1_3, U2_0_0, U2_0_1, U2_1_0, U2_1_1;
     RS_V X0_0, X1_0, X0_1, X1_1, L0, L1, L2, L3;
-    uint8_t *p0 = (uint8_t *)separate[0];
-    uint8_t *p1 = (uint8_t *)separate[1];
-    uint8_t *p2 = (uint8_t *)separate[2];
-    uint8_t *p3 = (uint8_t *)separate[3];
+    uint64_t (*states)[4] = (uint64_t (*)[4])words;
+    uint8_t *p0 = (uint8_t *)words + 0;
+    uint8_t *p1 = (uint8_t *)words + 200;
+    uint8_t *p2 = (uint8_t *)words + 400;
+    uint8_t *p3 = (uint8_t *)words + 600;
     unsigned i = start - start % 2;
 
     switch (start % 2) {
     default:
+        if (separate) {
         X0_0 = RS_VLOADC(p0 + 0, p2 + 0);
         X1_0 = RS_VLOADC(p1 + 0, p3 + 0);
         X0_1 = RS_VLOADC(p0 + 16, p2 + 16);
@@ -554,8 +290,41 @@ RS_INLINE void rs_keccak_p1600_x4_states_from(uint64_t (*separate)[25], unsigned
         Ci = RS_VXOR5(Abi, Agi, Aki, Ami, Asi);
         Co = RS_VXOR5(Abo, Ago, Ako, Amo, Aso);
         Cu = RS_VXOR5(Abu, Agu, Aku, Amu, Asu);
+        } else {
+        Aba = RS_VLOAD(states[0]);
+        Abe = RS_VLOAD(states[1]);
+        Abi = RS_VLOAD(states[2]);
+        Abo = RS_VLOAD(states[3]);
+        Abu = RS_VLOAD(states[4]);
+        Aga = RS_VLOAD(states[5]);
+        Age = RS_VLOAD(states[6]);
+        Agi = RS_VLOAD(states[7]);
+        Ago = RS_VLOAD(states[8]);
+        Agu = RS_VLOAD(states[9]);
+        Aka = RS_VLOAD(states[10]);
+        Ake = RS_VLOAD(states[11]);
+        Aki = RS_VLOAD(states[12]);
+        Ako = RS_VLOAD(states[13]);
+        Aku = RS_VLOAD(states[14]);
+        Ama = RS_VLOAD(states[15]);
+        Ame = RS_VLOAD(states[16]);
+        Ami = RS_VLOAD(states[17]);
+        Amo = RS_VLOAD(states[18]);
+        Amu = RS_VLOAD(states[19]);
+        Asa = RS_VLOAD(states[20]);
+        Ase = RS_VLOAD(states[21]);
+        Asi = RS_VLOAD(states[22]);
+        Aso = RS_VLOAD(states[23]);
+        Asu = RS_VLOAD(states[24]);
+        Ca = RS_VXOR5(Aba, Aga, Aka, Ama, Asa);
+        Ce = RS_VXOR5(Abe, Age, Ake, Ame, Ase);
+        Ci = RS_VXOR5(Abi, Agi, Aki, Ami, Asi);
+        Co = RS_VXOR5(Abo, Ago, Ako, Amo, Aso);
+        Cu = RS_VXOR5(Abu, Agu, Aku, Amu, Asu);
+        }
         goto round0;
     case 1:
+        if (separate) {
         X0_0 = RS_VLOADC(p0 + 0, p2 + 0);
         X1_0 = RS_VLOADC(p1 + 0, p3 + 0);
         X0_1 = RS_VLOADC(p0 + 16, p2 + 16);
@@ -648,6 +417,38 @@ RS_INLINE void rs_keccak_p1600_x4_states_from(uint64_t (*separate)[25], unsigned
         Ci = RS_VXOR5(Ebi, Egi, Eki, Emi, Esi);
         Co = RS_VXOR5(Ebo, Ego, Eko, Emo, Eso);
         Cu = RS_VXOR5(Ebu, Egu, Eku, Emu, Esu);
+        } else {
+        Eba = RS_VLOAD(states[0]);
+        Ebe = RS_VLOAD(states[1]);
+        Ebi = RS_VLOAD(states[2]);
+        Ebo = RS_VLOAD(states[3]);
+        Ebu = RS_VLOAD(states[4]);
+        Ega = RS_VLOAD(states[5]);
+        Ege = RS_VLOAD(states[6]);
+        Egi = RS_VLOAD(states[7]);
+        Ego = RS_VLOAD(states[8]);
+        Egu = RS_VLOAD(states[9]);
+        Eka = RS_VLOAD(states[10]);
+        Eke = RS_VLOAD(states[11]);
+        Eki = RS_VLOAD(states[12]);
+        Eko = RS_VLOAD(states[13]);
+        Eku = RS_VLOAD(states[14]);
+        Ema = RS_VLOAD(states[15]);
+        Eme = RS_VLOAD(states[16]);
+        Emi = RS_VLOAD(states[17]);
+        Emo = RS_VLOAD(states[18]);
+        Emu = RS_VLOAD(states[19]);
+        Esa = RS_VLOAD(states[20]);
+        Ese = RS_VLOAD(states[21]);
+        Esi = RS_VLOAD(states[22]);
+        Eso = RS_VLOAD(states[23]);
+        Esu = RS_VLOAD(states[24]);
+        Ca = RS_VXOR5(Eba, Ega, Eka, Ema, Esa);
+        Ce = RS_VXOR5(Ebe, Ege, Eke, Eme, Ese);
+        Ci = RS_VXOR5(Ebi, Egi, Eki, Emi, Esi);
+        Co = RS_VXOR5(Ebo, Ego, Eko, Emo, Eso);
+        Cu = RS_VXOR5(Ebu, Egu, Eku, Emu, Esu);
+        }
         goto round1;
     }
     for (;;) {
@@ -805,6 +606,7 @@ RS_INLINE void rs_keccak_p1600_x4_states_from(uint64_t (*separate)[25], unsigned
         if (i == 24)
             break;
     }
+    if (separate) {
     L0 = Aba;
     L1 = Abe;
     L2 = Abi;
@@ -900,6 +702,44 @@ RS_INLINE void rs_keccak_p1600_x4_states_from(uint64_t (*separate)[25], unsigned
     RS_VSTOREP(p1 + 192, U2_1_0, 1);
     RS_VSTOREP(p2 + 192, U2_0_1, 1);
     RS_VSTOREP(p3 + 192, U2_1_1, 1);
+    } else {
+    RS_VSTORE(states[0], Aba);
+    RS_VSTORE(states[1], Abe);
+    RS_VSTORE(states[2], Abi);
+    RS_VSTORE(states[3], Abo);
+    RS_VSTORE(states[4], Abu);
+    RS_VSTORE(states[5], Aga);
+    RS_VSTORE(states[6], Age);
+    RS_VSTORE(states[7], Agi);
+    RS_VSTORE(states[8], Ago);
+    RS_VSTORE(states[9], Agu);
+    RS_VSTORE(states[10], Aka);
+    RS_VSTORE(states[11], Ake);
+    RS_VSTORE(states[12], Aki);
+    RS_VSTORE(states[13], Ako);
+    RS_VSTORE(states[14], Aku);
+    RS_VSTORE(states[15], Ama);
+    RS_VSTORE(states[16], Ame);
+    RS_VSTORE(states[17], Ami);
+    RS_VSTORE(states[18], Amo);
+    RS_VSTORE(states[19], Amu);
+    RS_VSTORE(states[20], Asa);
+    RS_VSTORE(states[21], Ase);
+    RS_VSTORE(states[22], Asi);
+    RS_VSTORE(states[23], Aso);
+    RS_VSTORE(states[24], Asu);
+    }
+}
+
+/*
+ * Every other round count, and the separate states (separate[j] is instance j, the 25 words
+ * at words + 25 j), through one more copy of the rounds: each group of 4 lanes is 4
+ * unaligned loads, one per state, and a transpose into the lane vectors, and the store runs
+ * it back. Called, not inlined: the entry's jump costs less than a fourth copy of the body.
+ */
+RS_BLOCKS void rs_keccak_p1600_x4_any(uint64_t *words, unsigned start, int separate)
+{
+    rs_keccak_p1600_x4_from(words, start, separate);
 }
 
 
@@ -3169,7 +3009,7 @@ if (squeeze) {
 
 RS_TARGET void keccak_f1600_x4_avx2(uint64_t states[25][4])
 {
-    rs_keccak_p1600_x4_from(states, 0);
+    rs_keccak_p1600_x4_from(&states[0][0], 0, 0);
 }
 
 RS_TARGET void keccak_p1600_x4_avx2(uint64_t states[25][4], unsigned rounds)
@@ -3177,22 +3017,22 @@ RS_TARGET void keccak_p1600_x4_avx2(uint64_t states[25][4], unsigned rounds)
     /* Separate inlined copies for 24 and 12 rounds, so that TurboSHAKE and KangarooTwelve get
      * a dedicated 12-round kernel with no entry dispatch. */
     if (rounds == 24)
-        rs_keccak_p1600_x4_from(states, 0);
+        rs_keccak_p1600_x4_from(&states[0][0], 0, 0);
     else if (rounds == 12)
-        rs_keccak_p1600_x4_from(states, 12);
+        rs_keccak_p1600_x4_from(&states[0][0], 12, 0);
     else if (rounds != 0 && rounds < 24)
-        rs_keccak_p1600_x4_from(states, 24 - rounds);
+        rs_keccak_p1600_x4_any(&states[0][0], 24 - rounds, 0);
 }
 
 RS_TARGET void keccak_f1600_x4_avx2_states(uint64_t states[4][25])
 {
-    rs_keccak_p1600_x4_states_from(states, 0);
+    rs_keccak_p1600_x4_any(&states[0][0], 0, 1);
 }
 
 RS_TARGET void keccak_p1600_x4_avx2_states(uint64_t states[4][25], unsigned rounds)
 {
     if (rounds != 0 && rounds <= 24)
-        rs_keccak_p1600_x4_states_from(states, 24 - rounds);
+        rs_keccak_p1600_x4_any(&states[0][0], 24 - rounds, 1);
 }
 
 RS_TARGET size_t keccak_p1600_x4_avx2_absorb(uint64_t states[25][4],
