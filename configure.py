@@ -17,7 +17,7 @@ import sys
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
-from generator import cli, pydeps, targets, vectors  # noqa: E402
+from generator import cli, pydeps, targets, variants, vectors  # noqa: E402
 from generator.buildgraph import (choices, goals, instrumented, matrix, ninja,  # noqa: E402
                                   outdir, probes)
 from generator.buildgraph.context import Context  # noqa: E402
@@ -106,7 +106,23 @@ def options(argv):
             raise UsageError(f"--cross: unknown cross target '{name}'; accepted: "
                              f"{', '.join(list(targets.CROSS_TARGETS) + list(targets.WASM_TARGETS))}"
                              ", none")
+    shapes(args)
     return args
+
+
+def shapes(args):
+    """The kernel options taken apart as the profile step will take them, before any probe:
+    a bad value is refused before configure prints anything else. What a compiler can build
+    is checked once it is probed."""
+    target = targets.get(args.target)
+    variants.keccak_from_options(target, targets.default_keccak(target, None), args.unroll,
+                                 args.lane_complement, args.rotate, args.parity, args.lanes)
+    for spec in filter(None, (args.multi or "").split(",")):
+        if spec != "none":
+            targets.multi_variant(spec, target)
+    variants.chacha_from_options(target, targets.default_chacha(target, None), args.chacha_isa,
+                                 args.chacha_schedule, args.chacha_rotate, args.chacha_states,
+                                 args.chacha_rounds)
 
 
 # --- probes: what this machine has, checked now rather than halfway through the build -------

@@ -6,7 +6,8 @@ lives, so never in the tree a running ninja reads):
   configure succeeds and ninja can load the graph (no two edges make one file); the host and
   a cross target are built for real;
 - random and hostile argument lists: exit 0 or 2, one line on stderr for a refusal, no
-  traceback, no file changed outside build.ninja and build/.
+  traceback, no file changed outside build.ninja and build/;
+- a bad kernel option: its one line and nothing printed before it.
 """
 
 import json
@@ -81,6 +82,19 @@ class Configure(unittest.TestCase):
                 self.assertEqual(r.returncode, 0, r.stdout[-3000:])
                 with open(os.path.join(self.tree, "build", "out", name, "keccak_p1600.h")) as f:
                     self.assertIn("void p_keccak_p1600(", f.read())
+
+    def test_a_bad_option_prints_nothing_else(self):
+        """Options are taken apart before any probe: a refusal is its one line on stderr, with
+        nothing on stdout before it (no compiler, profile or plotting notes)."""
+        for argv in (["--unroll", "5"], ["--multi", "x3-avx2"], ["--chacha-isa", "nope"],
+                     ["--rotate", "purple"], ["--cc", "gcc", "--lanes", "3"], ["--bogus"]):
+            with self.subTest(argv=argv):
+                r = subprocess.run([sys.executable, "configure.py", *argv], cwd=self.tree,
+                                   capture_output=True, text=True)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(r.stdout, "", r.stdout)
+                self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+                self.assertTrue(r.stderr.startswith("configure.py: error: "), r.stderr)
 
     def test_random_and_hostile_argument_lists(self):
         before = snapshot(self.tree)
