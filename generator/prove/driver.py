@@ -370,8 +370,14 @@ def prove_one(job, quick=False, contracts=True):
     # cases are that kernel's, proven by its own job.
     lemma = _pass_through(job, interp, answers, (family, kind, n)) if contracts else {}
     given = {}
+    linked = set(outside) - {oracle, choice_oracle(folder)}
     if contracts and (kind == "level" if family == "chacha" else kind in SPONGES):
         given = _contracts(interp, mod, proven - {name})
+    if contracts and linked:
+        # The kernels of other files it calls (a wrapper's fallbacks and copies), each taken
+        # as its contract; prove_folder proves a caller again, whole, where one of them did
+        # not prove or was not proven in the run.
+        given.update(_contracts(interp, mod, linked, linked=True))
     for answer, case in ((a, c) for a in answers if a not in lemma for c in cases):
         if answer is not None:
             _answer(interp, folder, answer)
@@ -411,17 +417,18 @@ def prove_one(job, quick=False, contracts=True):
     return res
 
 
-def _contracts(interp, mod, proven):
+def _contracts(interp, mod, proven, linked=False):
     """{name: contract} for the functions of `proven` (proven in this run under the same
-    branch) that the unit defines and whose kind has a contract in `mod`. None when the unit
-    has a global the callee could write: a contract says a call writes what it is given to
-    write and nothing else."""
+    branch) that the unit defines (or, `linked`, that it calls in another file) and whose
+    kind has a contract in `mod`. None when the unit has a global the callee could write: a
+    contract says a call writes what it is given to write and nothing else."""
     if any(not obj.readonly for _, obj in interp.globals.values()):
         return {}
     out = {}
     for name in proven:
         k = mod.kind_of(name)
-        made = mod.contract(*k) if name in interp.funcs and k is not None else None
+        here = name in interp.externs if linked else name in interp.funcs
+        made = mod.contract(*k) if here and k is not None else None
         if made is not None:
             out[name] = made
     return out
@@ -500,8 +507,10 @@ def prove_folder(folder, jobs_n=2, quick=False, only=None, progress=None, config
     # By name and branch, whatever file: a wrapper rests on kernels of other files (a static
     # helper named alike in two files only makes this rerun more).
     failed = {(c, r.function) for r in results if r.status != "proved" for c in r.configs}
+    known = {(c, r.function) for r in results for c in r.configs}
     again = [i for i, r in enumerate(results)
-             if any((c, a) in failed for c in r.configs for a in r.assumed)]
+             if any((c, a) in failed or (c, a) not in known
+                    for c in r.configs for a in r.assumed)]
     for i, r in zip(again, _run([jobs[i] for i in again], jobs_n, quick, False)):
         results[i] = r
     if progress:

@@ -491,15 +491,14 @@ def _permute_contract(n, separate=False):
             return None
         (st, _), (rounds, _) = vals
         # What the permutation's proof ran: every round count of ROUND_COUNTS, the lanes at
-        # the start of an object of exactly the state's size. Separate states may also be n
-        # consecutive ones inside a larger object (a wrapper's groups): the proof's object
-        # had exactly their size, so the kernel touched nothing outside them.
+        # the start of an object of exactly the state's size. The state may also sit inside
+        # a larger object (one of a caller's N separate states, a wrapper's group): the
+        # proof's object had exactly its size, so the kernel touched nothing outside it.
         if (not isinstance(rounds, int) or rounds not in ROUND_COUNTS or
                 not isinstance(st, Pointer) or st.obj is None or st.obj.readonly):
             return None
-        if not (st.off == 0 and st.obj.size == size or
-                separate and isinstance(st.off, int) and st.off % 8 == 0 and
-                0 <= st.off and st.off + size <= st.obj.size):
+        if not (isinstance(st.off, int) and st.off % 8 == 0 and 0 <= st.off and
+                st.off + size <= st.obj.size):
             return None
         at = st.off
         lanes = [[st.obj.read(at + 8 * word(i, j), 8) for i in range(25)] for j in range(n)]

@@ -82,24 +82,31 @@ RS_XN_COLD void rs_xn_scatter(uint64_t *dst, unsigned n, unsigned g, const uint6
             dst[n * i + g + j] = src[w * i + j];
 }
 
-/* The single-state kernel on each instance of an interleaved state: `op` 0 permutes, 1
- * absorbs, 2 squeezes. */
-RS_XN_COLD void rs_xn_single(uint64_t *states, unsigned n, unsigned op, const uint8_t *const *io,
-                         size_t blocks, unsigned lanes, unsigned rounds)
+/* The single-state permutation on each instance of an interleaved state. */
+RS_XN_COLD void rs_xn_single(uint64_t *states, unsigned n, unsigned rounds)
 {
     uint64_t s[25];
     unsigned j;
     for (j = 0; j < n; j++) {
         rs_xn_gather(s, 1, states, n, j);
-        if (op == 0)
-            keccak_p1600(s, rounds);
-        else if (op == 1)
-            (void)keccak_p1600_absorb(s, rounds, lanes, io[j], blocks * 8 * lanes);
-        else
-            (void)keccak_p1600_squeeze(s, rounds, lanes, (uint8_t *)(uintptr_t)io[j],
-                                       blocks * 8 * lanes);
+        keccak_p1600(s, rounds);
         rs_xn_scatter(states, n, j, s, 1);
     }
+}
+
+/* Little-endian lanes in and out of byte streams, whatever the host's byte order. */
+static uint64_t rs_xn_load64le(const uint8_t *p)
+{
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+}
+
+static void rs_xn_store64le(uint8_t *p, uint64_t v)
+{
+    unsigned k;
+    for (k = 0; k < 8; k++)
+        p[k] = (uint8_t)(v >> (8 * k));
 }
 
 /* -- 2 states -- */
@@ -113,7 +120,7 @@ void keccak_p1600_x2(uint64_t states[25][2], unsigned rounds)
         return;
 #endif
     default:
-        rs_xn_single(&states[0][0], 2, 0, NULL, 0, 0, rounds);
+        rs_xn_single(&states[0][0], 2, rounds);
     }
 }
 
@@ -147,6 +154,9 @@ size_t keccak_p1600_x2_absorb(uint64_t states[25][2],
                              const uint8_t *const in[2], size_t blocks,
                              unsigned rate_lanes, unsigned rounds)
 {
+    size_t b;
+    unsigned j, k;
+
     if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
         return 0;
     switch (rs_xn_kernel(0, 0)) {
@@ -155,16 +165,27 @@ size_t keccak_p1600_x2_absorb(uint64_t states[25][2],
         return keccak_p1600_x2_simd128_absorb(states, in, blocks, rate_lanes, rounds);
 #endif
     default:
-        rs_xn_single(&states[0][0], 2, 1, (const uint8_t *const *)in, blocks,
-                     rate_lanes, rounds);
-        return blocks;
+        break;
     }
+    /* No kernel of N states on this path: block by block around the permutation above, the
+     * lanes going through memory (the path's kernels keep them in registers only at their
+     * own width). */
+    for (b = 0; b < blocks; b++) {
+        for (j = 0; j < 2; j++)
+            for (k = 0; k < rate_lanes; k++)
+                states[k][j] ^= rs_xn_load64le(in[j] + 8 * (b * rate_lanes + k));
+        keccak_p1600_x2(states, rounds);
+    }
+    return blocks;
 }
 
 size_t keccak_p1600_x2_squeeze(uint64_t states[25][2],
                               uint8_t *const out[2], size_t blocks,
                               unsigned rate_lanes, unsigned rounds)
 {
+    size_t b;
+    unsigned j, k;
+
     if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
         return 0;
     switch (rs_xn_kernel(0, 0)) {
@@ -173,10 +194,18 @@ size_t keccak_p1600_x2_squeeze(uint64_t states[25][2],
         return keccak_p1600_x2_simd128_squeeze(states, out, blocks, rate_lanes, rounds);
 #endif
     default:
-        rs_xn_single(&states[0][0], 2, 2, (const uint8_t *const *)out, blocks,
-                     rate_lanes, rounds);
-        return blocks;
+        break;
     }
+    /* No kernel of N states on this path: block by block around the permutation above, the
+     * lanes going through memory (the path's kernels keep them in registers only at their
+     * own width). */
+    for (b = 0; b < blocks; b++) {
+        keccak_p1600_x2(states, rounds);
+        for (j = 0; j < 2; j++)
+            for (k = 0; k < rate_lanes; k++)
+                rs_xn_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+    }
+    return blocks;
 }
 
 void keccak_x2_interleave(uint64_t states[25][2],
@@ -216,7 +245,7 @@ void keccak_p1600_x4(uint64_t states[25][4], unsigned rounds)
     }
 #endif
     default:
-        rs_xn_single(&states[0][0], 4, 0, NULL, 0, 0, rounds);
+        rs_xn_single(&states[0][0], 4, rounds);
     }
 }
 
@@ -250,61 +279,50 @@ size_t keccak_p1600_x4_absorb(uint64_t states[25][4],
                              const uint8_t *const in[4], size_t blocks,
                              unsigned rate_lanes, unsigned rounds)
 {
+    size_t b;
+    unsigned j, k;
+
     if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
         return 0;
     switch (rs_xn_kernel(1, 0)) {
-#if defined(RS_BUILD_SIMD128)
-    case 1:
-    {
-        uint64_t t[25][2];
-        const uint8_t *streams[2];
-        unsigned g, j;
-        for (g = 0; g < 4; g += 2) {
-            rs_xn_gather(&t[0][0], 2, &states[0][0], 4, g);
-            for (j = 0; j < 2; j++)
-                streams[j] = in[g + j < 4 ? g + j : g];
-            (void)keccak_p1600_x2_simd128_absorb(t, streams, blocks, rate_lanes, rounds);
-            rs_xn_scatter(&states[0][0], 4, g, &t[0][0], 2);
-        }
-        return blocks;
-    }
-#endif
     default:
-        rs_xn_single(&states[0][0], 4, 1, (const uint8_t *const *)in, blocks,
-                     rate_lanes, rounds);
-        return blocks;
+        break;
     }
+    /* No kernel of N states on this path: block by block around the permutation above, the
+     * lanes going through memory (the path's kernels keep them in registers only at their
+     * own width). */
+    for (b = 0; b < blocks; b++) {
+        for (j = 0; j < 4; j++)
+            for (k = 0; k < rate_lanes; k++)
+                states[k][j] ^= rs_xn_load64le(in[j] + 8 * (b * rate_lanes + k));
+        keccak_p1600_x4(states, rounds);
+    }
+    return blocks;
 }
 
 size_t keccak_p1600_x4_squeeze(uint64_t states[25][4],
                               uint8_t *const out[4], size_t blocks,
                               unsigned rate_lanes, unsigned rounds)
 {
+    size_t b;
+    unsigned j, k;
+
     if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
         return 0;
     switch (rs_xn_kernel(1, 0)) {
-#if defined(RS_BUILD_SIMD128)
-    case 1:
-    {
-        uint64_t t[25][2];
-        const uint8_t *streams[2];
-        unsigned g, j;
-        for (g = 0; g < 4; g += 2) {
-            rs_xn_gather(&t[0][0], 2, &states[0][0], 4, g);
-            for (j = 0; j < 2; j++)
-                streams[j] = out[g + j < 4 ? g + j : g];
-            (void)keccak_p1600_x2_simd128_squeeze(t, (uint8_t *const *)(uintptr_t)streams, blocks,
-                                                 rate_lanes, rounds);
-            rs_xn_scatter(&states[0][0], 4, g, &t[0][0], 2);
-        }
-        return blocks;
-    }
-#endif
     default:
-        rs_xn_single(&states[0][0], 4, 2, (const uint8_t *const *)out, blocks,
-                     rate_lanes, rounds);
-        return blocks;
+        break;
     }
+    /* No kernel of N states on this path: block by block around the permutation above, the
+     * lanes going through memory (the path's kernels keep them in registers only at their
+     * own width). */
+    for (b = 0; b < blocks; b++) {
+        keccak_p1600_x4(states, rounds);
+        for (j = 0; j < 4; j++)
+            for (k = 0; k < rate_lanes; k++)
+                rs_xn_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+    }
+    return blocks;
 }
 
 void keccak_x4_interleave(uint64_t states[25][4],
@@ -344,7 +362,7 @@ void keccak_p1600_x8(uint64_t states[25][8], unsigned rounds)
     }
 #endif
     default:
-        rs_xn_single(&states[0][0], 8, 0, NULL, 0, 0, rounds);
+        rs_xn_single(&states[0][0], 8, rounds);
     }
 }
 
@@ -378,61 +396,50 @@ size_t keccak_p1600_x8_absorb(uint64_t states[25][8],
                              const uint8_t *const in[8], size_t blocks,
                              unsigned rate_lanes, unsigned rounds)
 {
+    size_t b;
+    unsigned j, k;
+
     if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
         return 0;
     switch (rs_xn_kernel(2, 0)) {
-#if defined(RS_BUILD_SIMD128)
-    case 1:
-    {
-        uint64_t t[25][2];
-        const uint8_t *streams[2];
-        unsigned g, j;
-        for (g = 0; g < 8; g += 2) {
-            rs_xn_gather(&t[0][0], 2, &states[0][0], 8, g);
-            for (j = 0; j < 2; j++)
-                streams[j] = in[g + j < 8 ? g + j : g];
-            (void)keccak_p1600_x2_simd128_absorb(t, streams, blocks, rate_lanes, rounds);
-            rs_xn_scatter(&states[0][0], 8, g, &t[0][0], 2);
-        }
-        return blocks;
-    }
-#endif
     default:
-        rs_xn_single(&states[0][0], 8, 1, (const uint8_t *const *)in, blocks,
-                     rate_lanes, rounds);
-        return blocks;
+        break;
     }
+    /* No kernel of N states on this path: block by block around the permutation above, the
+     * lanes going through memory (the path's kernels keep them in registers only at their
+     * own width). */
+    for (b = 0; b < blocks; b++) {
+        for (j = 0; j < 8; j++)
+            for (k = 0; k < rate_lanes; k++)
+                states[k][j] ^= rs_xn_load64le(in[j] + 8 * (b * rate_lanes + k));
+        keccak_p1600_x8(states, rounds);
+    }
+    return blocks;
 }
 
 size_t keccak_p1600_x8_squeeze(uint64_t states[25][8],
                               uint8_t *const out[8], size_t blocks,
                               unsigned rate_lanes, unsigned rounds)
 {
+    size_t b;
+    unsigned j, k;
+
     if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
         return 0;
     switch (rs_xn_kernel(2, 0)) {
-#if defined(RS_BUILD_SIMD128)
-    case 1:
-    {
-        uint64_t t[25][2];
-        const uint8_t *streams[2];
-        unsigned g, j;
-        for (g = 0; g < 8; g += 2) {
-            rs_xn_gather(&t[0][0], 2, &states[0][0], 8, g);
-            for (j = 0; j < 2; j++)
-                streams[j] = out[g + j < 8 ? g + j : g];
-            (void)keccak_p1600_x2_simd128_squeeze(t, (uint8_t *const *)(uintptr_t)streams, blocks,
-                                                 rate_lanes, rounds);
-            rs_xn_scatter(&states[0][0], 8, g, &t[0][0], 2);
-        }
-        return blocks;
-    }
-#endif
     default:
-        rs_xn_single(&states[0][0], 8, 2, (const uint8_t *const *)out, blocks,
-                     rate_lanes, rounds);
-        return blocks;
+        break;
     }
+    /* No kernel of N states on this path: block by block around the permutation above, the
+     * lanes going through memory (the path's kernels keep them in registers only at their
+     * own width). */
+    for (b = 0; b < blocks; b++) {
+        keccak_p1600_x8(states, rounds);
+        for (j = 0; j < 8; j++)
+            for (k = 0; k < rate_lanes; k++)
+                rs_xn_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+    }
+    return blocks;
 }
 
 void keccak_x8_interleave(uint64_t states[25][8],
