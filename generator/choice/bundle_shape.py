@@ -14,7 +14,7 @@ generator/cpu_table.py).
   (keccak_p1600_avx512.c.j2's target guard), which a bundle built without -m flags lacks, so
   the bundle keeps the scalar default shape then.
 
-The wasm32 bundle follows the committed wasm32 profiles instead (generator/wasm_profile.py:
+The wasm32 bundle follows the committed wasm32 profiles instead (generator/choice/wasm_shape.py:
 the scalar shape, the x2 SIMD128 leaf's unroll and the ChaCha shape whose worst loss over
 every engine and host profiled is smallest), not a native compiler's.
 
@@ -30,8 +30,8 @@ import json
 import os
 import re
 
-from . import cpu_table, profiles, targets, variants, wasm_profile
-from .errors import UsageError
+from . import cpu_table, profiles, targets, variants, wasm_shape
+from ..errors import UsageError
 
 
 def canonical(compiler_id, target):
@@ -143,8 +143,8 @@ def shaped(bundle, compiler_id=targets.CANONICAL_CC):
     table's choice (generator/cpu_table.py)."""
     target = targets.get(bundle.target)
     if target.arch == "wasm32":
-        s = wasm_profile.shapes()
-        paths = tuple(dataclasses.replace(p, kt_leaves=tuple(wasm_profile.leaf(spec, s.x2_unroll)
+        s = wasm_shape.shapes()
+        paths = tuple(dataclasses.replace(p, kt_leaves=tuple(wasm_shape.leaf(spec, s.x2_unroll)
                                                              for spec in p.kt_leaves))
                       for p in bundle.paths)
         return dataclasses.replace(bundle, paths=paths), s.keccak
@@ -161,7 +161,7 @@ def chacha_for(bundle, compiler_id):
     """The ChaCha variant a bundle carries for a compiler, at the bundle's widest level."""
     target = targets.get(bundle.target)
     if target.arch == "wasm32":
-        return wasm_profile.bundle_chacha(wasm_profile.shapes())
+        return wasm_shape.bundle_chacha(wasm_shape.shapes())
     widest = max((p.chacha for p in bundle.paths),
                  key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
     choices, _ = carried(compiler_id, target)

@@ -15,22 +15,22 @@ import os
 import platform
 import re
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PROFILE_DIR = os.path.join(HERE, "profiles")
-ROOT = os.path.dirname(HERE)
+GENERATOR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROFILE_DIR = os.path.join(GENERATOR, "profiles")
+ROOT = os.path.dirname(GENERATOR)
 # Per kernel family, the sources whose change can change which variant wins.
 SHAPING = {
-    "keccak_scalar": ("generator/keccak.py", "generator/x86asm.py",
+    "keccak_scalar": ("generator/model/keccak_maths.py", "generator/model/x86_lowering.py",
                       "templates/keccak_p1600_scalar.c.j2", "templates/keccak_p1600_x86asm.c.j2",
                       "templates/_rotate64.j2", "templates/_portability.j2",
                       "templates/_lanes.j2", "templates/_block_loops.j2",
                       "templates/_absorb_plain.j2"),
-    "keccak_simd": ("generator/keccak.py", "generator/simd.py", "templates/keccak_p1600_xN.c.j2",
-                    "templates/_vec64.j2", "templates/_lanes.j2", "templates/_block_loops.j2"),
-    "chacha": ("generator/chacha.py", "templates/chacha.c.j2", "templates/_chacha_simd.j2",
-               "templates/_portability.j2"),
+    "keccak_simd": ("generator/model/keccak_maths.py", "generator/model/simd.py",
+                    "templates/keccak_p1600_xN.c.j2", "templates/_vec64.j2", "templates/_lanes.j2", "templates/_block_loops.j2"),
+    "chacha": ("generator/model/chacha_maths.py", "templates/chacha.c.j2",
+               "templates/_chacha_simd.j2", "templates/_portability.j2"),
     # The x2 kernels of AArch64 and WebAssembly (one lane of each state per 128-bit register).
-    "keccak_x2_arm": ("generator/keccak.py", "templates/keccak_p1600_arm.c.j2",
+    "keccak_x2_arm": ("generator/model/keccak_maths.py", "templates/keccak_p1600_arm.c.j2",
                       "templates/_bundle.j2", "templates/_lanes.j2", "templates/_block_loops.j2",
                       "templates/_absorb_plain.j2", "templates/_portability.j2"),
 }

@@ -10,7 +10,7 @@ import platform
 import re
 from dataclasses import dataclass
 
-from .errors import UsageError
+from ..errors import UsageError
 from .variants import (CHACHA_ISAS, CHACHA_ROUNDS, FAMILIES, SIMD_SHAPES, ChachaVariant,
                        KeccakVariant, SimdKeccakVariant, parse_unroll)
 

@@ -4,8 +4,8 @@
 import re
 from dataclasses import dataclass, field
 
-from . import chacha, keccak, simd, x86asm
-from .errors import UsageError
+from ..model import chacha_maths as chacha, keccak_maths as keccak, simd, x86_lowering as x86asm
+from ..errors import UsageError
 
 KECCAK_UNROLLS = tuple(keccak.divisors(keccak.MAX_ROUNDS))
 

@@ -22,9 +22,48 @@ import functools
 import os
 import re
 
-from . import cpu_table, profiles, targets, variants, wasm_tune
+from . import cpu_table, profiles, targets, variants
 
-KERNELS = tuple(wasm_tune.METRICS)
+# What the wasm32 tuner (generator/measure/wasm_tune.py) races and records, here so that the
+# shapes read from its profiles need nothing of the measuring code.
+TARGET = targets.TARGETS["wasm32"]
+ENGINE = "node"
+COMPILER = "clang"
+X2_ISA = "simd128"
+
+# Per kernel: the race.mjs figure that decides, what it means, its shaping family
+# (profiles.SHAPING).
+RACE_NOTE = ("median of the turns of a round-robin race of every candidate in one node process "
+             "(tests/wasm/race.mjs), after untimed warm-up turns")
+METRICS = {
+    "keccak_scalar": ("sha3_median", "ns per 136-byte block of SHA3-256 over 64 KiB, "
+                      + RACE_NOTE, "keccak_scalar"),
+    "keccak_x2_simd128": ("x2_median", "ns per keccak_p1600_x2 call (24 rounds, two states), "
+                          + RACE_NOTE, "keccak_x2_arm"),
+    "chacha": ("chacha_median", "ns per 64-byte block of the ChaCha20 keystream over 64 KiB, "
+               + RACE_NOTE, "chacha"),
+}
+
+
+def x2_name(unroll):
+    return f"keccakp1600-x2-u{unroll}-{X2_ISA}"
+
+
+def x2_unroll(name):
+    m = re.fullmatch(rf"keccakp1600-x2-u(\d+)-{X2_ISA}", name)
+    return int(m.group(1)) if m else None
+
+
+def untuned(kernel):
+    """The name a kernel gets without a profile (generator/targets.py)."""
+    if kernel == "keccak_scalar":
+        return targets.default_keccak(TARGET, COMPILER).name
+    if kernel == "chacha":
+        return targets.default_chacha(TARGET, COMPILER).name
+    return x2_name(targets.DEFAULT_X2_UNROLL_TARGET[TARGET.name])
+
+
+KERNELS = tuple(METRICS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,20 +92,20 @@ def applicable(directory=None):
     out, warnings = [], []
     for name, data in cpu_table.load("wasm32", directory, engine=True):
         k = data.get("key", {})
-        if k.get("engine") != wasm_tune.ENGINE or k.get("compiler") != wasm_tune.COMPILER:
+        if k.get("engine") != ENGINE or k.get("compiler") != COMPILER:
             warnings.append(f"ignoring generator/profiles/{name}: raced under "
                             f"{k.get('engine')!r} with {k.get('compiler')!r}; the wasm32 "
-                            f"tuner races {wasm_tune.COMPILER} builds under "
-                            f"{wasm_tune.ENGINE}, and only such figures are weighed")
+                            f"tuner races {COMPILER} builds under "
+                            f"{ENGINE}, and only such figures are weighed")
             continue
         recorded = k.get("sources") if isinstance(k.get("sources"), dict) else {}
         usable = set()
         for kernel in sorted(data.get("choice", {})):
-            if kernel not in wasm_tune.METRICS:
+            if kernel not in METRICS:
                 warnings.append(f"ignoring {kernel} in generator/profiles/{name}: not a "
                                 f"wasm32 kernel this generator tunes")
                 continue
-            family = wasm_tune.METRICS[kernel][2]
+            family = METRICS[kernel][2]
             now = profiles.sources_hash(family)
             if recorded.get(family) != now:
                 warnings.append(f"ignoring {kernel} in generator/profiles/{name}: "
@@ -85,7 +124,7 @@ def size(kernel, name):
         return variants.keccak_from_name(name).unroll
     if kernel == "chacha":
         return variants.chacha_from_name(name).states
-    return wasm_tune.x2_unroll(name) or 0
+    return x2_unroll(name) or 0
 
 
 def minimax(kernel, per_profile):
@@ -93,7 +132,7 @@ def minimax(kernel, per_profile):
     among the choices and the untuned default, those every profile measured, the least worst
     loss (cost / that profile's choice's cost), within cpu_table.MINIMAX_SLACK the untuned
     default, then the smaller. The untuned default when nothing is weighable."""
-    default = wasm_tune.untuned(kernel)
+    default = untuned(kernel)
     if not per_profile:
         return default
     pool = {c for c, _ in per_profile} | {default}
@@ -111,7 +150,7 @@ def choose(directory=None):
     found, warnings = applicable(directory)
     chosen, shaped_by = {}, []
     for kernel in KERNELS:
-        metric = wasm_tune.METRICS[kernel][0]
+        metric = METRICS[kernel][0]
         per, names = [], []
         for name, data, usable in found:
             if kernel not in usable:
@@ -125,7 +164,7 @@ def choose(directory=None):
         chosen[kernel] = minimax(kernel, per)
         shaped_by.append((kernel, tuple(names)))
     return Shapes(keccak=variants.keccak_from_name(chosen["keccak_scalar"]),
-                  x2_unroll=wasm_tune.x2_unroll(chosen["keccak_x2_simd128"]),
+                  x2_unroll=x2_unroll(chosen["keccak_x2_simd128"]),
                   chacha=variants.chacha_from_name(chosen["chacha"]),
                   shaped_by=tuple(shaped_by), warnings=tuple(warnings))
 
@@ -151,5 +190,5 @@ def leaf(spec, unroll):
 def bundle_chacha(s):
     """The ChaCha shape a wasm32 bundle's SIMD128 path carries: the chosen one if it is a
     SIMD128 shape (the bundle's widest level), else the untuned default."""
-    default = targets.default_chacha(wasm_tune.TARGET, wasm_tune.COMPILER)
+    default = targets.default_chacha(TARGET, COMPILER)
     return s.chacha if s.chacha.isa == default.isa else default

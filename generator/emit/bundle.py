@@ -13,9 +13,10 @@ import os
 import re
 import tempfile
 
-from . import (bundle_profile, cpu_table, cpuid, kernels, outdir, render, targets, variants,
-               vendor, wasm_profile)
-from .errors import UsageError
+from ..choice import bundle_shape, cpu_table, targets, variants, wasm_shape
+from ..model import cpuid
+from . import kernels, outfolder, render, vendor
+from ..errors import UsageError
 
 DISPATCH_FILES = ("rs_dispatch.h", "rs_dispatch.c")
 AMALGAMATION = ("roundsmith.h", "roundsmith.c")
@@ -228,8 +229,8 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
     the self-test); folder() adds the license and the build-system files."""
     target = targets.get(bundle.target)
     env = render.environment()
-    # Each path's kernels per the canonical machine's tuned profile (generator/bundle_profile.py).
-    bundle, keccak = bundle_profile.shaped(bundle, cc_id)
+    # Each path's kernels per the canonical machine's tuned profile (generator/choice/bundle_shape.py).
+    bundle, keccak = bundle_shape.shaped(bundle, cc_id)
     families = bundle.families
     dispatch = Dispatch(bundle, target, prefix) if len(bundle.paths) > 1 else None
     out = {}
@@ -291,7 +292,7 @@ def tuned_by(target):
     name theirs in rs_dispatch.c's table)."""
     if target.arch != "wasm32":
         return ()
-    return (("shapes", wasm_profile.shapes().provenance()),)
+    return (("shapes", wasm_shape.shapes().provenance()),)
 
 
 def self_test_leaves(dispatch):
@@ -345,7 +346,7 @@ def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id):
     widths = []
 
     def render_for(compiler):
-        chacha = bundle_profile.chacha_for(bundle, compiler)
+        chacha = bundle_shape.chacha_for(bundle, compiler)
         if chacha.isa != widest:
             chacha = variants.ChachaVariant(isa=widest, schedule=chacha.schedule,
                                             rotate=targets.level_rotation(
@@ -469,8 +470,8 @@ def check(out_root):
     bad = 0
     with tempfile.TemporaryDirectory(prefix="roundsmith-check-") as tmp:
         for folder, fresh in canonical_files(tmp).items():
-            outdir.write_tree(folder, fresh, CANONICAL_COMMAND)
-            fresh = outdir.with_manifest(fresh, CANONICAL_COMMAND)
+            outfolder.write_tree(folder, fresh, CANONICAL_COMMAND)
+            fresh = outfolder.with_manifest(fresh, CANONICAL_COMMAND)
             committed = os.path.join(out_root, os.path.basename(folder))
             have = set(os.listdir(committed)) if os.path.isdir(committed) else set()
             for name in sorted(have | set(fresh)):

@@ -6,8 +6,9 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from . import (chacha, cpu_table, cpuid, keccak, render, simd, snp_xn, sponge, targets, variants,
-               vectors, x86asm)
+from ..model import (chacha_maths as chacha, cpuid, keccak_maths as keccak, simd, snp_xn_model as snp_xn, sponge_maths as sponge, vectors, x86_lowering as x86asm)
+from ..choice import cpu_table, targets, variants
+from . import render
 
 KECCAK_FILES = ("keccak_p1600.h", "keccak_p1600.c")
 

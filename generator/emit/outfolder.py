@@ -26,8 +26,8 @@ import shutil
 import signal
 import tempfile
 
-from . import VERSION
-from .errors import UsageError
+from .. import VERSION
+from ..errors import UsageError
 
 MANIFEST = "roundsmith.manifest"
 STAGING = ".roundsmith-staging-"   # inside an existing output folder

@@ -5,10 +5,10 @@ import functools
 import os
 import sys
 
-from . import VERSION, pydeps
-from .errors import UsageError
+from .. import VERSION, toolprobe
+from ..errors import UsageError
 
-TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                          "templates")
 
 
@@ -30,7 +30,7 @@ def environment():
         import jinja2
     except ImportError:
         # Names the interpreter: Debian's python3-jinja2 is for /usr/bin/python3 only.
-        raise UsageError(pydeps.problem("jinja2")
+        raise UsageError(toolprobe.problem("jinja2")
                          or "Jinja2 is missing; install it with: apt-get install -y "
                             "python3-jinja2") from None
     env = jinja2.Environment(

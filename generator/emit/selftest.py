@@ -12,7 +12,7 @@ and versions: a code only ever names one check.
 import hashlib
 from dataclasses import dataclass
 
-from . import reference, sponge, vectors
+from ..model import reference, sponge_maths as sponge, vectors
 
 SEED = bytes((0x5A + 37 * i) & 0xFF for i in range(64))
 SEED_BYTES = len(SEED)

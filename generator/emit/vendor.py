@@ -7,7 +7,9 @@ report of a folder without run-time dispatch, the license, and the build-system 
 
 import re
 
-from . import VERSION, kernels, render, selftest, sponge, vectors
+from .. import VERSION
+from . import kernels, render, selftest
+from ..model import sponge_maths as sponge, vectors
 
 # The headers roundsmith.h gathers, in this order, when the folder has them: the public API.
 # (A bundle's single-state flavour headers declare internal names only, in the folder's

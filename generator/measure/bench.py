@@ -12,65 +12,47 @@ Out: one table (generator/sweep_table.py), --tsv FILE, --plot FILE (generator/sw
 Work files go to a temporary folder, removed at the end and on Ctrl-C (or --keep DIR).
 """
 
-import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
-from . import benchdata, cli, vectors
-from .errors import UsageError
+from . import benchdata
+from ..choice import cli_options
+from ..model import vectors
+from ..errors import UsageError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# What the build compiles kernels with (configure.py's DEFAULT_OPT).
-OPT = {"gcc": "-O3 -march=native", "clang": "-O3 -march=native", "tcc": "-O2"}
-# The plain reference is always gcc -O3, so every compiler's race has the same yardstick.
-REF_CC = "gcc"
-XKCP_DEFAULT = os.path.join(ROOT, "build", "peers", "package", "src", "libkeccak-64")
-XKCP_CACHE = os.path.join(ROOT, "build", "peers", "objects")
-# XKCP's opt64 configurations (its lib/low/KeccakP-1600/plain-64bits/<name>/ folders: the
-# macros each sets), and the further unroll factors its unrolling macros accept.
-XKCP_CONFIGS = {
-    "ua": ("KeccakP1600_fullUnrolling",),
-    "u6": ("KeccakP1600_unrolling 6",),
-    "lcu6": ("KeccakP1600_unrolling 6", "KeccakP1600_useLaneComplementing"),
-    "lcua": ("KeccakP1600_fullUnrolling", "KeccakP1600_useLaneComplementing"),
-    "lcua_shld": ("KeccakP1600_fullUnrolling", "KeccakP1600_useLaneComplementing",
-                  "KeccakP1600_useSHLD"),
-}
-XKCP_MORE = {f"{lc}u{u}": (f"KeccakP1600_unrolling {u}",)
-             + (("KeccakP1600_useLaneComplementing",) if lc else ())
-             for u in (2, 3, 4, 12) for lc in ("", "lc")}
+from .bench_build import (OPT, ROOT, XKCP_CONFIGS, XKCP_DEFAULT, XKCP_MORE,  # noqa: F401
+                          BuildError, Work, prefixed, xkcp_objects)
 
 
 # The bench's own options; `generate`'s kernel options come before them (generator/__main__.py).
 OPTIONS = (
-    cli.Option("--cc", "the compilers to build and race with", "comma-separated " + ", ".join(OPT),
+    cli_options.Option("--cc", "the compilers to build and race with", "comma-separated " + ", ".join(OPT),
                "gcc,clang", {"default": "gcc,clang"}),
-    cli.Option("--rounds", "Keccak-p rounds timed besides 24", "24, 12 or any count 1-24",
+    cli_options.Option("--rounds", "Keccak-p rounds timed besides 24", "24, 12 or any count 1-24",
                "24 alone", {"default": "24"}),
-    cli.Option("--turns", "turns of each contender in the round-robin", "1..10000", "31",
+    cli_options.Option("--turns", "turns of each contender in the round-robin", "1..10000", "31",
                {"type": int, "default": 31}),
-    cli.Option("--xkcp", "XKCP's opt64 sources (KeccakP-1600-opt64.c and its macros), or none "
+    cli_options.Option("--xkcp", "XKCP's opt64 sources (KeccakP-1600-opt64.c and its macros), or none "
                "to leave XKCP out", "a folder path or none",
                "where tests/peers/bench_xkcp.sh fetches them", {"default": XKCP_DEFAULT}),
-    cli.Option("--xkcp-all", "also XKCP at unrolls 2, 3, 4, 12 with and without lane "
+    cli_options.Option("--xkcp-all", "also XKCP at unrolls 2, 3, 4, 12 with and without lane "
                "complementing", "", "off", {"action": "store_true"}),
-    cli.Option("--vectors", "the folder with the official vector files", "a folder path",
+    cli_options.Option("--vectors", "the folder with the official vector files", "a folder path",
                "../shared/vectors", {"default": vectors.default_dir()}),
-    cli.Option("--keep", "build in this folder and keep it", "a folder path",
+    cli_options.Option("--keep", "build in this folder and keep it", "a folder path",
                "a temporary folder, removed (on Ctrl-C too)", {"metavar": "DIR"}),
-    cli.Option("--sponge", "also time each Keccak variant through SHA3-256 of 1 KiB and of "
+    cli_options.Option("--sponge", "also time each Keccak variant through SHA3-256 of 1 KiB and of "
                "1 MiB, beside the bare permutation", "", "off", {"action": "store_true"}),
-    cli.Option("--tsv", "also write the rows, one per variant and compiler, tab-separated",
+    cli_options.Option("--tsv", "also write the rows, one per variant and compiler, tab-separated",
                "a file path", "none", {"metavar": "FILE"}),
-    cli.Option("--prove", "prove every variant equal to FIPS 202 or RFC 8439 for all inputs "
+    cli_options.Option("--prove", "prove every variant equal to FIPS 202 or RFC 8439 for all inputs "
                "before the race (as `generator prove` does; Debian's python3-z3 and "
                "python3-pycparser): the check column then says proved", "", "off",
                {"action": "store_true"}),
-    cli.Option("--plot", "also draw the figures against the first swept option (needs "
+    cli_options.Option("--plot", "also draw the figures against the first swept option (needs "
                "matplotlib: Debian's python3-matplotlib)", "a file path ending in .svg or "
                ".png", "none", {"metavar": "FILE"}),
 )
@@ -121,101 +103,6 @@ def keep_folder(path):
     return path
 
 
-class Work:
-    """One compiler's build folder: sources written, objects compiled, errors kept."""
-
-    def __init__(self, root, cc):
-        self.dir = os.path.join(root, cc)
-        self.cc = cc
-        os.makedirs(self.dir, exist_ok=True)
-
-    def write(self, files):
-        for name, text in files.items():
-            with open(os.path.join(self.dir, name), "w") as f:
-                f.write(text)
-
-    def compile(self, src, obj, flags, cc=None):
-        cmd = [cc or self.cc, *flags.split(), "-c", src, "-o", os.path.join(self.dir, obj)]
-        r = subprocess.run(cmd, capture_output=True, text=True, cwd=self.dir)
-        if r.returncode:
-            first = (r.stderr.strip().splitlines() or ["(no message)"])[0]
-            raise BuildError(f"{os.path.basename(src)}: {first}")
-        return os.path.join(self.dir, obj)
-
-    def link(self, exe, objs, libs=()):
-        r = subprocess.run([self.cc, "-o", os.path.join(self.dir, exe), *objs, *libs],
-                           capture_output=True, text=True)
-        if r.returncode:
-            raise BuildError(f"link: {(r.stderr.strip().splitlines() or ['?'])[0]}")
-        return os.path.join(self.dir, exe)
-
-
-class BuildError(Exception):
-    pass
-
-
-def prefixed(files, ident):
-    """A kernel's files under its registry name (<ident>.h/.c), as the testsuite names them."""
-    out = {}
-    for name, text in files.items():
-        stem, ext = name.rsplit(".", 1)
-        if name == "chacha8.h":
-            continue
-        if ext == "c":
-            text = text.replace(f'#include "{stem}.h"', f'#include "{ident}.h"')
-        out[f"{ident}.{ext}"] = text
-    return out
-
-
-def xkcp_objects(work, src_dir, configs):
-    """XKCP's opt64 compiled by this compiler in each configuration, its symbols renamed
-    xkcp_<tag>_* (objcopy) so all of them link into one bench. Returns (tags, objects)."""
-    flags = OPT[work.cc]
-    done, objs = [], []
-    version = subprocess.run([work.cc, "-v"], capture_output=True, text=True).stderr
-    sources = b"".join(open(os.path.join(src_dir, n), "rb").read()
-                       for n in sorted(os.listdir(src_dir)) if not n.endswith(".o"))
-    for tag, macros in configs.items():
-        d = os.path.join(work.dir, f"xkcp_{tag}")
-        # Built once per (sources, configuration, compiler, flags): cached beside the build.
-        stamp = hashlib.sha256(sources + repr((macros, version, flags)).encode()).hexdigest()
-        cached = os.path.join(XKCP_CACHE, f"{work.cc}-{tag}-{stamp[:16]}.o")
-        if os.path.isdir(d):
-            shutil.rmtree(d)
-        shutil.copytree(src_dir, d)
-        with open(os.path.join(d, "KeccakP-1600-opt64-config.h"), "w") as f:
-            f.write("".join(f"#define {m}\n" for m in macros))
-        obj = os.path.join(d, "opt64.o")
-        if os.path.exists(cached):
-            shutil.copyfile(cached, obj)
-            done.append((tag, int("KeccakP1600_useLaneComplementing" in macros)))
-            objs.append(obj)
-            continue
-        r = subprocess.run([work.cc, *flags.split(), "-w", "-I", d, "-c",
-                            os.path.join(d, "KeccakP-1600-opt64.c"), "-o", obj],
-                           capture_output=True, text=True)
-        if r.returncode:
-            continue  # a configuration this compiler cannot build (tcc and SHLD's asm)
-        syms = subprocess.run(["nm", "-g", "--defined-only", obj], capture_output=True,
-                              text=True).stdout.split()
-        names = [s for s in syms[2::3] if s.startswith("Keccak")]
-        with open(os.path.join(d, "rename"), "w") as f:
-            f.write("".join(f"{n} xkcp_{tag}_{n}\n" for n in names))
-        subprocess.run(["objcopy", f"--redefine-syms={os.path.join(d, 'rename')}", obj],
-                       check=True)
-        done.append((tag, int("KeccakP1600_useLaneComplementing" in macros)))
-        objs.append(obj)
-        os.makedirs(XKCP_CACHE, exist_ok=True)
-        shutil.copyfile(obj, cached)
-    header = ("/* XKCP opt64 configurations built for this bench: X(tag, lane complementing)."
-              " */\n#define RS_XKCP_CONFIGS(X) "
-              + " ".join(f"X({t}, {lc})" for t, lc in done) + "\n")
-    work.write({"xkcp_configs.h": header})
-    return done, objs
-
-
-
-
 def output_file(flag, path, endings=None):
     """--tsv / --plot FILE: checked before anything is built, so a typo costs no sweep."""
     if path is None:
@@ -232,7 +119,9 @@ def output_file(flag, path, endings=None):
 
 
 def main(args, gen):
-    from . import (render, sweep_plot, sweep_programs, sweep_space, sweep_table, targets)
+    from ..emit import render
+    from . import sweep_plot, sweep_programs, sweep_space, sweep_table
+    from ..choice import targets
     target = targets.get(args.target)
     if target.name in targets.WASM_TARGETS:
         if args.prove:

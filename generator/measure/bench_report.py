@@ -15,8 +15,11 @@ import platform
 import re
 import statistics
 
-from . import benchdata, outdir, profiles, pydeps, targets, variants
-from .errors import UsageError
+from . import benchdata
+from ..emit import outfolder
+from ..choice import profiles, targets, variants
+from .. import toolprobe
+from ..errors import UsageError
 
 BENCHES = ("keccak", "simd", "chacha", "sponge")
 UNROLLS = variants.KECCAK_UNROLLS
@@ -390,9 +393,9 @@ def plot_all(data):
 
 def main(paths, out_dir, command="python3 -m generator report"):
     """report.md and the plots into out_dir, which the generator owns like any output folder
-    (generator/outdir.py: a folder of the user's is refused, never overwritten)."""
+    (generator/emit/outfolder.py: a folder of the user's is refused, never overwritten)."""
     data = load(paths)
-    outdir.precheck(out_dir)
+    outfolder.precheck(out_dir)
     try:
         try:
             plots = plot_all(data)
@@ -404,11 +407,11 @@ def main(paths, out_dir, command="python3 -m generator report"):
         # Rows of another version's bench, or a file that only looks like one.
         raise UsageError(f"{', '.join(paths)}: the rows lack column {e} (output of this "
                          "version's bench programs with --tsv?)") from None
-    outdir.write_tree(out_dir, dict(plots, **{"report.md": text}), command)
+    outfolder.write_tree(out_dir, dict(plots, **{"report.md": text}), command)
     print(f"report: {os.path.join(out_dir, 'report.md')}"
           + (f" and {len(plots)} plots: {', '.join(plots)}" if plots else ""))
     if missing:
         # Tables are the report; plots are for people, and need a package the build does not.
         # Which interpreter lacks it: Debian's package is for /usr/bin/python3 only.
-        print(f"report: tables only, no plots ({pydeps.problem('matplotlib') or missing}); for "
+        print(f"report: tables only, no plots ({toolprobe.problem('matplotlib') or missing}); for "
               "the plots: apt-get install -y python3-matplotlib, then ninja report")

@@ -6,7 +6,7 @@ and the report; nothing here times anything."""
 
 import subprocess
 
-from .errors import UsageError
+from ..errors import UsageError
 
 
 def parse_tsv(text):

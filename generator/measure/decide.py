@@ -15,7 +15,7 @@ Pure functions over numbers or over a bench's --tsv rows; no timing, no I/O.
 
 from dataclasses import dataclass
 
-from .errors import UsageError
+from ..errors import UsageError
 
 
 def advantage(winner_median, base_median):

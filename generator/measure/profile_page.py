@@ -18,8 +18,10 @@ import os
 import re
 import shlex
 
-from . import benchdata, bundle, bundle_profile, cpu_table, profiles, targets, tune
-from .errors import UsageError
+from . import benchdata, tune
+from ..emit import bundle
+from ..choice import bundle_shape, cpu_table, profiles, targets
+from ..errors import UsageError
 
 PAGE = os.path.join("docs", "profiles.md")
 COMMAND = "python3 -m generator report --profiles"
@@ -245,7 +247,7 @@ def carried(folder, labels):
     shape (which unroll each kernel carries) stays the committed profiles' even for another
     folder: only a row's order can change with the profiles, not the options it orders."""
     b = targets.BUNDLES["x86_64"]
-    d = bundle.Dispatch(bundle_profile.shaped(b)[0], targets.get(b.target), "")
+    d = bundle.Dispatch(bundle_shape.shaped(b)[0], targets.get(b.target), "")
     t = d.table(folder)
     decisions = d.decisions
     if not any(s["rows"] for s in t["sections"]):
@@ -513,14 +515,15 @@ def engine_space_cell(data):
 
 def engine_sections(entries, folder):
     """"wasm32 under an engine": each profile's winner per kernel, and what out/wasm32
-    carries from them (generator/wasm_profile.py)."""
+    carries from them (generator/choice/wasm_shape.py)."""
     if not entries:
         return []
-    from . import wasm_profile, wasm_tune
-    shapes = wasm_profile.shapes(folder)
+    from ..choice import wasm_shape
+    from . import wasm_tune
+    shapes = wasm_shape.shapes(folder)
     carried_ = {"keccak_scalar": shapes.keccak.name,
                 "keccak_x2_simd128": wasm_tune.x2_name(shapes.x2_unroll),
-                "chacha": wasm_profile.bundle_chacha(shapes).name}
+                "chacha": wasm_shape.bundle_chacha(shapes).name}
     parts = ["", "## wasm32 under an engine", "",
              "The wasm32 profiles (`python3 -m generator tune-wasm`): `generate --target "
              "wasm32` builds made by clang, each checked against known-good values, raced "

@@ -10,17 +10,18 @@ import datetime
 import io
 import os
 
-from . import cli, pydeps
+from ..choice import cli_options
+from .. import toolprobe
 from .sweep_table import METRICS, TITLES
 
 FORMATS = (".svg", ".png")
-MEANINGS = {o.flag: o.meaning for o in cli.KECCAK + cli.CHACHA}
+MEANINGS = {o.flag: o.meaning for o in cli_options.KECCAK + cli_options.CHACHA}
 
 
 def available():
     """None when this interpreter can draw, else the one line that says how to get the
     figure."""
-    why = pydeps.problem("matplotlib")
+    why = toolprobe.problem("matplotlib")
     return None if why is None else f"no figure: {why}"
 
 

@@ -16,9 +16,12 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-from . import benchdata, kernels, render, variants, vectors
-from .bench import OPT, REF_CC, ROOT, BuildError, Work, prefixed, xkcp_objects
-from .buildgraph import probes
+from . import benchdata
+from ..emit import kernels, render
+from ..choice import variants
+from ..model import vectors
+from .bench_build import OPT, REF_CC, ROOT, BuildError, Work, prefixed, xkcp_objects
+from ..buildgraph import probes
 from .sweep_space import default_for
 
 JOBS = 2

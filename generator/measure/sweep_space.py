@@ -12,8 +12,9 @@ times anything (the compilers' capabilities are passed in).
 import itertools
 from dataclasses import dataclass
 
-from . import chacha, cli, targets, variants
-from .errors import UsageError
+from ..model import chacha_maths as chacha
+from ..choice import cli_options, targets, variants
+from ..errors import UsageError
 
 # The options a sweep may list, per kernel family, in the order the table and the TSV show
 # them (the command line's order).
@@ -62,7 +63,7 @@ def items(flag, text, target):
     bad = next((p for p in parts if p not in ok), None)
     if bad is not None:
         raise UsageError(f"{flag}: unknown value '{bad}' on target {target.name}; accepted "
-                         f"(comma separated): {cli.words(ok)}")
+                         f"(comma separated): {cli_options.words(ok)}")
     return parts
 
 

@@ -11,7 +11,7 @@ claimed only where the race can tell the rows apart. Pure: rows in, text out.
 from dataclasses import dataclass, field
 
 from . import benchdata, decide
-from .bench import BuildError
+from .bench_build import BuildError
 from .sweep_space import default_for
 
 

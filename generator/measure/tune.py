@@ -18,8 +18,9 @@ tie and keeps the default.
 
 import re
 
-from . import benchdata, decide, profiles, targets, variants
-from .errors import UsageError
+from . import benchdata, decide
+from ..choice import profiles, targets, variants
+from ..errors import UsageError
 
 # What decides per bench, and what it means (recorded in the profile): the candidate's median
 # wall-clock TSC cycles over its turns in the round-robin, as it is. Not divided by the plain

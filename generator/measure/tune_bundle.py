@@ -21,8 +21,10 @@ import shutil
 import subprocess
 import tempfile
 
-from . import benchdata, bundle, cpu_table, decide, profiles, targets
-from .errors import UsageError
+from . import benchdata, decide
+from ..emit import bundle
+from ..choice import cpu_table, profiles, targets
+from ..errors import UsageError
 
 HARNESS = os.path.join(profiles.ROOT, "tests", "tune_bundle.c")
 TESTS = os.path.join(profiles.ROOT, "tests")

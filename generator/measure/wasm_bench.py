@@ -23,10 +23,11 @@ import sys
 import tempfile
 import time
 
-from . import sweep_space, targets
-from .errors import UsageError
+from . import sweep_space
+from ..choice import targets
+from ..errors import UsageError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RACE = os.path.join(ROOT, "tests", "wasm", "race.mjs")
 OPT = "-O3"
 SIMD = "-msimd128"
@@ -37,11 +38,11 @@ JOBS = 2
 def tools(what="bench --target wasm32"):
     """(clang, node), or UsageError naming what to install."""
     sys.path.insert(0, ROOT)
-    from tests import toolcheck
-    missing = toolcheck.wasm_tools()
+    from .. import toolprobe
+    missing = toolprobe.wasm_tools()
     if missing:
         raise UsageError(f"{what}: {missing}")
-    return toolcheck.wasm_clang(), toolcheck.NODE
+    return toolprobe.wasm_clang(), toolprobe.NODE
 
 
 def engine(node):

@@ -34,27 +34,15 @@ import sys
 import tempfile
 import time
 
-from . import profiles, reference, targets, tune, variants, wasm_bench
-from .errors import UsageError
+from ..choice import profiles, targets, variants
+from ..model import reference
+from . import tune, wasm_bench
+# The race's fixed terms live with the shapes its profiles choose (generator/choice/wasm_shape.py).
+from ..choice.wasm_shape import (COMPILER, ENGINE, METRICS, TARGET, X2_ISA,  # noqa: F401
+                                 untuned, x2_name, x2_unroll)
+from ..errors import UsageError
 
-TARGET = targets.TARGETS["wasm32"]
-ENGINE = "node"
-COMPILER = "clang"
 CFLAGS = f"{wasm_bench.OPT}; {wasm_bench.SIMD} for the SIMD128 candidates (x2 Keccak, ChaCha simd128)"
-X2_ISA = "simd128"
-
-# Per kernel: the race.mjs figure that decides, what it means, its shaping family
-# (profiles.SHAPING).
-RACE_NOTE = ("median of the turns of a round-robin race of every candidate in one node process "
-             "(tests/wasm/race.mjs), after untimed warm-up turns")
-METRICS = {
-    "keccak_scalar": ("sha3_median", "ns per 136-byte block of SHA3-256 over 64 KiB, "
-                      + RACE_NOTE, "keccak_scalar"),
-    "keccak_x2_simd128": ("x2_median", "ns per keccak_p1600_x2 call (24 rounds, two states), "
-                          + RACE_NOTE, "keccak_x2_arm"),
-    "chacha": ("chacha_median", "ns per 64-byte block of the ChaCha20 keystream over 64 KiB, "
-               + RACE_NOTE, "chacha"),
-}
 
 # The quick space: the short loop bodies (V8 allocates 16 registers to 25 lanes, and the
 # hand race had every unroll above 4 behind), the builtin rotation only (clang emits i64.rotl
@@ -72,24 +60,6 @@ class Candidate:
     name: str
     gen_args: tuple     # `generate --target wasm32` arguments
     simd: bool          # built with -msimd128
-
-
-def x2_name(unroll):
-    return f"keccakp1600-x2-u{unroll}-{X2_ISA}"
-
-
-def x2_unroll(name):
-    m = re.fullmatch(rf"keccakp1600-x2-u(\d+)-{X2_ISA}", name)
-    return int(m.group(1)) if m else None
-
-
-def untuned(kernel):
-    """The name a kernel gets without a profile (generator/targets.py)."""
-    if kernel == "keccak_scalar":
-        return targets.default_keccak(TARGET, COMPILER).name
-    if kernel == "chacha":
-        return targets.default_chacha(TARGET, COMPILER).name
-    return x2_name(targets.DEFAULT_X2_UNROLL_TARGET[TARGET.name])
 
 
 def keccak_candidate(v):

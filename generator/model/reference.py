@@ -6,7 +6,7 @@ the Keccak team's intermediate values and against hashlib (tests/test_reference.
 vector they compute is as good as a published one.
 """
 
-from . import keccak
+from . import keccak_maths as keccak
 
 MASK64 = (1 << 64) - 1
 

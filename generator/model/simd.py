@@ -11,7 +11,7 @@ back), all derived from keccak.py. Nothing here prints C.
 from collections import Counter
 from dataclasses import dataclass
 
-from . import keccak
+from . import keccak_maths as keccak
 
 
 def ternlog_imm(f):

@@ -4,7 +4,7 @@ derived from its definition (FIPS 202, the Keccak submission, RFC 9861)."""
 
 from dataclasses import dataclass
 
-from . import keccak
+from . import keccak_maths as keccak
 
 STATE_BYTES = keccak.LANES * keccak.WIDTH // 8
 PAD_LAST = 0x80  # the final 1 of pad10*1, in the last byte of the block

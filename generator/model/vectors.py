@@ -9,15 +9,15 @@ import os
 import random
 import re
 
-from . import keccak, reference, sponge
-from .errors import UsageError
+from . import keccak_maths as keccak, reference, sponge_maths as sponge
+from ..errors import UsageError
 
 # The one seed of every computed vector, so generated tests are byte-identical on every run.
 SEED = 0x726F756E64736D74  # "roundsmt"
 
 
 def default_dir():
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return os.path.join(os.path.dirname(here), "shared", "vectors")
 
 
@@ -331,7 +331,7 @@ def sponge_cases(vectors_dir, extra_dir):
 
 
 def extra_dir():
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests",
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tests",
                         "vectors")
 
 

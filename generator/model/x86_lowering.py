@@ -17,7 +17,7 @@ keccak.round_rows, so lane complementing is the model's.
 Everything returned is AT&T syntax, one instruction per string; the template only prints.
 """
 
-from . import keccak
+from . import keccak_maths as keccak
 
 STATE = "%rdi"      # set A: the caller's 25 lanes
 SCRATCH = "%rsi"    # set E, then the round-constant cursor, its end, D, saved registers

@@ -11,8 +11,9 @@ import dataclasses
 import shlex
 from dataclasses import dataclass, field
 
-from . import chacha, targets, variants
-from .errors import UsageError
+from ..model import chacha_maths as chacha
+from . import targets, variants
+from ..errors import UsageError
 
 
 class Parser(argparse.ArgumentParser):
