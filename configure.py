@@ -17,7 +17,9 @@ import sys
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 
-from generator import cli, pydeps, targets, variants, vectors  # noqa: E402
+from generator.choice import cli_options, targets, variants  # noqa: E402
+from generator import toolprobe  # noqa: E402
+from generator.model import vectors  # noqa: E402
 from generator.buildgraph import (choices, goals, instrumented, matrix, ninja,  # noqa: E402
                                   outdir, probes)
 from generator.buildgraph.context import Context  # noqa: E402
@@ -35,10 +37,10 @@ def fail(message):
 
 # --- options -------------------------------------------------------------------------------
 
-O = cli.Option
+O = cli_options.Option
 # generate's options, whose per-compiler defaults here come from --cc's tuned profile first.
-GENERATE = {o.flag: o for o in cli.reworded(
-    (cli.TARGET, cli.PREFIX) + cli.KECCAK + cli.CHACHA, "the --cc-id compiler's measured choice",
+GENERATE = {o.flag: o for o in cli_options.reworded(
+    (cli_options.TARGET, cli_options.PREFIX) + cli_options.KECCAK + cli_options.CHACHA, "the --cc-id compiler's measured choice",
     "--cc's tuned profile, else its measured choice")}
 KERNEL_OPTIONS = [GENERATE[f] for f in ("--target", "--unroll", "--lane-complement", "--rotate",
                                         "--parity", "--lanes")] + [
@@ -81,16 +83,16 @@ BUILD_OPTIONS = (
 
 def parser():
     # A function of its own so tools/cli_reference.py documents the parser configure runs.
-    p = cli.Parser(prog="./configure.py",
+    p = cli_options.Parser(prog="./configure.py",
                    description="Configure the roundsmith build (writes build.ninja).")
-    cli.add_options(p, KERNEL_OPTIONS + list(BUILD_OPTIONS))
+    cli_options.add_options(p, KERNEL_OPTIONS + list(BUILD_OPTIONS))
     return p
 
 
 def options(argv):
     args = parser().parse_args(argv)
-    cli.check_values(KERNEL_OPTIONS + list(BUILD_OPTIONS), args)
-    cli.parse_prefix(args.prefix)
+    cli_options.check_values(KERNEL_OPTIONS + list(BUILD_OPTIONS), args)
+    cli_options.parse_prefix(args.prefix)
     if args.bundle is not None and args.bundle not in targets.BUNDLES \
             and args.bundle not in targets.TARGETS:
         raise UsageError(f"--bundle: unknown target '{args.bundle}'; accepted: "
@@ -170,9 +172,12 @@ def probe(args):
 
 
 def generator_sources():
-    """What a generate edge depends on: the generator (not generator/buildgraph/, which
-    only configures) and the templates."""
-    return sorted(ninja.rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "*.py"))
+    """What a generate edge depends on: the layers that make its files (the command line,
+    model/, choice/, emit/) and the templates; not measure/, whose benches and tuners write
+    nothing a generate edge renders, nor buildgraph/, which only configures."""
+    py = [p for d in ("", "model", "choice", "emit")
+          for p in glob.glob(os.path.join(ROOT, "generator", d, "*.py"))]
+    return sorted(ninja.rel(p) for p in py
                   + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"), recursive=True))
 
 
@@ -297,7 +302,7 @@ def interpreter():
     """Run under an interpreter that has the generator's Debian packages: a pyenv, conda or
     venv python3 first on PATH does not see them, /usr/bin/python3 does. Configure renders
     templates itself, so it re-runs itself there, and build.ninja records that interpreter."""
-    python, note = pydeps.build_python()
+    python, note = toolprobe.build_python()
     if python is None:
         fail(note)
     if python != sys.executable:

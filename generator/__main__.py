@@ -9,18 +9,20 @@ import os
 import re
 import sys
 
-from . import (VERSION, pydeps, cli, kernels, outdir, reference, render, targets, variants,
-               vectors, vendor)
+from . import VERSION, toolprobe
+from .choice import cli_options, targets, variants
+from .emit import kernels, outfolder, render, vendor
+from .model import reference, vectors
 from .errors import UsageError
 
 
 def wasm_shapes(target):
-    """The committed wasm32 profiles' shapes (generator/wasm_profile.py) for a wasm32 target,
+    """The committed wasm32 profiles' shapes (generator/choice/wasm_shape.py) for a wasm32 target,
     their warnings on stderr once per run; None for any other target."""
     if target.arch != "wasm32":
         return None
-    from . import wasm_profile
-    s = wasm_profile.shapes()
+    from .choice import wasm_shape
+    s = wasm_shape.shapes()
     for w in s.warnings:
         if w not in WARNED:
             WARNED.add(w)
@@ -114,10 +116,10 @@ def generate_choices(args, target):
 
 def cmd_generate(args):
     target = targets.get(args.target)
-    cli.parse_cc_id(args.cc_id)
-    prefix = cli.parse_prefix(args.prefix)
+    cli_options.parse_cc_id(args.cc_id)
+    prefix = cli_options.parse_prefix(args.prefix)
     v, multis, arm, c = generate_choices(args, target)
-    outdir.precheck(args.out)
+    outfolder.precheck(args.out)
     env = render.environment()
     command = args.command_line
     files, names = {}, []
@@ -137,7 +139,7 @@ def cmd_generate(args):
                  c.width if c else 0, ", ".join(names))
     if args.prove:
         prove_before_writing({args.out: files}, "generate")
-    changed = outdir.write_tree(args.out, files, command, force=args.force)
+    changed = outfolder.write_tree(args.out, files, command, force=args.force)
     print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
@@ -163,7 +165,7 @@ def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_widt
 
 def cmd_bundle(args):
     """Every code path of one architecture in one folder, with a dispatch file."""
-    from . import bundle
+    from .emit import bundle
     if args.canonical or args.target == "wasm32":
         wasm_shapes(targets.get("wasm32"))
     if args.canonical:
@@ -175,7 +177,7 @@ def cmd_bundle(args):
         if args.prove:
             prove_before_writing(folders, "bundle", canonical=True)
         for folder, files in folders.items():
-            changed = outdir.write_tree(folder, files, bundle.CANONICAL_COMMAND,
+            changed = outfolder.write_tree(folder, files, bundle.CANONICAL_COMMAND,
                                         force=args.force)
             print(f"bundle {folder}: {len(files)} files"
                   + (f" ({len(changed)} changed)" if changed else " (unchanged)"))
@@ -189,13 +191,13 @@ def cmd_bundle(args):
     if rounds and "chacha" not in families:
         raise UsageError("--chacha-rounds needs chacha among --kernels")
     b = bundle.select(b, families, rounds)
-    prefix, cc_id = cli.parse_prefix(args.prefix), cli.parse_cc_id(args.cc_id)
-    outdir.precheck(args.out)
+    prefix, cc_id = cli_options.parse_prefix(args.prefix), cli_options.parse_cc_id(args.cc_id)
+    outfolder.precheck(args.out)
     command = args.command_line
     files = bundle.folder(b, prefix, command, cc_id, args.amalgamate)
     if args.prove:
         prove_before_writing({args.out: files}, "bundle")
-    changed = outdir.write_tree(args.out, files, command, force=args.force)
+    changed = outfolder.write_tree(args.out, files, command, force=args.force)
     print(f"bundle {args.out}: {b.description}"
           + (f"; kernels {', '.join(families)}" if families != FAMILIES else "")
           + (f"; ChaCha rounds {','.join(map(str, rounds))}" if rounds else "")
@@ -208,7 +210,7 @@ def cmd_bundle(args):
 
 def cmd_check(args):
     """The committed bundles against a fresh generation; exit 1 naming the fix."""
-    from . import bundle
+    from .emit import bundle
     if not os.path.isdir(args.root):
         raise UsageError(f"--root {args.root}: " + ("not a folder" if os.path.exists(args.root)
                                                      else "no such folder"))
@@ -263,8 +265,8 @@ def cmd_testsuite(args):
     """Every variant one compiler can build, each under its own symbol prefix, plus the test
     data, so a single Check binary per compiler links the whole matrix."""
     target = targets.get(args.target)
-    caps = cli.parse_caps(args.caps)
-    cli.parse_cc_id(args.cc_id)
+    caps = cli_options.parse_caps(args.caps)
+    cli_options.parse_cc_id(args.cc_id)
     for subset in (args.subset, args.simd_subset, args.chacha_subset):
         if subset is not None:
             variants.check_subset(subset)
@@ -275,7 +277,7 @@ def cmd_testsuite(args):
         raise UsageError(f"--scalar-space: unknown space '{args.scalar_space}'; accepted: all, "
                          "cross")
     vectors.keccak_intermediate(args.vectors)   # unreadable vectors: say so before the folder
-    outdir.precheck(args.out)
+    outfolder.precheck(args.out)
     env = render.environment()
     command = args.command_line
     files = {}
@@ -336,7 +338,7 @@ def cmd_testsuite(args):
         files.update(chacha_testsuite(env, command, target, caps, args.vectors,
                                       args.chacha_subset or args.subset,
                                       cross=args.scalar_space == "cross"))
-    outdir.write_tree(args.out, files, command)
+    outfolder.write_tree(args.out, files, command)
 
 
 def chacha_testsuite(env, command, target, caps, vectors_dir, subset="all", cross=False):
@@ -377,23 +379,23 @@ def cmd_describe(args):
         names = sorted(os.listdir(folder))
     except OSError as e:
         raise UsageError(f"cannot read {folder}: {e.strerror}") from None
-    owned = outdir.read_manifest(folder)
+    owned = outfolder.read_manifest(folder)
     if owned is None:
-        raise UsageError(f"{folder} holds no {outdir.MANIFEST}: roundsmith did not write it "
+        raise UsageError(f"{folder} holds no {outfolder.MANIFEST}: roundsmith did not write it "
                          "(or wrote it before roundsmith 0.2)")
-    print(f"generated in {folder}/ ({len(owned)} files in {outdir.MANIFEST}):")
+    print(f"generated in {folder}/ ({len(owned)} files in {outfolder.MANIFEST}):")
     for name in sorted(owned):
         path = os.path.join(folder, name)
         if not os.path.lexists(path):
             print(f"  {name}: missing")
             continue
-        state = "" if outdir.file_digest(path) == owned[name] else " (changed since generated)"
+        state = "" if outfolder.file_digest(path) == owned[name] else " (changed since generated)"
         print(f"  {name}{state}: " + ", ".join(header_parameters(path)))
-    yours = [n for n in names if n not in owned and n != outdir.MANIFEST
-             and not n.startswith(outdir.STAGING)]
+    yours = [n for n in names if n not in owned and n != outfolder.MANIFEST
+             and not n.startswith(outfolder.STAGING)]
     if yours:
         print(f"  not generated (yours, never touched): {', '.join(yours)}")
-    if any(n.startswith(outdir.STAGING) for n in names):
+    if any(n.startswith(outfolder.STAGING) for n in names):
         print("  an interrupted generation is pending: the next generate or bundle into this "
               "folder completes or discards it")
 
@@ -426,7 +428,7 @@ def cmd_permute(args):
 
 
 def cmd_tune(args):
-    from . import tune
+    from .measure import tune
     for option, path in (("--bench", args.bench), ("--bench-simd", args.bench_simd),
                          ("--bench-chacha", args.bench_chacha)):
         if path is not None and not (os.path.isfile(path) and os.access(path, os.X_OK)):
@@ -434,44 +436,44 @@ def cmd_tune(args):
                              "ninja built)")
     tune.tune({"keccak": args.bench, "simd": args.bench_simd, "chacha": args.bench_chacha},
               args.cc_id, args.cc_version, args.cflags, args.target,
-              sorted(cli.parse_caps(args.caps)), args.quick, args.command_line)
+              sorted(cli_options.parse_caps(args.caps)), args.quick, args.command_line)
 
 
 def cmd_tune_wasm(args):
-    from . import wasm_tune
+    from .measure import wasm_tune
     wasm_tune.main(args)
 
 
 def cmd_tune_bundle(args):
-    from . import tune_bundle
+    from .measure import tune_bundle
     tune_bundle.main(args)
 
 
 def cmd_bench(args):
-    from . import bench
+    from .measure import bench
     bench.main(args, sys.modules[__name__])
 
 
 def cmd_report(args):
     if args.profiles:
-        from . import profile_page
+        from .measure import profile_page
         if args.tsv:
             raise UsageError("report --profiles reads generator/profiles/, not .tsv files "
                              f"('{args.tsv[0]}'): give one or the other")
         profile_page.main(args.out or profile_page.PAGE)
         return
-    from . import report
+    from .measure import bench_report
     if not args.tsv:
         raise UsageError("report needs build/report/<compiler>-<bench>.tsv files (or "
                          "--profiles)")
-    report.main(args.tsv, args.out or "out/report", args.command_line)
+    bench_report.main(args.tsv, args.out or "out/report", args.command_line)
 
 
 def prover():
     """generator.prove.report, or UsageError naming the Debian package it lacks."""
-    missing = [m for m in ("pycparser", "z3") if pydeps.problem(m)]
+    missing = [m for m in ("pycparser", "z3") if toolprobe.problem(m)]
     if missing:
-        raise UsageError(pydeps.problem(missing[0]))
+        raise UsageError(toolprobe.problem(missing[0]))
     from .prove import report
     return report
 
@@ -492,7 +494,7 @@ def prove_before_writing(folders, command, canonical=False):
     for f in wasm:
         print(f"{command} --prove: {f} is written unproven: the prover has no wasm32 "
               "configuration", file=sys.stderr)
-    if not report.prove_files({f: t for f, t in folders.items() if f not in wasm}):
+    if not bench_report.prove_files({f: t for f, t in folders.items() if f not in wasm}):
         print(f"{command}: nothing written: not every kernel proved", file=sys.stderr)
         sys.exit(1)
 
@@ -518,12 +520,12 @@ def cmd_prove(args):
             raise UsageError(f"{f}: not a folder")
     named = variant_files(args.variant, targets.get(args.target), args.command_line) \
         if args.variant else {}
-    options = dict(quick=args.quick, only=only, repro_dir=args.repro_dir or None,
+    settings = dict(quick=args.quick, only=only, repro_dir=args.repro_dir or None,
                    configs=configs)
     code = 0
     if args.folders:
-        code, _ = prove_report.run(args.folders, jobs, **options)
-    if named and not prove_report.prove_files(named, jobs, **options):
+        code, _ = prove_report.run(args.folders, jobs, **settings)
+    if named and not prove_report.prove_files(named, jobs, **settings):
         code = 1
     sys.stdout.flush()
     if code:
@@ -556,7 +558,7 @@ def variant_files(names, target, command):
 
 def cmd_list(args):
     target = targets.get(args.target)
-    caps = cli.parse_caps(args.caps)
+    caps = cli_options.parse_caps(args.caps)
     if args.what == "targets":
         for t in targets.TARGETS.values():
             print(f"{t.name:10} {t.description}")
@@ -572,38 +574,38 @@ def cmd_list(args):
 SUBCOMMANDS = {}   # name -> its option table (the canonical command is spelled from it)
 
 
-def subcommand(sub, name, options, run, help, positionals=()):
+def subcommand(sub, name, table, run, help, positionals=()):
     p = sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
     for args, kw in positionals:
         p.add_argument(*args, **kw)
-    cli.add_options(p, options)
-    p.set_defaults(run=run, options=options, subcommand=name)
-    SUBCOMMANDS[name] = options
+    cli_options.add_options(p, table)
+    p.set_defaults(run=run, options=table, subcommand=name)
+    SUBCOMMANDS[name] = table
     return p
 
 
 def parser():
-    p = cli.Parser(prog="python3 -m generator", description=(
+    p = cli_options.Parser(prog="python3 -m generator", description=(
         "roundsmith kernel generator. Compiled templates are kept in $XDG_CACHE_HOME/roundsmith "
         "(default ~/.cache/roundsmith; safe to delete); with ROUNDSMITH_NO_CACHE set, every run "
         "compiles them afresh."))
     p.add_argument("--version", action="version", version=f"roundsmith {VERSION}")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=cli.Parser,
+    sub = p.add_subparsers(dest="command", required=True, parser_class=cli_options.Parser,
                            metavar="COMMAND")
-    O = cli.Option
-    kernels_ = O("--kernels", "the kernel families to emit, comma separated", cli.words(FAMILIES),
+    O = cli_options.Option
+    kernels_ = O("--kernels", "the kernel families to emit, comma separated", cli_options.words(FAMILIES),
                  "all", {"default": ",".join(FAMILIES)})
-    subcommand(sub, "generate", (cli.TARGET, cli.CC_ID) + cli.KECCAK + (kernels_,) + cli.CHACHA
-               + (cli.PREFIX, cli.out_option(), cli.FORCE, cli.PROVE), cmd_generate,
+    subcommand(sub, "generate", (cli_options.TARGET, cli_options.CC_ID) + cli_options.KECCAK + (kernels_,) + cli_options.CHACHA
+               + (cli_options.PREFIX, cli_options.out_option(), cli_options.FORCE, cli_options.PROVE), cmd_generate,
                "generate the kernel sources of one target; on wasm32 the shape options left "
                "unset take the shapes the committed wasm32 profiles choose (generator/profiles/"
                "wasm32-*.json, the least worst loss over them; generator/targets.py's defaults "
                "without one), as its files' headers say")
-    bundle_targets = cli.words(list(targets.BUNDLES) + [t for t in targets.TARGETS
+    bundle_targets = cli_options.words(list(targets.BUNDLES) + [t for t in targets.TARGETS
                                                        if t not in targets.BUNDLES])
-    from . import bench, sweep_space
-    subcommand(sub, "bench", (cli.TARGET,) + cli.as_lists(cli.reworded(
-                   cli.KECCAK + (kernels_,) + cli.CHACHA, "the --cc-id compiler's measured choice",
+    from .measure import bench, sweep_space
+    subcommand(sub, "bench", (cli_options.TARGET,) + cli_options.as_lists(cli_options.reworded(
+                   cli_options.KECCAK + (kernels_,) + cli_options.CHACHA, "the --cc-id compiler's measured choice",
                    "each --cc compiler's measured choice"), sweep_space.KECCAK_OPTIONS
                    + (sweep_space.MULTI_OPTION,) + sweep_space.CHACHA_OPTIONS, bench.LISTS,
                    {"--multi": "race multi-state kernels instead of the single-state one "
@@ -616,34 +618,34 @@ def parser():
                "are wasm modules built by clang and raced under node in one process")
     subcommand(sub, "bundle", (
         O("--target", "the architecture: a bundle with dispatch, or any other target's scalar "
-          "kernels", "host, " + bundle_targets, f"host (this machine: {cli.HOST.name})",
+          "kernels", "host, " + bundle_targets, f"host (this machine: {cli_options.HOST.name})",
           {"default": "host"}),
         O("--cc-id", "the compiler whose measured defaults shape the kernels",
-          cli.words(cli.CC_IDS), targets.CANONICAL_CC, {"default": targets.CANONICAL_CC}),
-        cli.PREFIX,
+          cli_options.words(cli_options.CC_IDS), targets.CANONICAL_CC, {"default": targets.CANONICAL_CC}),
+        cli_options.PREFIX,
         O("--amalgamate", "write one roundsmith.c and one roundsmith.h", "", "off",
           {"action": "store_true"}),
         O("--kernels", "the kernel families to keep: keccak (the permutation, the sponge "
-          "functions, the SnP interface), chacha", "comma-separated " + cli.words(FAMILIES),
+          "functions, the SnP interface), chacha", "comma-separated " + cli_options.words(FAMILIES),
           "all", {"default": ",".join(FAMILIES)}),
         O("--chacha-rounds", "the ChaCha round counts to keep (chacha20_xor and the IETF form "
           "need 20)", f"even numbers 2..{variants.chacha.MAX_ROUNDS}, comma separated",
           ",".join(map(str, variants.chacha.BUILT_ROUNDS))),
-        cli.out_option(required=False),
+        cli_options.out_option(required=False),
         O("--canonical", "write the committed bundles into ROOT/out/ (what check compares)", "",
           "off", {"action": "store_true"}),
         O("--root", "", "", "", {"default": "out", "help": argparse.SUPPRESS}),
-        cli.FORCE, cli.PROVE), cmd_bundle,
+        cli_options.FORCE, cli_options.PROVE), cmd_bundle,
         "every code path of one architecture in one vendorable folder, with run-time dispatch")
     subcommand(sub, "check", (
         O("--root", "the folder holding the committed bundles", "a folder path", "out",
           {"default": "out"}),), cmd_check,
         "regenerate the committed bundles into a temporary folder and diff them against out/")
-    subsets = cli.words(variants.SUBSETS)
+    subsets = cli_options.words(variants.SUBSETS)
     subcommand(sub, "testsuite", (
-        cli.TARGET, cli.CAPS,
+        cli_options.TARGET, cli_options.CAPS,
         O("--cc-id", "the compiler whose default scalar kernel the vector kernels are timed "
-          "against", cli.words(cli.CC_IDS), "gcc", {"default": "gcc"}),
+          "against", cli_options.words(cli_options.CC_IDS), "gcc", {"default": "gcc"}),
         O("--vectors", "the folder with the official vector files", "a folder path",
           "../shared/vectors", {"default": vectors.default_dir()}),
         O("--only", "which kernel families to emit", "all, scalar, simd, chacha", "all",
@@ -657,7 +659,7 @@ def parser():
         O("--chacha-subset", "ChaCha variants", subsets, "--subset's"),
         O("--scalar-space", "scalar (and ChaCha) variants: all, or the cross subset run under "
           "emulation", "all, cross", "all", {"default": "all"}),
-        cli.out_option(meaning="the folder to write (a build folder)")), cmd_testsuite,
+        cli_options.out_option(meaning="the folder to write (a build folder)")), cmd_testsuite,
         "generate every variant and the vectors for the tests")
     subcommand(sub, "describe", (), cmd_describe, "print what a generated folder holds",
                positionals=((("folder",), {"help": "a folder roundsmith wrote"}),))
@@ -666,12 +668,12 @@ def parser():
           {"required": True}),
         O("--bench-simd", "its bench_keccak_simd program (x-N kernels)", "a path", "none"),
         O("--bench-chacha", "its bench_chacha program", "a path", "none"),
-        O("--cc-id", "the compiler tuned", cli.words(cli.CC_IDS), "", {"required": True}),
+        O("--cc-id", "the compiler tuned", cli_options.words(cli_options.CC_IDS), "", {"required": True}),
         O("--cc-version", "its version, as configure.py probed it", "a version string", "",
           {"required": True}),
         O("--cflags", "the flags the candidates were compiled with", "a flag string", "",
           {"required": True}),
-        cli.TARGET, cli.CAPS,
+        cli_options.TARGET, cli_options.CAPS,
         O("--quick", "the pruned space", "", "off", {"action": "store_true"})), cmd_tune,
         "time the built candidates of one compiler and record the winner in "
         "generator/profiles/ (run by ninja tune)")
@@ -732,7 +734,7 @@ def parser():
         O("--variant", "also prove these variants, generated for --target without being "
           "written", "comma-separated variant names, as `list variants` prints them", "none",
           {"default": ""}),
-        cli.TARGET), cmd_prove,
+        cli_options.TARGET), cmd_prove,
         "prove every kernel of the folders equal to FIPS 202 Keccak-p[1600, n_r] or RFC 8439 "
         "ChaCha for all inputs (exit 0: all proved, 1: a counterexample or an unsupported "
         "kernel)",
@@ -740,10 +742,10 @@ def parser():
                                      "help": "folders of generated C (bundles, generate "
                                              "output, or edited copies)"}),))
     subcommand(sub, "list", (
-        cli.TARGET,
+        cli_options.TARGET,
         O("--caps", "compiler capabilities the variants may need", "comma-separated "
-          + cli.words(cli.compiler_caps()), "all of them",
-          {"default": ",".join(cli.compiler_caps())})), cmd_list,
+          + cli_options.words(cli_options.compiler_caps()), "all of them",
+          {"default": ",".join(cli_options.compiler_caps())})), cmd_list,
         "list targets or variants",
         positionals=((("what",), {"choices": ("targets", "variants"),
                                   "help": "targets or variants"}),))
@@ -753,8 +755,8 @@ def parser():
 def main(argv=None):
     try:
         args = parser().parse_args(argv)
-        cli.check_values(args.options, args)
-        args.command_line = cli.canonical_command(args.subcommand, args.options, args)
+        cli_options.check_values(args.options, args)
+        args.command_line = cli_options.canonical_command(args.subcommand, args.options, args)
         args.run(args)
         sys.stdout.flush()
     except UsageError as e:

@@ -19,7 +19,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import targets  # noqa: E402
+from generator.choice import targets  # noqa: E402
 
 COMPILERS = {"gcc": "gcc", "clang": "clang", "tcc": "tcc", "aarch64-gcc": "aarch64-linux-gnu-gcc"}
 BUNDLES = {"portable": ("gcc", "clang", "tcc"), "x86_64": ("gcc", "clang", "tcc"),

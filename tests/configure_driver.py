@@ -20,7 +20,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 import configure  # noqa: E402
-from generator import pydeps, targets, variants  # noqa: E402
+from generator import toolprobe  # noqa: E402
+from generator.choice import targets, variants  # noqa: E402
 from generator.buildgraph import probes  # noqa: E402
 
 
@@ -40,7 +41,7 @@ for name in ("compiler", "compiles", "links", "cross_toolchain", "check_library"
              "build_python"):
     setattr(probes, name, remembered(getattr(probes, name)))
 # The interpreter the proofs run (an import by each candidate interpreter) is a probe too.
-pydeps.python_with = remembered(pydeps.python_with)
+toolprobe.python_with = remembered(toolprobe.python_with)
 
 
 def configure_once(argv):

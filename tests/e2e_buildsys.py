@@ -25,8 +25,9 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import targets  # noqa: E402
-from tests import host_cpu, toolcheck  # noqa: E402
+from generator.choice import targets  # noqa: E402
+from tests import host_cpu  # noqa: E402
+from generator import toolprobe as toolcheck  # noqa: E402
 
 CONSUMER = os.path.join(ROOT, "tests", "vendor_consumer.c")
 ABC = hashlib.sha3_256(b"abc").hexdigest()

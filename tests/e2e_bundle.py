@@ -20,8 +20,10 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import reference, targets  # noqa: E402
-from tests import host_cpu, prefix_names, toolcheck  # noqa: E402
+from generator.model import reference  # noqa: E402
+from generator.choice import targets  # noqa: E402
+from tests import host_cpu, prefix_names  # noqa: E402
+from generator import toolprobe as toolcheck  # noqa: E402
 
 WARN = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
 X86 = os.path.join(ROOT, "out", "x86_64")
@@ -75,7 +77,7 @@ class BundleCase(unittest.TestCase):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def need(self, *reasons):
-        """Skip for the first missing tool (tests/toolcheck.py)."""
+        """Skip for the first missing tool (generator/toolprobe.py)."""
         why = toolcheck.first(*reasons)
         if why:
             self.skipTest(why)

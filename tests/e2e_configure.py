@@ -20,7 +20,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from generator import targets  # noqa: E402
+from generator.choice import targets  # noqa: E402
 
 # A fixed count (a time budget ran 11 lists on a loaded machine and 300 on an idle one); the
 # seconds only bound a run on a machine so slow the count would not finish.

@@ -14,12 +14,12 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from generator import pydeps  # noqa: E402
+from generator import toolprobe  # noqa: E402
 from tests import host_cpu  # noqa: E402
 
 # The prover needs Debian's python3-z3 and python3-pycparser, which only Debian's interpreter
 # sees when the python3 on PATH is another (pyenv): the one that has them runs it.
-PY = pydeps.python_with(("jinja2", "pycparser", "z3"))
+PY = toolprobe.python_with(("jinja2", "pycparser", "z3"))
 
 
 def prove(*args):

@@ -12,7 +12,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from generator import reference  # noqa: E402
+from generator.model import reference  # noqa: E402
 
 RSUM = os.environ.get("RSUM", "build/rsum")
 OPENSSL = shutil.which("openssl")

@@ -16,7 +16,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import cpu_table, profiles  # noqa: E402
+from generator.choice import cpu_table, profiles  # noqa: E402
 
 
 def tune(*args):

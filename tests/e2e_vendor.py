@@ -23,8 +23,10 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import bundle, selftest, targets, vendor  # noqa: E402
-from tests import host_cpu, toolcheck  # noqa: E402
+from generator.emit import bundle, selftest, vendor  # noqa: E402
+from generator.choice import targets  # noqa: E402
+from tests import host_cpu  # noqa: E402
+from generator import toolprobe as toolcheck  # noqa: E402
 
 OUT = os.path.join(ROOT, "out")
 WARN = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
@@ -50,7 +52,7 @@ def run(cmd, env=None, **kw):
 
 
 def need(*reasons):
-    """Skip the calling test for the first tool that is missing (tests/toolcheck.py)."""
+    """Skip the calling test for the first tool that is missing (generator/toolprobe.py)."""
     why = toolcheck.first(*reasons)
     if why:
         raise unittest.SkipTest(why)
@@ -155,7 +157,7 @@ class CpuRows(Base):
     def check_compiler(self, cc, section):
         exe = self.exe(cc)
         b = targets.BUNDLES["x86_64"]
-        d = bundle.Dispatch(bundle.bundle_profile.shaped(b)[0], targets.get(b.target), "")
+        d = bundle.Dispatch(bundle.bundle_shape.shaped(b)[0], targets.get(b.target), "")
         decisions = d.decisions
         table = d.table()
         sec = next(s for s in table["sections"] if s["compiler"] == section)

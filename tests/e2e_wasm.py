@@ -31,8 +31,8 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import reference, sponge  # noqa: E402
-from tests import toolcheck  # noqa: E402
+from generator.model import reference, sponge_maths as sponge  # noqa: E402
+from generator import toolprobe as toolcheck  # noqa: E402
 
 FOLDER = os.path.join(ROOT, "out", "wasm32")
 FLAGS = ["--target=wasm32-wasi", "-O2", "-Wall", "-Wextra", "-pedantic", "-Werror"]

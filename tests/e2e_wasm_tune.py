@@ -4,7 +4,7 @@ space under node (`generator tune-wasm`'s code, generator/wasm_tune.py) into a t
 folder: the defaults of the three kernels and one scalar shape beside its default, built by
 clang, verified against known-good values, raced, decided, recorded; and a candidate that
 reads back a wrong value is not timed. Skipped, naming what to install, without clang's
-wasm32 target or node (tests/toolcheck.py). Nothing here asserts a timing."""
+wasm32 target or node (generator/toolprobe.py). Nothing here asserts a timing."""
 
 import json
 import os
@@ -16,9 +16,10 @@ from unittest import mock
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import variants, wasm_profile, wasm_tune  # noqa: E402
+from generator.choice import variants, wasm_shape  # noqa: E402
+from generator.measure import wasm_tune  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
-from tests import toolcheck  # noqa: E402
+from generator import toolprobe as toolcheck  # noqa: E402
 
 X2 = "keccak_x2_simd128"
 
@@ -65,7 +66,7 @@ class QuickTune(unittest.TestCase):
         self.assertIn("chacha20_keystream", self.data["candidates"]["chacha"][0]["verified"])
 
     def test_its_shapes_apply_without_warnings(self):
-        s = wasm_profile.choose(self.tmp.name)
+        s = wasm_shape.choose(self.tmp.name)
         self.assertEqual(s.warnings, ())
         self.assertEqual(s.keccak.name, self.data["choice"]["keccak_scalar"])
 

@@ -24,7 +24,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import targets  # noqa: E402
+from generator.choice import targets  # noqa: E402
 
 MINGW = "x86_64-w64-mingw32-gcc"
 WINE = shutil.which("wine64") or "/usr/lib/wine/wine64"

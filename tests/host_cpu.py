@@ -17,7 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from generator import bundle, bundle_profile, targets  # noqa: E402
+from generator.emit import bundle  # noqa: E402
+from generator.choice import bundle_shape, targets  # noqa: E402
 
 BUNDLE = "x86_64"
 
@@ -39,7 +40,7 @@ def flags():
 def needs():
     """Path name -> the CPU features it needs, slowest path first."""
     b = targets.BUNDLES[BUNDLE]
-    d = bundle.Dispatch(bundle_profile.shaped(b)[0], targets.get(b.target), "")
+    d = bundle.Dispatch(bundle_shape.shaped(b)[0], targets.get(b.target), "")
     return {p.name: frozenset(f) for p, f in zip(b.paths, d.path_features)}
 
 

@@ -16,7 +16,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from generator import keccak, simd  # noqa: E402
+from generator.model import keccak_maths as keccak, simd  # noqa: E402
 
 # AT&T spellings per kind; {r} is the register class, {d} the destination number.
 SPELLING = {

@@ -20,8 +20,10 @@ from unittest import mock
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-from generator import __main__ as cli, benchdata, kernels, pydeps  # noqa: E402
-import toolcheck  # noqa: E402
+from generator import __main__ as cli, toolprobe  # noqa: E402
+from generator.measure import benchdata  # noqa: E402
+from generator.emit import kernels  # noqa: E402
+from generator import toolprobe as toolcheck  # noqa: E402
 
 
 def run(*argv, env=None):
@@ -186,8 +188,8 @@ class Sweep(unittest.TestCase):
 
     def test_without_matplotlib_the_table_and_one_line_on_the_figure(self):
         out, err = io.StringIO(), io.StringIO()
-        real = pydeps.importable
-        with mock.patch.object(pydeps, "importable",
+        real = toolprobe.importable
+        with mock.patch.object(toolprobe, "importable",
                                lambda m, python=None: m != "matplotlib" and real(m, python)), \
                 contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = cli.main(["bench", *self.ARGV[:-2], "--xkcp", "none", "--plot",

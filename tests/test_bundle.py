@@ -11,7 +11,8 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from generator import bundle, targets, vendor  # noqa: E402
+from generator.emit import bundle, vendor  # noqa: E402
+from generator.choice import targets  # noqa: E402
 
 
 def generator(*args):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""Bundles shaped by tuned profiles (generator/bundle_profile.py): the multi-state kernels'
+"""Bundles shaped by tuned profiles (generator/choice/bundle_shape.py): the multi-state kernels'
 unrolls by their worst loss over every profile, the scalar Keccak shape by the canonical
 machine's winner, the same on any machine that regenerates them."""
 
@@ -9,7 +9,8 @@ import unittest
 from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from generator import bundle, bundle_profile, profiles, targets  # noqa: E402
+from generator.emit import bundle  # noqa: E402
+from generator.choice import bundle_shape, profiles, targets  # noqa: E402
 
 X86 = targets.BUNDLES["x86_64"]
 
@@ -21,9 +22,9 @@ def row(name, median):
 def shaped(choices, candidates=None):
     """The x86_64 bundle shaped by a canonical profile of these choices alone (no minimax
     over other profiles)."""
-    with mock.patch.object(bundle_profile, "canonical", return_value=(choices, candidates or {})), \
-            mock.patch.object(bundle_profile.cpu_table, "minimax_variant", return_value=None):
-        return bundle_profile.shaped(X86)
+    with mock.patch.object(bundle_shape, "canonical", return_value=(choices, candidates or {})), \
+            mock.patch.object(bundle_shape.cpu_table, "minimax_variant", return_value=None):
+        return bundle_shape.shaped(X86)
 
 
 class Shape(unittest.TestCase):
@@ -43,7 +44,7 @@ class Shape(unittest.TestCase):
         # u3 is best on one CPU and 10% behind on the other; u2 never more than 2% behind.
         fake = [native("a", {1: 120, 2: 102, 3: 100, 4: 130}),
                 native("b", {1: 100, 2: 101, 3: 110, 4: 105})]
-        with mock.patch.object(bundle_profile.cpu_table, "load", return_value=fake):
+        with mock.patch.object(bundle_shape.cpu_table, "load", return_value=fake):
             b, _ = shaped({})
         self.assertEqual(self.path(b, "avx512").kt_leaves[0], "x8-u2-avx512")
         # Classes no profile measured keep the spec as listed.
@@ -67,14 +68,14 @@ class Shape(unittest.TestCase):
                              "chacha-x16-step-vprold-avx512": 0.25}),
                 native("b", {"chacha-x32-seq-shift-avx512": 0.55,
                              "chacha-x16-step-vprold-avx512": 0.34})]
-        with mock.patch.object(bundle_profile, "canonical",
+        with mock.patch.object(bundle_shape, "canonical",
                                return_value=({"chacha": "chacha-x32-seq-shift-avx512"}, {})), \
-                mock.patch.object(bundle_profile.cpu_table, "load", return_value=fake):
-            choices, _ = bundle_profile.carried("gcc", targets.get("x86_64"))
+                mock.patch.object(bundle_shape.cpu_table, "load", return_value=fake):
+            choices, _ = bundle_shape.carried("gcc", targets.get("x86_64"))
         self.assertEqual(choices["chacha"], "chacha-x16-step-vprold-avx512")
 
     def test_without_a_profile_the_bundle_is_as_listed(self):
-        with mock.patch.object(bundle_profile.cpu_table, "load", return_value=[]):
+        with mock.patch.object(bundle_shape.cpu_table, "load", return_value=[]):
             b, k = shaped({})
         self.assertEqual(b, X86)
         self.assertEqual(k, targets.default_keccak(targets.get("x86_64"), "gcc"))
@@ -84,9 +85,9 @@ class Canonical(unittest.TestCase):
     def test_the_committed_profiles_exist_and_shape_the_x86_bundle_only(self):
         for cc, name in targets.CANONICAL_PROFILES.items():
             self.assertTrue(os.path.exists(os.path.join(profiles.PROFILE_DIR, name)), name)
-            choices, _ = bundle_profile.canonical(cc, targets.get("x86_64"))
+            choices, _ = bundle_shape.canonical(cc, targets.get("x86_64"))
             self.assertIn("chacha", choices)
-            self.assertEqual(bundle_profile.canonical(cc, targets.get("aarch64")), ({}, {}))
+            self.assertEqual(bundle_shape.canonical(cc, targets.get("aarch64")), ({}, {}))
 
     def test_the_bundles_do_not_depend_on_the_machine_that_generates_them(self):
         here = bundle.files(X86, "", "cmd")

@@ -15,7 +15,9 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from generator import __main__ as cli  # noqa: E402
-from generator import chacha, kernels, reference, render, targets, variants, vectors, vendor  # noqa: E402,E501
+from generator.model import chacha_maths as chacha, reference, vectors  # noqa: E402,E501
+from generator.emit import kernels, render, vendor  # noqa: E402,E501
+from generator.choice import targets, variants  # noqa: E402,E501
 from generator.errors import UsageError  # noqa: E402
 
 MASK32 = (1 << 32) - 1

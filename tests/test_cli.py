@@ -10,7 +10,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from generator import kernels, vendor  # noqa: E402
+from generator.emit import kernels, vendor  # noqa: E402
 
 
 def read(path, mode="rb"):
@@ -246,8 +246,8 @@ class HelpAgreesWithValidation(unittest.TestCase):
     @staticmethod
     def listed(option, target):
         """The values an option's help names for a target ('rol (x86_64)': x86_64 only)."""
-        from generator import cli
-        text = next(o for o in cli.KECCAK + cli.CHACHA if o.flag == option).accepted
+        from generator.choice import cli_options
+        text = next(o for o in cli_options.KECCAK + cli_options.CHACHA if o.flag == option).accepted
         text = text.split(": ", 1)[1].split("; ")[0] if option == "--multi" else text
         out = []
         for value, where in re.findall(r"([\w-]+)(?: \(([^)]*)\))?", text):
@@ -258,7 +258,8 @@ class HelpAgreesWithValidation(unittest.TestCase):
     def test_each_listed_value_is_accepted_and_refusals_list_the_same(self):
         import contextlib
         import io
-        from generator import __main__ as m, targets
+        from generator import __main__ as m
+        from generator.choice import targets
         everything = {o: {v for t in targets.TARGETS for v in self.listed(o, t)}
                       for o in self.OPTIONS}
         with tempfile.TemporaryDirectory() as tmp:

@@ -22,7 +22,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from generator import __main__ as cli_main  # noqa: E402
-from generator import targets, variants  # noqa: E402
+from generator.choice import targets, variants  # noqa: E402
 
 SEED = 20261201
 # A fixed number of lists from a fixed seed, not a time budget: the same lists on every run,

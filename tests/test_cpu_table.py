@@ -11,7 +11,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from generator import bundle, bundle_profile, cpu_table, profiles, targets  # noqa: E402
+from generator.emit import bundle  # noqa: E402
+from generator.choice import bundle_shape, cpu_table, profiles, targets  # noqa: E402
 
 KECCAK = ("x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl", "x1")
 OPTIONS = {d: KECCAK for d in cpu_table.DECISIONS}
@@ -127,7 +128,7 @@ class Committed(unittest.TestCase):
 
     def test_every_bundle_profile_winner_leads_its_row(self):
         b = targets.BUNDLES["x86_64"]
-        d = bundle.Dispatch(bundle_profile.shaped(b)[0], targets.get(b.target), "")
+        d = bundle.Dispatch(bundle_shape.shaped(b)[0], targets.get(b.target), "")
         table = d.table()
         names = [dec["name"] for dec in d.decisions]
         seen = 0

@@ -6,7 +6,7 @@ larger than the larger spread of the two; and how the tuner applies it over two 
 import unittest
 from unittest import mock
 
-from generator import benchdata, decide, tune
+from generator.measure import benchdata, decide, tune
 from generator.errors import UsageError
 
 

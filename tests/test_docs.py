@@ -66,7 +66,7 @@ class CliReference(unittest.TestCase):
 
 class ProfilesPage(unittest.TestCase):
     def test_profiles_page_is_current(self):
-        from generator import profile_page
+        from generator.measure import profile_page
         now = profile_page.render(profile_page.load())
         self.assertTrue(read(os.path.join(DOCS, "profiles.md")) == now,
                         "docs/profiles.md is stale (a profile, or the candidate spaces it is "

@@ -3,7 +3,7 @@
 
 import unittest
 
-from generator import keccak, reference, vectors
+from generator.model import keccak_maths as keccak, reference, vectors
 
 
 class PublishedValues(unittest.TestCase):

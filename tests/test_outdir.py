@@ -11,7 +11,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from generator import outdir  # noqa: E402
+from generator.emit import outfolder  # noqa: E402
 
 KECCAK = ("generate", "--target", "generic64", "--kernels", "keccak")
 BOTH = ("generate", "--target", "generic64")
@@ -123,7 +123,7 @@ class Ownership(unittest.TestCase):
         self.assertIn("so it is yours now", r.stdout)
         with open(path) as f:
             self.assertEqual(f.read(), "/* patched by hand */\n")
-        self.assertNotIn("chacha.c", outdir.read_manifest(self.out))
+        self.assertNotIn("chacha.c", outfolder.read_manifest(self.out))
         self.assertNotIn("chacha.h", os.listdir(self.out))   # unchanged: removed
 
     def test_new_folders_and_files_follow_the_umask_and_replaced_files_keep_their_mode(self):

@@ -10,7 +10,8 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import bundle, targets  # noqa: E402
+from generator.emit import bundle  # noqa: E402
+from generator.choice import targets  # noqa: E402
 from tests import prefix_names  # noqa: E402
 
 

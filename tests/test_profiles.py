@@ -12,7 +12,8 @@ import tempfile
 import unittest
 from unittest import mock
 
-from generator import benchdata, profiles, targets, tune, variants
+from generator.measure import benchdata, tune
+from generator.choice import profiles, targets, variants
 from generator.buildgraph import choices
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

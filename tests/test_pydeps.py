@@ -14,21 +14,21 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import pydeps  # noqa: E402
+from generator import toolprobe  # noqa: E402
 
 
 def debian_has(module):
-    return os.path.exists(pydeps.DEBIAN_PYTHON) and pydeps.importable(module, pydeps.DEBIAN_PYTHON)
+    return os.path.exists(toolprobe.DEBIAN_PYTHON) and toolprobe.importable(module, toolprobe.DEBIAN_PYTHON)
 
 
 class ForeignInterpreter(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        if not os.path.exists(pydeps.DEBIAN_PYTHON):
+        if not os.path.exists(toolprobe.DEBIAN_PYTHON):
             raise unittest.SkipTest("python3 not installed (apt-get install -y python3)")
         cls.tmp = tempfile.mkdtemp(prefix="rs-venv-")
         venv = os.path.join(cls.tmp, "venv")
-        r = subprocess.run([pydeps.DEBIAN_PYTHON, "-m", "venv", "--without-pip", venv],
+        r = subprocess.run([toolprobe.DEBIAN_PYTHON, "-m", "venv", "--without-pip", venv],
                            capture_output=True, text=True)
         if r.returncode:
             shutil.rmtree(cls.tmp, ignore_errors=True)
@@ -82,10 +82,10 @@ class ForeignInterpreter(unittest.TestCase):
         self.assertIn("usage: ./configure.py", r.stdout)
 
     def test_build_python_and_problem(self):
-        code = ("from generator import pydeps\n"
-                "print(pydeps.build_python())\n"
-                "print(pydeps.problem('jinja2', ['./configure.py']))\n"
-                "print(pydeps.problem('os'))\n")
+        code = ("from generator import toolprobe\n"
+                "print(toolprobe.build_python())\n"
+                "print(toolprobe.problem('jinja2', ['./configure.py']))\n"
+                "print(toolprobe.problem('os'))\n")
         r = self.run_here(self.python, "-c", code)
         self.assertEqual(r.returncode, 0, r.stderr)
         chosen, problem, none = r.stdout.splitlines()

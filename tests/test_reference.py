@@ -6,7 +6,7 @@ import hashlib
 import random
 import unittest
 
-from generator import reference, vectors
+from generator.model import reference, vectors
 
 
 class IntermediateValues(unittest.TestCase):

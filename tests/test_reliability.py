@@ -13,7 +13,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-from generator import targets, variants  # noqa: E402
+from generator.choice import targets, variants  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
 import summarize  # noqa: E402
 

@@ -12,9 +12,9 @@ import unittest
 from unittest import mock
 
 from generator import __main__ as cli_main
-from generator import profile_page, report
+from generator.measure import profile_page, bench_report
 from generator.errors import UsageError
-from tests import toolcheck
+from generator import toolprobe as toolcheck
 
 HEAD = ("compiler\tvariant\tstatus\tmedian_24\tbest_24\tmedian_12\tbest_12\tref_median_24"
         "\tref_best_24\n")
@@ -56,15 +56,15 @@ class Report(unittest.TestCase):
             with open(path, "w") as f:
                 f.write(text)
             self.paths.append(path)
-        self.data = report.load(self.paths)
+        self.data = bench_report.load(self.paths)
 
     def test_rows_are_grouped_by_bench_gcc_first(self):
         self.assertEqual(len(self.data["keccak"]), 5)
-        self.assertEqual(report.compilers(self.data["keccak"]), ["gcc", "clang"])
+        self.assertEqual(bench_report.compilers(self.data["keccak"]), ["gcc", "clang"])
         self.assertEqual(self.data["keccak"][0]["compiler"], "gcc")
 
     def test_scalar_summary_against_the_default_and_the_reference(self):
-        text = report.keccak_tables(self.data["keccak"])
+        text = bench_report.keccak_tables(self.data["keccak"])
         # gcc: the u24 variant wins (600 against the default's 650, references alike).
         line = next(l for l in text.splitlines() if l.startswith("| gcc |"))
         self.assertIn("`keccakp1600-u24-nolc-fused-rorx-scalar` | 600 (590) | 310 (305)", line)
@@ -75,26 +75,26 @@ class Report(unittest.TestCase):
         self.assertIn("Plain reference", text)
 
     def test_x_n_table_per_shape_and_unroll(self):
-        text = report.simd_tables(self.data["simd"])
+        text = bench_report.simd_tables(self.data["simd"])
         self.assertIn("| x8-avx512 | 1 | 131 (130) |", text)
         self.assertIn("| x8-avx512 | 2 | 133 (131) |", text)
         self.assertNotIn("x4-avx2", text)   # skipped: no figure
         self.assertNotIn("scalar", text)    # the yardstick row is not an x-N kernel
 
     def test_chacha_ratios(self):
-        text = report.chacha_tables(self.data["chacha"])
+        text = bench_report.chacha_tables(self.data["chacha"])
         self.assertIn("| `chacha-x16-step-vprold-avx512` | gcc | avx512 | 0.250 (0.220) | "
                       "8.80x | 2.00x | 110 | 0.480 | 1.04x |", text)
 
     def test_sponge_peers_shown_once(self):
-        text = report.sponge_tables(self.data["sponge"])
+        text = bench_report.sponge_tables(self.data["sponge"])
         self.assertIn("| SHA3-256 | 1024 KiB | roundsmith (gcc) | 4.80 (4.70) |", text)
         self.assertIn("| SHA3-256 | 1024 KiB | roundsmith (clang) | 4.75 (4.70) |", text)
         self.assertEqual(text.count("OpenSSL EVP |"), 1)
         self.assertIn("libgcrypt | 5.02 (5.00)", text)
 
     def test_markdown_links_the_plots(self):
-        text = report.markdown(self.data, ["keccak_unroll.svg"])
+        text = bench_report.markdown(self.data, ["keccak_unroll.svg"])
         self.assertIn("![keccak_unroll.svg](keccak_unroll.svg)", text)
         self.assertNotIn("\n\n\n", text)
 
@@ -102,15 +102,15 @@ class Report(unittest.TestCase):
         bad = os.path.join(self.tmp.name, "gcc-blake3.tsv")
         open(bad, "w").close()
         with self.assertRaises(UsageError):
-            report.load([bad])
+            bench_report.load([bad])
 
     def test_without_matplotlib_the_tables_are_written_and_it_says_how_to_plot(self):
         out = os.path.join(self.tmp.name, "tables")
         said = io.StringIO()
-        with mock.patch.object(report, "plot_all",
+        with mock.patch.object(bench_report, "plot_all",
                                side_effect=ImportError("No module named 'matplotlib'")), \
                 contextlib.redirect_stdout(said):
-            report.main(self.paths, out)
+            bench_report.main(self.paths, out)
         self.assertEqual(sorted(os.listdir(out)), ["report.md", "roundsmith.manifest"])
         self.assertIn("tables only", said.getvalue())
         self.assertIn("apt-get install -y python3-matplotlib", said.getvalue())
@@ -121,7 +121,7 @@ class Report(unittest.TestCase):
         with open(os.path.join(out, "report.md"), "w") as f:
             f.write("my notes\n")
         with self.assertRaises(UsageError):
-            report.main(self.paths, out)
+            bench_report.main(self.paths, out)
         with open(os.path.join(out, "report.md")) as f:
             self.assertEqual(f.read(), "my notes\n")
 
@@ -131,7 +131,7 @@ class Report(unittest.TestCase):
             self.skipTest(why)
         out = os.path.join(self.tmp.name, "out")
         with contextlib.redirect_stdout(io.StringIO()):
-            report.main(self.paths, out)
+            bench_report.main(self.paths, out)
         names = sorted(os.listdir(out))
         self.assertEqual(names, ["chacha.svg", "keccak_unroll.svg", "keccak_xn.svg",
                                  "report.md", "roundsmith.manifest", "sponge.svg"])
@@ -141,7 +141,7 @@ class Report(unittest.TestCase):
         # no timestamp: the same rows give the same file
         first = svg
         with contextlib.redirect_stdout(io.StringIO()):
-            report.main(self.paths, out)
+            bench_report.main(self.paths, out)
         with open(os.path.join(out, "keccak_unroll.svg")) as f:
             self.assertEqual(f.read(), first)
 
@@ -357,9 +357,10 @@ class BundleSections(unittest.TestCase):
                       "measured CPUs |", t)
 
     def test_the_page_agrees_with_the_bundles_c_table(self):
-        from generator import bundle, bundle_profile, targets
+        from generator.emit import bundle
+        from generator.choice import bundle_shape, targets
         b = targets.BUNDLES["x86_64"]
-        d = bundle.Dispatch(bundle_profile.shaped(b)[0], targets.get(b.target), "")
+        d = bundle.Dispatch(bundle_shape.shaped(b)[0], targets.get(b.target), "")
         table = d.table(self.tmp.name)
         t = self.section("### The table the x86_64 bundle carries")
         for sec in table["sections"]:

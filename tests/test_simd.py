@@ -12,7 +12,9 @@ import sys
 import tempfile
 import unittest
 
-from generator import keccak, reference, simd, variants, vendor
+from generator.model import keccak_maths as keccak, reference, simd
+from generator.choice import variants
+from generator.emit import vendor
 from generator.errors import UsageError
 
 MASK = (1 << 64) - 1

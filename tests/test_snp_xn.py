@@ -4,7 +4,7 @@
 import hashlib
 import unittest
 
-from generator import snp_xn
+from generator.model import snp_xn_model as snp_xn
 
 
 class Model(unittest.TestCase):

@@ -7,7 +7,8 @@ import os
 import re
 import unittest
 
-from generator import sponge, targets, vectors
+from generator.model import sponge_maths as sponge, vectors
+from generator.choice import targets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -11,7 +11,8 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from generator import sweep_space, sweep_table, targets  # noqa: E402
+from generator.measure import sweep_space, sweep_table  # noqa: E402
+from generator.choice import targets  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
 
 X86 = targets.get("x86_64")

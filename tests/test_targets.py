@@ -8,7 +8,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from generator import targets, variants  # noqa: E402
+from generator.choice import targets, variants  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
 
 

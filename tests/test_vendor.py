@@ -13,7 +13,9 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import bundle, reference, render, selftest, targets, vendor  # noqa: E402
+from generator.emit import bundle, render, selftest, vendor  # noqa: E402
+from generator.model import reference  # noqa: E402
+from generator.choice import targets  # noqa: E402
 
 HAND_WRITTEN = "SPDX-License-Identifier: Apache-2.0 OR MIT"
 GENERATED = "SPDX-License-Identifier: CC0-1.0"

@@ -13,7 +13,10 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import bundle, sponge, targets, variants, vendor, wasm_bench  # noqa: E402
+from generator.emit import bundle, vendor  # noqa: E402
+from generator.model import sponge_maths as sponge  # noqa: E402
+from generator.choice import targets, variants  # noqa: E402
+from generator.measure import wasm_bench  # noqa: E402
 from generator.errors import UsageError  # noqa: E402
 
 

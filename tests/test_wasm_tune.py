@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """The wasm32 tuner (generator/wasm_tune.py) and the shapes its profiles choose
-(generator/wasm_profile.py): the profile's key and file name, the tie rule on synthetic race
+(generator/choice/wasm_shape.py): the profile's key and file name, the tie rule on synthetic race
 rows (no timing asserted anywhere), the least worst loss over synthetic profiles, stale and
 other-engine profiles ignored with a warning, the bundle and its provenance following the
 profiles; and a quick tune of a tiny candidate space under node into a temporary folder,
-skipped when clang's wasm32 target or node is missing (tests/toolcheck.py)."""
+skipped when clang's wasm32 target or node is missing (generator/toolprobe.py)."""
 
 import os
 import sys
@@ -15,8 +15,9 @@ from unittest import mock
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from generator import (bundle, cpu_table, profile_page, profiles, targets,  # noqa: E402
-                       wasm_profile, wasm_tune)
+from generator.emit import bundle
+from generator.choice import cpu_table, profiles, targets, wasm_shape
+from generator.measure import profile_page, wasm_tune
 from generator.errors import UsageError  # noqa: E402
 
 X2 = "keccak_x2_simd128"
@@ -147,7 +148,7 @@ class Shapes(unittest.TestCase):
         self.tmp.cleanup()
 
     def test_without_a_profile_the_targets_defaults(self):
-        s = wasm_profile.choose(self.dir)
+        s = wasm_shape.choose(self.dir)
         t = targets.get("wasm32")
         self.assertEqual(s.keccak, targets.default_keccak(t, "clang"))
         self.assertEqual(s.chacha, targets.default_chacha(t, "clang"))
@@ -161,7 +162,7 @@ class Shapes(unittest.TestCase):
                                                               x2(3): 105})})
         write(self.dir, "b.json", {X2: x2(3)}, {X2: rows(X2, {x2(1): 120, x2(2): 125,
                                                               x2(3): 100})})
-        s = wasm_profile.choose(self.dir)
+        s = wasm_shape.choose(self.dir)
         self.assertEqual(s.x2_unroll, 3)
         self.assertEqual(dict(s.shaped_by)[X2], ("a.json", "b.json"))
         self.assertIn("keccak_x2_simd128 by the least worst loss over generator/profiles/a.json",
@@ -169,7 +170,7 @@ class Shapes(unittest.TestCase):
 
     def test_within_the_slack_the_default_stays(self):
         write(self.dir, "a.json", {X2: x2(2)}, {X2: rows(X2, {x2(1): 100.5, x2(2): 100})})
-        self.assertEqual(wasm_profile.choose(self.dir).x2_unroll, 1)
+        self.assertEqual(wasm_shape.choose(self.dir).x2_unroll, 1)
 
     def test_a_stale_family_is_ignored_alone_with_a_warning(self):
         sources = {f: profiles.sources_hash(f) for f in FAMILIES}
@@ -182,7 +183,7 @@ class Shapes(unittest.TestCase):
                "chacha": rows("chacha", {"chacha-x4-seq-shift-simd128": 40,
                                          wasm_tune.untuned("chacha"): 48})},
               key(sources=sources))
-        s = wasm_profile.choose(self.dir)
+        s = wasm_shape.choose(self.dir)
         self.assertEqual(s.keccak.name, wasm_tune.untuned("keccak_scalar"))
         self.assertEqual(s.chacha.name, "chacha-x4-seq-shift-simd128")
         self.assertEqual(len(s.warnings), 1)
@@ -192,7 +193,7 @@ class Shapes(unittest.TestCase):
     def test_another_engine_is_ignored_whole_with_a_warning(self):
         write(self.dir, "bun.json", {X2: x2(2)}, {X2: rows(X2, {x2(1): 200, x2(2): 100})},
               key(engine="bun"))
-        s = wasm_profile.choose(self.dir)
+        s = wasm_shape.choose(self.dir)
         self.assertEqual(s.x2_unroll, targets.DEFAULT_X2_UNROLL_TARGET["wasm32"])
         self.assertEqual(len(s.warnings), 1)
         self.assertIn("ignoring generator/profiles/bun.json: raced under 'bun'", s.warnings[0])

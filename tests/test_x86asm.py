@@ -10,7 +10,7 @@ import random
 import re
 import unittest
 
-from generator import keccak, reference, x86asm
+from generator.model import keccak_maths as keccak, reference, x86_lowering as x86asm
 
 MASK = (1 << 64) - 1
 OPERAND = re.compile(r"\$(\d+)|(%\w+)|(-?\d*)\((%\w+)\)")

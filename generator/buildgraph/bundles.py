@@ -9,7 +9,8 @@ import os
 import shutil
 import subprocess
 
-from generator import bundle, kernels, targets
+from generator.emit import bundle, kernels
+from generator.choice import targets
 from generator.buildgraph import probes
 from generator.buildgraph.flags import WARNINGS
 from generator.buildgraph.ninja import ROOT
@@ -54,7 +55,7 @@ def edges(w, ctx, cc):
                             ("UnderQemu", "e2e_qemu.log", ("qemu-x86_64",) + probes.A64_TOOLS)):
         log = os.path.join("build", "bundle", log)
         w.build([log], "e2e_module", implicit=[
-            "tests/e2e_bundle.py", "tests/toolcheck.py", "tests/host_cpu.py",
+            "tests/e2e_bundle.py", "generator/toolprobe.py", "tests/host_cpu.py",
             "tests/bundle_probe.c", "tests/bundle_two.c", "tests/bundle_ab.c",
             "tests/prefix_names.py", "examples/vendor_sha3.c",
             "examples/plotter_f1.c"] + gen_inputs + _all_committed(),
@@ -298,7 +299,7 @@ def vendor_edges(w, ctx, cc, compiled):
         logs.append(log)
 
     inputs = gen_inputs + _all_committed() + [
-        "docs/vendoring.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py", "tests/toolcheck.py",
+        "docs/vendoring.md", "tests/e2e_vendor.py", "tests/e2e_buildsys.py", "generator/toolprobe.py",
         "tests/host_cpu.py", "tests/vendor_consumer.c", "tests/cpu_rows.c", "examples/plotter_f1.c"]
     for cls, tools in E2E_VENDOR.items():
         log = os.path.join("build", "vendor", f"e2e_{cls}.log")

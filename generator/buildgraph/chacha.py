@@ -5,7 +5,7 @@ out/'s chacha.c under check_chacha, and lengths above 4 GiB through the out/ API
 import os
 import sys
 
-from generator import targets, variants
+from generator.choice import targets, variants
 
 
 def per_compiler(w, ctx, suite):

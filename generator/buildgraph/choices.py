@@ -5,7 +5,7 @@ matching tuned profile's winner, over the built-in default (generator/targets.py
 import platform
 import re
 
-from generator import cpu_table, profiles, targets, variants
+from generator.choice import cpu_table, profiles, targets, variants
 from generator.buildgraph.flags import optimisation
 from generator.buildgraph.ninja import rel
 from generator.errors import UsageError

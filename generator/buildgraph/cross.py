@@ -13,11 +13,12 @@ import json
 import os
 import shutil
 
-from generator import kernels, targets, variants
+from generator.emit import kernels
+from generator.choice import targets, variants
 from generator.buildgraph import bundles, probes, sponge_xn
 from generator.buildgraph.flags import CROSS_CFLAGS
 from generator.buildgraph.ninja import ROOT
-from tests import toolcheck
+from generator import toolprobe
 
 # Generated folders parsed in MSVC mode: the rotate builtin (the _rotl64 branch) with the
 # sponge's MSVC CPUID branch for KT128 (x86_64 with x-N leaves), and shift rotations with
@@ -264,10 +265,10 @@ def wasm_edge(w, gen, gen_inputs):
     tests/e2e_wasm_tune.py (a quick tune of a tiny space), when clang's wasm32 target links
     and node runs WASI here. Returns its log, or None (with the
     line saying what is missing)."""
-    missing = toolcheck.wasm_tools() or (None if gen else "no gcc for the vector headers")
+    missing = toolprobe.wasm_tools() or (None if gen else "no gcc for the vector headers")
     if missing:
         print(f"configure.py: wasm32 run left out of test-cross: {missing}; it needs "
-              f"apt-get install -y {' '.join(toolcheck.WASM_PACKAGES)}")
+              f"apt-get install -y {' '.join(toolprobe.WASM_PACKAGES)}")
         return None
     log = os.path.join("build", "vendor", "wasm32.log")
     vectors = [os.path.join(gen, v) for v in ("sponge_vectors.h", "keccak_vectors.h",
@@ -276,7 +277,7 @@ def wasm_edge(w, gen, gen_inputs):
             implicit=gen_inputs + bundles.committed() + [
                 "tests/e2e_wasm.py", "tests/vendor_api.c", "tests/check_sponge.c",
                 "tests/check_sponge_xN.c", "tests/wasm/check.h", "tests/wasm/run_wasi.mjs",
-                "tests/wasm/test_mjs.mjs", "tests/toolcheck.py", "tests/e2e_wasm_tune.py",
+                "tests/wasm/test_mjs.mjs", "generator/toolprobe.py", "tests/e2e_wasm_tune.py",
                 "tests/wasm/race.mjs"],
             variables=[("module", "tests.e2e_wasm tests.e2e_wasm_tune"),
                        ("e2e_env", f"RS_VECTORS_DIR={gen} "

@@ -20,7 +20,7 @@ fuzzing; written by instrumented.py) build and run of it.
 
 import dataclasses
 
-from generator import variants
+from generator.choice import variants
 from generator.buildgraph import (bundles, chacha, cross, keccak, keccak_simd, snp_xn, sponge,
                                   sponge_xn)
 

@@ -5,7 +5,7 @@ check_keccak_simd and bench_keccak_simd, each next to the compiler's default sca
 
 import os
 
-from generator import targets
+from generator.choice import targets
 
 
 def per_compiler(w, ctx, suite):

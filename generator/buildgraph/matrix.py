@@ -5,7 +5,7 @@ The instrumented flavours (instrumented.py) generate theirs the same way."""
 
 import os
 
-from generator import targets
+from generator.choice import targets
 
 
 def chosen_spaces(target, cc, families, subsets):

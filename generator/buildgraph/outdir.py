@@ -4,7 +4,8 @@ and its sources as each compiler builds them."""
 
 import os
 
-from generator import kernels, targets, variants
+from generator.emit import kernels
+from generator.choice import targets, variants
 
 
 class OutFolder:

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import tempfile
 
-from generator import pydeps
+from generator import toolprobe
 from generator.errors import UsageError
 
 PROBE_ID = """
@@ -110,7 +110,7 @@ def cpu_features():
 def build_python():
     """The interpreter the build's edges run (the generator renders with Jinja2 at build time,
     so fail now if none has it): this one, or Debian's when only that one has Jinja2."""
-    python, note = pydeps.build_python()
+    python, note = toolprobe.build_python()
     if python is None:
         raise UsageError(note)
     if note:
@@ -150,16 +150,16 @@ def plotting_python(python):
     """An interpreter that has Jinja2 and matplotlib for the report's plots: the build's
     `python`, else Debian's (python3-matplotlib installs there); without one the report has its
     tables only."""
-    found = pydeps.python_with(("jinja2", "matplotlib"), (python, pydeps.DEBIAN_PYTHON))
+    found = toolprobe.python_with(("jinja2", "matplotlib"), (python, toolprobe.DEBIAN_PYTHON))
     if found and found != python:
         print(f"configure.py: matplotlib: not importable by {python}; `ninja report` plots "
               f"with {found}, which has it")
     if found:
         return found
     print(f"configure.py: matplotlib: not importable by {python}"
-          + ("" if python == pydeps.DEBIAN_PYTHON else f" nor {pydeps.DEBIAN_PYTHON}")
+          + ("" if python == toolprobe.DEBIAN_PYTHON else f" nor {toolprobe.DEBIAN_PYTHON}")
           + "; `ninja report` writes tables without plots "
-          f"(apt-get install -y {pydeps.PACKAGES['matplotlib']})")
+          f"(apt-get install -y {toolprobe.PACKAGES['matplotlib']})")
     return python
 
 
@@ -169,7 +169,7 @@ A64_TOOLS = ("aarch64-linux-gnu-gcc", "qemu-aarch64")
 
 def tools_here(tools):
     """The edge variable naming which of `tools` (what one end-to-end test class probes for
-    beyond Python, tests/toolcheck.py) are on PATH now: part of that class's command, so
+    beyond Python, generator/toolprobe.py) are on PATH now: part of that class's command, so
     installing one and configuring again reruns that class, and no other."""
     return [("e2e_tools", " ".join(t for t in tools if shutil.which(t)))]
 

@@ -12,7 +12,7 @@ test`: it is hours of work on two cores (docs/proof.md).
 import glob
 import os
 
-from generator import pydeps
+from generator import toolprobe
 from generator.buildgraph import probes
 from generator.buildgraph.families import FAMILIES
 from generator.buildgraph.ninja import ROOT, esc, rel
@@ -28,7 +28,7 @@ def edges(w, ctx):
     prover = sorted(rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "prove", "**",
                                                            "*.*"), recursive=True)
                     if not p.endswith(".pyc"))
-    inputs = prover + ["tests/e2e_prove.py", "generator/pydeps.py"]
+    inputs = prover + ["tests/e2e_prove.py", "generator/toolprobe.py"]
     logs = []
     for name in PROVEN:
         folder = os.path.join(ROOT, "out", name)
@@ -62,7 +62,7 @@ def edges(w, ctx):
 
 
 def matrix(w, ctx, inputs):
-    prover = pydeps.python_with(("jinja2", "pycparser", "z3"))
+    prover = toolprobe.python_with(("jinja2", "pycparser", "z3"))
     # gcc's and clang's testsuite folders hold the same files; tcc's a part of them.
     gens = [os.path.join(ctx.compiler_dir(cc), "gen") for cc in ctx.test_ccs
             if cc["id"] != "tcc"] or [os.path.join(ctx.compiler_dir(cc), "gen")

@@ -7,7 +7,7 @@ XKCP-style AVX2 caller (its own __m256i states) on the x86_64 bundle."""
 
 import os
 
-from generator import targets
+from generator.choice import targets
 from generator.buildgraph import bundles, sponge_xn
 from generator.buildgraph.flags import WARNINGS
 

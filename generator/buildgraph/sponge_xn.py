@@ -8,7 +8,7 @@ and on the aarch64 bundle under qemu likewise."""
 import os
 import shutil
 
-from generator import targets
+from generator.choice import targets
 from generator.buildgraph import bundles, probes
 from generator.buildgraph.flags import CROSS_CFLAGS, WARNINGS
 

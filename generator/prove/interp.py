@@ -12,19 +12,7 @@ from pycparser import c_ast
 from . import anf, cfront, replay
 from . import ctypes_ as T
 from .memory import NULL, Obj, Pointer, Unsupported
-
-
-class Vector:
-    """A SIMD register: its elements, lane 0 first, each of ew bits."""
-
-    __slots__ = ("elems", "ew")
-
-    def __init__(self, elems, ew):
-        self.elems = list(elems)
-        self.ew = ew
-
-    def __repr__(self):
-        return f"Vector({self.ew}x{len(self.elems)})"
+from .simd_value import Vector, regroup
 
 
 class StructValue:
@@ -1058,52 +1046,3 @@ def _align(t):
     if isinstance(t, T.Vec):
         return min(t.size, 64)
     return max(1, min(t.size, 8))
-
-
-def regroup(v, ew):
-    """The same register seen as elements of ew bits."""
-    if not isinstance(v, Vector):
-        raise Unsupported("a vector operation on a non-vector")
-    if v.ew == ew:
-        return v
-    out = []
-    if ew < v.ew:
-        k = v.ew // ew
-        for e in v.elems:
-            parts = _concat_parts(e)
-            if parts is not None and parts[1] == ew:
-                out.extend(parts[0])
-                continue
-            for j in range(k):
-                out.append(anf.trunc(anf.shr(e, j * ew, v.ew), ew))
-        return Vector(out, ew)
-    k = ew // v.ew
-    for i in range(0, len(v.elems), k):
-        group = v.elems[i:i + k]
-        out.append(join(group, v.ew, ew))
-    return Vector(out, ew)
-
-
-def join(parts, pw, w):
-    """Elements of pw bits, lowest first, as one word of w bits."""
-    val = 0
-    try:
-        for j, e in enumerate(parts):
-            if isinstance(e, anf.Sym) and e.W < w:
-                raise anf.Mixed()
-            val = anf.xor(val, anf.shl(e, j * pw, w))
-        return val
-    except anf.Mixed:
-        return anf.opaque("concat", [tuple(parts), pw], w)
-
-
-def _concat_parts(e):
-    bid = anf.single_base(e)
-    if bid is not None and anf.BASES.kind[bid] == "op" and anf.BASES.payload[bid][0] == "concat":
-        parts, pw = anf.BASES.payload[bid][1]
-        return list(parts), pw
-    return None
-
-
-# the concrete meaning of a concat tree, for evaluation
-anf.OPAQUE_EVAL["concat"] = lambda W, parts, pw: sum(p << (i * pw) for i, p in enumerate(parts))

@@ -8,7 +8,8 @@ so a wrong model is caught on the machine (or under qemu) before it can vouch fo
 
 from . import anf
 from . import ctypes_ as T
-from .interp import Vector, StructValue, regroup, join, _concat_parts
+from .interp import StructValue
+from .simd_value import Vector, _concat_parts, join, regroup
 from .memory import Pointer, Unsupported
 
 M128, M256, M512 = T.VECTORS["__m128i"], T.VECTORS["__m256i"], T.VECTORS["__m512i"]

@@ -16,7 +16,8 @@ import tempfile
 
 from . import ctypes_ as T
 from . import intrinsics
-from .interp import Interp, Vector, regroup
+from .interp import Interp
+from .simd_value import Vector, regroup
 from .memory import Obj, Pointer
 
 X86_FLAGS = ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx2", "-msse2"]

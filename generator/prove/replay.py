@@ -235,7 +235,7 @@ def _whole_lanes(vars_):
     """Registers held as bytes (a byte shuffle's rotation leaves them so) seen again as the
     words they are, where each word is then one variable: the same bits, in the form a
     recording can stand for (a byte of a sum is not, the cut point the word is, is)."""
-    from .interp import regroup
+    from .simd_value import regroup
     for name, e in vars_.items():
         v = e[1]
         if type(v).__name__ != "Vector" or v.ew >= 32 or e[2]:
@@ -591,5 +591,5 @@ def _value_from_index(v, base):
         s = anf.Sym(_rename(v[2], base), v[1])
         got = anf.SWEEP.find(s) if anf.SWEEP.active else None
         return s if got is None else got
-    from .interp import Vector
+    from .simd_value import Vector
     return Vector([_value_from_index(e, base) for e in v[2]], v[1])

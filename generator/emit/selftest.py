@@ -1,0 +1,292 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""The embedded self-test as data: the fixed inputs rs_selftest() feeds every function of a
+folder, the answers the Python reference gives for them, and the code that names each failure.
+
+Every input is one byte sequence m(i) = seed[i mod 64] ^ (i / 64 mod 256) over a 64-byte seed
+(a constant table in the C file, so the constant-time harness can mark it secret and see
+everything derived from it). Short outputs are compared whole; long ones (keystreams, whole
+states) through FNV-1a-64, which the C file recomputes. The codes are stable across bundles
+and versions: a code only ever names one check.
+"""
+
+import hashlib
+from dataclasses import dataclass
+
+from ..model import reference, sponge_maths as sponge, vectors
+
+SEED = bytes((0x5A + 37 * i) & 0xFF for i in range(64))
+SEED_BYTES = len(SEED)
+# The message buffer the C file fills once: every one-shot input and the SnP script's data.
+MESSAGE_BYTES = 512
+# Short messages: past two blocks of every rate (72..168 bytes), so the block loop runs on
+# the kernel, with a partial block after.
+SHORT = 300
+OUT = 32
+# KT128 as a tree: two whole leaves and a partial one, fed in pieces of PIECE bytes.
+KT_TREE = 2 * reference.KT_CHUNK + 100
+PIECE = 256
+KT_CUSTOM = (SHORT, 10)      # offset and length of the customization string in m
+# SP 800-185: cSHAKE's function name, KMAC's key, TupleHash's two parts (offset, length in m),
+# ParallelHash's block size: eight whole blocks of the short message, one batch of leaves for
+# the widest kernel, and a partial one.
+SP_NAME = (SHORT + 10, 5)
+SP_KEY = (0, 32)
+SP_PARTS = ((0, 100), (100, 200))
+SP_BLOCK = 37
+# ChaCha: key m[0:32], IV m[32:40], RFC 8439 nonce m[40:52], 128-bit key m[40:56]; block
+# positions just below a 2^32 boundary, so the 64-bit counter carries inside the wide paths.
+CHACHA_POS = (1 << 32) - 3
+CHACHA_XOR_TAIL = 37
+
+CODES = {
+    "keccak_f1600": 1, "keccak_p1600": 2, "keccak_p1600_absorb": 3, "snp": 4,
+    "sha3_224": 10, "sha3_256": 11, "sha3_384": 12, "sha3_512": 13, "keccak256": 14,
+    "shake128": 15, "shake256": 16, "turboshake128": 17, "turboshake256": 18,
+    "kt128": 19, "kt128_tree": 20, "kt256": 21,
+    "cshake128": 22, "cshake256": 23, "kmac128": 24, "kmac256": 25,
+    "tuplehash128": 26, "tuplehash256": 27, "parallelhash128": 28, "parallelhash256": 29,
+    # the multi-state kernels, by shape (their unroll does not matter)
+    "x2-sse2": 50, "x2-avx512vl": 51, "x4-avx2": 52, "x4-avx512vl": 53, "x8-avx512": 54,
+    "x2-neon": 55, "x2-sha3": 56, "x2-simd128": 57,
+    # ChaCha: 100 + rounds for the keystreams (102..120), then the two xor forms
+    "chacha20_xor": 130, "chacha20_ietf_xor": 131,
+}
+
+
+def chacha_code(rounds):
+    return 100 + rounds
+
+
+def m(i):
+    return SEED[i % SEED_BYTES] ^ ((i // SEED_BYTES) & 0xFF)
+
+
+def message(start, length):
+    return bytes(m(i) for i in range(start, start + length))
+
+
+def fnv(data, h=vectors.FNV_OFFSET):
+    for b in data:
+        h = ((h ^ b) * vectors.FNV_PRIME) & ((1 << 64) - 1)
+    return h
+
+
+@dataclass(frozen=True)
+class Check:
+    code: int
+    name: str       # what rs_selftest_name() answers
+    kind: str       # how the C file calls it (the template's branch)
+    expected: bytes = b""   # compared whole
+    fnv: int = 0            # or through FNV-1a-64
+    params: tuple = ()      # kind-specific numbers, as (key, value) pairs
+    macro: str = ""         # <NS>SELFTEST_<macro> names the code in roundsmith.h
+
+    @property
+    def p(self):
+        return dict(self.params)
+
+
+def _state(start):
+    return reference.state_from_bytes(message(start, 200))
+
+
+def _lane_bytes(states):
+    return b"".join(reference.state_to_bytes(s) for s in states)
+
+
+# The SnP interface driven as XKCP's callers drive it: one script, run by the C file
+# line by line and here on a byte model of the state.
+SNP_SCRIPT = (
+    ("add_bytes", 3, 150, 0),            # offset, length, message offset
+    ("add_byte", 0xA5, 199),             # byte, offset
+    ("permute", 24),
+    ("overwrite_bytes", 10, 20, 7),
+    ("permute", 12),
+    ("overwrite_zeroes", 9),
+    ("permute", 6),
+    ("fast_loop", 24, 21, 200, 10),     # rounds, lanes, length, message offset
+    ("fast_loop", 12, 17, 300, 3),
+    ("extract_and_add", 5, 64, 20),      # offset, length, message offset of the input
+    ("extract", 0, 200),
+)
+
+
+def _run_snp():
+    state = bytearray(200)
+    out = bytearray()
+
+    def permute(rounds):
+        state[:] = reference.state_to_bytes(
+            reference.keccak_p1600(reference.state_from_bytes(state), rounds))
+
+    for op in SNP_SCRIPT:
+        kind, args = op[0], op[1:]
+        if kind == "add_bytes":
+            off, n, mo = args
+            for k, b in enumerate(message(mo, n)):
+                state[off + k] ^= b
+        elif kind == "add_byte":
+            state[args[1]] ^= args[0]
+        elif kind == "permute":
+            permute(args[0])
+        elif kind == "overwrite_bytes":
+            off, n, mo = args
+            state[off:off + n] = message(mo, n)
+        elif kind == "overwrite_zeroes":
+            state[:args[0]] = bytes(args[0])
+        elif kind == "fast_loop":
+            rounds, lanes, n, mo = args
+            data = message(mo, n)
+            done = 0
+            while n - done >= 8 * lanes:
+                for k in range(8 * lanes):
+                    state[k] ^= data[done + k]
+                permute(rounds)
+                done += 8 * lanes
+            out += done.to_bytes(8, "little")    # the returned count joins the digest
+        elif kind == "extract_and_add":
+            off, n, mo = args
+            out += bytes(a ^ b for a, b in zip(state[off:off + n], message(mo, n)))
+        elif kind == "extract":
+            off, n = args
+            out += state[off:off + n]
+    return bytes(out)
+
+
+def keccak_checks():
+    st = _state(0)
+    absorb = reference.state_to_bytes(_absorb_model())
+    checks = [
+        Check(CODES["keccak_f1600"], "keccak_f1600", "f1600",
+              fnv=fnv(reference.state_to_bytes(reference.keccak_p1600(st, 24))),
+              macro="KECCAK_F1600"),
+        Check(CODES["keccak_p1600"], "keccak_p1600", "p1600",
+              fnv=fnv(reference.state_to_bytes(reference.keccak_p1600(st, 12))),
+              macro="KECCAK_P1600"),
+        Check(CODES["keccak_p1600_absorb"], "keccak_p1600_absorb", "absorb", fnv=fnv(absorb),
+              macro="KECCAK_P1600_ABSORB"),
+        Check(CODES["snp"], "KeccakP1600 (SnP)", "snp", fnv=fnv(_run_snp()), macro="SNP"),
+    ]
+    msg = message(0, SHORT)
+    for f in sponge.HASHES:
+        if f.name == "keccak256":
+            want = reference.keccak256(msg)
+        else:
+            bits = int(f.name.split("_")[1])
+            want = reference.sha3(bits, msg)
+            assert want == hashlib.new(f"sha3_{bits}", msg).digest(), f.name
+        checks.append(Check(CODES[f.name], f.name, "hash", expected=want,
+                            macro=f.name.upper()))
+    for f in sponge.XOFS:
+        bits = int(f.name[5:])
+        want = reference.shake(bits, msg, OUT)
+        assert want == hashlib.new(f"shake_{bits}", msg).digest(OUT), f.name
+        checks.append(Check(CODES[f.name], f.name, "xof", expected=want, macro=f.name.upper()))
+    for f in sponge.TURBOSHAKES:
+        bits = int(f.name[10:])
+        checks.append(Check(CODES[f.name], f.name, "turboshake",
+                            expected=reference.turboshake(bits, msg, TURBO_DOMAIN, OUT),
+                            params=(("domain", TURBO_DOMAIN),), macro=f.name.upper()))
+    custom = message(*KT_CUSTOM)
+    checks.append(Check(CODES["kt128"], "kt128", "kt128",
+                        expected=reference.kt128(msg, custom, OUT), macro="KT128"))
+    checks.append(Check(CODES["kt128_tree"], "kt128 (tree, incremental)", "kt128_tree",
+                        expected=reference.kt128(message(0, KT_TREE), b"", OUT),
+                        params=(("length", KT_TREE), ("piece", PIECE)), macro="KT128_TREE"))
+    checks.append(Check(CODES["kt256"], "kt256", "kt256",
+                        expected=reference.kt256(msg, custom, OUT), macro="KT256"))
+    for bits in (128, 256):
+        checks.append(Check(CODES[f"cshake{bits}"], f"cshake{bits}", "cshake",
+                            expected=reference.cshake(bits, msg, OUT, message(*SP_NAME), custom),
+                            params=(("bits", bits),), macro=f"CSHAKE{bits}"))
+        checks.append(Check(CODES[f"kmac{bits}"], f"kmac{bits}", "kmac",
+                            expected=reference.kmac(bits, message(*SP_KEY), msg, OUT, custom),
+                            params=(("bits", bits),), macro=f"KMAC{bits}"))
+        checks.append(Check(CODES[f"tuplehash{bits}"], f"tuplehash{bits}", "tuplehash",
+                            expected=reference.tuplehash(bits, [message(*p) for p in SP_PARTS],
+                                                         OUT, custom),
+                            params=(("bits", bits),), macro=f"TUPLEHASH{bits}"))
+        checks.append(Check(CODES[f"parallelhash{bits}"], f"parallelhash{bits}", "parallelhash",
+                            expected=reference.parallelhash(bits, msg, SP_BLOCK, OUT, custom),
+                            params=(("bits", bits), ("block", SP_BLOCK)),
+                            macro=f"PARALLELHASH{bits}"))
+    return checks
+
+
+TURBO_DOMAIN = 0x1F
+# keccak_p1600_absorb on a zero state: three blocks and a part at 24 rounds, 21 lanes; then
+# two blocks at 12 rounds, 17 lanes (the two round counts its loop keeps in registers).
+ABSORB_CALLS = ({"rounds": 24, "lanes": 21, "length": 3 * 168 + 5, "offset": 0},
+                {"rounds": 12, "lanes": 17, "length": 2 * 136 + 9, "offset": 5})
+
+
+def _absorb_model():
+    st = [0] * 25
+    for call in ABSORB_CALLS:
+        data = message(call["offset"], call["length"])
+        block = 8 * call["lanes"]
+        for off in range(0, call["length"] - block + 1, block):
+            for k in range(call["lanes"]):
+                st[k] ^= int.from_bytes(data[off + 8 * k:off + 8 * k + 8], "little")
+            st = reference.keccak_p1600(st, call["rounds"])
+    return st
+
+
+def absorb_returns():
+    return [c["length"] // (8 * c["lanes"]) * 8 * c["lanes"] for c in ABSORB_CALLS]
+
+
+def leaf_check(spec, n):
+    """A multi-state kernel: instance j starts from m[200 j : 200 j + 200], then 12 rounds,
+    then all 24, every instance through interleave and deinterleave."""
+    shape = spec.split("-")[0] + "-" + spec.split("-")[-1]
+    states = [reference.keccak_p1600(reference.keccak_p1600(_state(200 * j), 12), 24)
+              for j in range(n)]
+    return Check(CODES[shape], f"keccak_p1600_x{n} ({shape})", "leaf", fnv=fnv(_lane_bytes(states)),
+                 params=(("n", n),), macro="KECCAK_" + shape.upper().replace("-", "_"))
+
+
+# The fewest blocks the ChaCha checks use as their width: one-block paths still get a run of
+# several blocks and a tail.
+MIN_CHACHA_WIDTH = 4
+
+
+def chacha_checks(rounds, width):
+    """Keystreams of `width` blocks then width - 1 (every narrower path once, then single
+    blocks) from just below 2^32, then one block under a 128-bit key; then both xor forms
+    over width - 1 blocks and a partial one."""
+    width = max(width, MIN_CHACHA_WIDTH)
+    key, iv, nonce, key16 = message(0, 32), message(32, 8), message(40, 12), message(40, 16)
+    checks = []
+    for r in rounds:
+        st = reference.chacha_keysetup(key, iv)
+        stream = reference.chacha_keystream(st, CHACHA_POS, 2 * width - 1, r)
+        stream += reference.chacha_keystream(reference.chacha_keysetup(key16), 0, 1, r)
+        checks.append(Check(chacha_code(r), f"chacha{r}", "chacha", fnv=fnv(stream),
+                            params=(("rounds", r),), macro=f"CHACHA{r}"))
+    length = 64 * (width - 1) + CHACHA_XOR_TAIL
+    if 20 in rounds:
+        data = message(0, length)
+        checks.append(Check(CODES["chacha20_xor"], "chacha20_xor", "chacha20_xor",
+                            fnv=fnv(reference.chacha_xor(data, key, iv, CHACHA_POS + 1)),
+                            params=(("length", length),), macro="CHACHA20_XOR"))
+        checks.append(Check(CODES["chacha20_ietf_xor"], "chacha20_ietf_xor", "chacha20_ietf",
+                            fnv=fnv(reference.chacha20_ietf_xor(data, key, nonce,
+                                                                CHACHA_POS + 1)),
+                            params=(("length", length),), macro="CHACHA20_IETF_XOR"))
+    return checks
+
+
+def _message_uses():
+    """Every (offset, length) the C file reads from its message buffer."""
+    uses = [(0, SHORT), KT_CUSTOM, (0, 56), SP_NAME, SP_KEY, *SP_PARTS]
+    uses += [(c["offset"], c["length"]) for c in ABSORB_CALLS]
+    for op in SNP_SCRIPT:
+        if op[0] in ("add_bytes", "overwrite_bytes", "extract_and_add"):
+            uses.append((op[3], op[2]))
+        elif op[0] == "fast_loop":
+            uses.append((op[4], op[3]))
+    return uses
+
+
+assert all(o + n <= MESSAGE_BYTES for o, n in _message_uses()), "MESSAGE_BYTES too small"
