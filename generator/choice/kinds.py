@@ -80,7 +80,8 @@ RACE_NOTE = ("median of the turns of a round-robin race of every candidate in on
 # The multi-buffer widths the bundle decides a kernel for at run time.
 MB_WIDTHS = (2, 4, 8)
 
-# In the order docs/profiles.md lists their entries and the bundle's table its decisions.
+# In the order docs/profiles.md lists their entries (the x-N shapes widest first), the
+# wasm32 tuner races them, and the bundle's table holds its decisions.
 KINDS = (
     # The single-state permutation: scalar C, x86-64 assembly, and the single-state vector
     # kernels, which race it in one bench because which wins is a fact of the machine.
@@ -101,6 +102,13 @@ KINDS = (
          sweep=("multi", "Keccak-p[1600] x-N",
                 "TSC cycles per permutation per instance (24 rounds)"),
          decisions=tuple(f"mb{n}" for n in MB_WIDTHS) + ("kt128",)),
+    # The x2 kernels of AArch64 and WebAssembly (one lane of each state per 128-bit
+    # register), one template for every ISA of targets.ARM_X2_ISAS.
+    Kind("keccak_x2_arm", "keccak", ("keccak_x2_neon", "keccak_x2_sha3", "keccak_x2_simd128"),
+         models=("keccak_maths",),
+         templates=("keccak_p1600.h.j2", "keccak_p1600_xN.h.j2", "keccak_p1600_arm.c.j2"),
+         wasm=("keccak_x2_simd128", "x2_median",
+               "ns per keccak_p1600_x2 call (24 rounds, two states), " + RACE_NOTE)),
     Kind("chacha", "chacha", ("chacha",),
          models=("chacha_maths",),
          templates=("chacha.h.j2", "chacha8.h.j2", "chacha.c.j2"),
@@ -109,13 +117,6 @@ KINDS = (
          decisions=("chacha",),
          wasm=("chacha", "chacha_median",
                "ns per 64-byte block of the ChaCha20 keystream over 64 KiB, " + RACE_NOTE)),
-    # The x2 kernels of AArch64 and WebAssembly (one lane of each state per 128-bit
-    # register), one template for every ISA of targets.ARM_X2_ISAS.
-    Kind("keccak_x2_arm", "keccak", ("keccak_x2_neon", "keccak_x2_sha3", "keccak_x2_simd128"),
-         models=("keccak_maths",),
-         templates=("keccak_p1600.h.j2", "keccak_p1600_xN.h.j2", "keccak_p1600_arm.c.j2"),
-         wasm=("keccak_x2_simd128", "x2_median",
-               "ns per keccak_p1600_x2 call (24 rounds, two states), " + RACE_NOTE)),
 )
 
 BY_NAME = {k.name: k for k in KINDS}
@@ -133,9 +134,15 @@ def kind_of(entry):
     return BY_ENTRY.get(entry)
 
 
-def metric(entry):
-    """The native tuner's figure for a profile entry."""
-    return FAMILY[BY_ENTRY[entry].family].metric
+BY_DECISION = {d: k for k in KINDS for d in k.decisions}
+
+
+def metric(name):
+    """The native figure of a profile entry or of a bundle decision. A name no kind knows
+    (written by a later generator) is read as Keccak's, so a page of old and new profiles
+    still renders."""
+    kind = BY_ENTRY.get(name) or BY_DECISION.get(name)
+    return (FAMILY[kind.family] if kind else FAMILIES[0]).metric
 
 
 # `{% from "x" import ... %}`, `{% import "x" as y %}`, `{% include "x" %}`,
