@@ -173,9 +173,11 @@ def probe(args):
 
 def generator_sources():
     """What a generate edge depends on: the layers that make its files (the command line,
-    model/, choice/, emit/) and the templates; not measure/, whose benches and tuners write
-    nothing a generate edge renders, nor buildgraph/, which only configures."""
-    py = [p for d in ("", "model", "choice", "emit")
+    generator/*.py and cli/, model/, choice/, emit/) and every template, since a generate
+    or testsuite edge renders the vendoring and test templates as well as the kinds' own
+    (choice/kinds.py); not measure/, whose benches and tuners write nothing a generate edge
+    renders, nor buildgraph/, which only configures."""
+    py = [p for d in ("", "cli", "model", "choice", "emit")
           for p in glob.glob(os.path.join(ROOT, "generator", d, "*.py"))]
     return sorted(ninja.rel(p) for p in py
                   + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"), recursive=True))

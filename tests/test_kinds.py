@@ -60,6 +60,15 @@ class Entries(unittest.TestCase):
         self.assertEqual(kinds.BY_NAME["keccak_x2_arm"].entries,
                          tuple(f"keccak_x2_{isa}" for isa in targets.ARM_X2_ISAS))
 
+    def test_every_built_kind_has_its_build_graph_row(self):
+        from generator.buildgraph import families, goals
+        rows = {f.name: f for f in families.FAMILIES}
+        for kind in kinds.KINDS:
+            if kind.build:
+                self.assertIn(kind.build, rows)
+                self.assertTrue(os.path.isfile(os.path.join(kinds.ROOT, rows[kind.build].check)))
+        self.assertEqual(goals.TUNED, ("simd", "chacha"))
+
     def test_an_entry_names_its_kind(self):
         self.assertEqual(profiles.family_of("keccak_x2_simd128"), "keccak_x2_arm")
         self.assertEqual(profiles.family_of("keccak_x8_avx512"), "keccak_simd")
