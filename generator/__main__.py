@@ -494,7 +494,7 @@ def prove_before_writing(folders, command, canonical=False):
     for f in wasm:
         print(f"{command} --prove: {f} is written unproven: the prover has no wasm32 "
               "configuration", file=sys.stderr)
-    if not bench_report.prove_files({f: t for f, t in folders.items() if f not in wasm}):
+    if not report.prove_files({f: t for f, t in folders.items() if f not in wasm}):
         print(f"{command}: nothing written: not every kernel proved", file=sys.stderr)
         sys.exit(1)
 
