@@ -173,9 +173,9 @@ def probe(args):
 
 def generator_sources():
     """What a generate edge depends on: the layers that make its files (the command line,
-    model/, choice/, emit/) and the templates; not measure/, whose benches and tuners write
-    nothing a generate edge renders, nor buildgraph/, which only configures."""
-    py = [p for d in ("", "model", "choice", "emit")
+    cli/, model/, choice/, emit/) and the templates; not measure/, whose benches and tuners
+    write nothing a generate edge renders, nor buildgraph/, which only configures."""
+    py = [p for d in ("", "cli", "model", "choice", "emit")
           for p in glob.glob(os.path.join(ROOT, "generator", d, "*.py"))]
     return sorted(ninja.rel(p) for p in py
                   + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"), recursive=True))
