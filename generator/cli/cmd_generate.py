@@ -3,34 +3,27 @@
 
 import re
 
-from ..choice import cli_options, targets, variants
+from ..choice import choose, cli_options, targets, variants
 from ..emit import kernels, outfolder, render, vendor
 from ..errors import UsageError
 from .common import KERNELS, parse_families, prove_before_writing, subcommand, wasm_shapes
 
 
-def keccak_default(args, target):
-    s = wasm_shapes(target)
-    return s.keccak if s else targets.default_keccak(target, args.cc_id)
-
-
-def chacha_default(args, target):
-    s = wasm_shapes(target)
-    return s.chacha if s else targets.default_chacha(target, args.cc_id)
-
-
 def keccak_variant(args, target):
-    return variants.keccak_from_options(target, keccak_default(args, target),
-                                        args.unroll, args.lane_complement, args.rotate,
-                                        args.parity, args.lanes,
-                                        args.isa if args.isa in variants.SCALAR_ISAS else None)
+    # wasm32's default is its engine profiles' shape; no native profile applies to generate.
+    s = wasm_shapes(target)
+    return choose.keccak(target, args.cc_id, (args.unroll, args.lane_complement, args.rotate,
+                                              args.parity, args.lanes),
+                         args.isa if args.isa in variants.SCALAR_ISAS else None,
+                         default=s.keccak if s else None)
 
 
 def chacha_variant(args, target):
-    return variants.chacha_from_options(target, chacha_default(args, target),
-                                        args.chacha_isa, args.chacha_schedule,
-                                        args.chacha_rotate, args.chacha_states,
-                                        args.chacha_rounds)
+    s = wasm_shapes(target)
+    return choose.chacha(target, args.cc_id, (args.chacha_isa, args.chacha_schedule,
+                                              args.chacha_rotate, args.chacha_states,
+                                              args.chacha_rounds),
+                         default=s.chacha if s else None)
 
 
 def check_isa(isa, target):
@@ -67,8 +60,8 @@ def generate_choices(args, target):
             arm = [(isa, u if re.search(r"-u\d+-", spec) else shapes.x2_unroll)
                    for (isa, u), spec in zip(arm, [m for m in args.multi
                                                    if targets.is_arm_x2(m)])]
-        multis = [targets.multi_variant(spec, target) for spec in args.multi
-                  if not targets.is_arm_x2(spec)]
+        multis = choose.multis(target, [spec for spec in args.multi
+                                        if not targets.is_arm_x2(spec)])
         if len({m.instances for m in multis}) < len(multis):
             raise UsageError("--multi: one kernel per instance count (their files share a name)")
         if len(arm) > 1:
