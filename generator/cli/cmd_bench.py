@@ -13,9 +13,9 @@ def cmd_bench(args):
 
 
 def add(sub):
-    kernels_ = KERNELS
     subcommand(sub, "bench", (cli_options.TARGET,) + cli_options.as_lists(cli_options.reworded(
-                   cli_options.KECCAK + (kernels_,) + cli_options.CHACHA, "the --cc-id compiler's measured choice",
+                   cli_options.KECCAK + (KERNELS,) + cli_options.CHACHA,
+                   "the --cc-id compiler's measured choice",
                    "each --cc compiler's measured choice"), sweep_space.KECCAK_OPTIONS
                    + (sweep_space.MULTI_OPTION,) + sweep_space.CHACHA_OPTIONS, bench.LISTS,
                    {"--multi": "race multi-state kernels instead of the single-state one "

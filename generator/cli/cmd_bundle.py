@@ -87,13 +87,15 @@ def add(sub):
           "kernels", "host, " + bundle_targets, f"host (this machine: {cli_options.HOST.name})",
           {"default": "host"}),
         O("--cc-id", "the compiler whose measured defaults shape the kernels",
-          cli_options.words(cli_options.CC_IDS), targets.CANONICAL_CC, {"default": targets.CANONICAL_CC}),
+          cli_options.words(cli_options.CC_IDS), targets.CANONICAL_CC,
+          {"default": targets.CANONICAL_CC}),
         cli_options.PREFIX,
         O("--amalgamate", "write one roundsmith.c and one roundsmith.h", "", "off",
           {"action": "store_true"}),
         O("--kernels", "the kernel families to keep: keccak (the permutation, the sponge "
-          "functions, the SnP interface), chacha", "comma-separated " + cli_options.words(FAMILIES),
-          "all", {"default": ",".join(FAMILIES)}),
+          "functions, the SnP interface), chacha",
+          "comma-separated " + cli_options.words(FAMILIES), "all",
+          {"default": ",".join(FAMILIES)}),
         O("--chacha-rounds", "the ChaCha round counts to keep (chacha20_xor and the IETF form "
           "need 20)", f"even numbers 2..{variants.chacha.MAX_ROUNDS}, comma separated",
           ",".join(map(str, variants.chacha.BUILT_ROUNDS))),

@@ -121,9 +121,10 @@ def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_widt
 
 
 def add(sub):
-    kernels_ = KERNELS
-    subcommand(sub, "generate", (cli_options.TARGET, cli_options.CC_ID) + cli_options.KECCAK + (kernels_,) + cli_options.CHACHA
-               + (cli_options.PREFIX, cli_options.out_option(), cli_options.FORCE, cli_options.PROVE), cmd_generate,
+    subcommand(sub, "generate", (cli_options.TARGET, cli_options.CC_ID) + cli_options.KECCAK
+               + (KERNELS,) + cli_options.CHACHA + (cli_options.PREFIX, cli_options.out_option(),
+                                                   cli_options.FORCE, cli_options.PROVE),
+               cmd_generate,
                "generate the kernel sources of one target; on wasm32 the shape options left "
                "unset take the shapes the committed wasm32 profiles choose (generator/profiles/"
                "wasm32-*.json, the least worst loss over them; generator/targets.py's defaults "

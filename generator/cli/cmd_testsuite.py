@@ -29,7 +29,8 @@ def arm_x2_suite_files(env, command, target, scalar_space):
             pfx = f"{isa}_u{u}_"
             kinds.append({"prefix": pfx, "isa": isa, "name": f"keccakp1600-x2-u{u}-{isa}"})
             for name, text in kernels.keccak_arm(env, isa, u, pfx, command, target).items():
-                text = text.replace('#include "keccak_p1600_x2.h"', f'#include "{pfx}{name[:-2]}.h"')
+                text = text.replace('#include "keccak_p1600_x2.h"',
+                                    f'#include "{pfx}{name[:-2]}.h"')
                 files[pfx + name] = text
     oracle = scalar_space[0]
     files["keccak_x2_arm_variants.h"] = render.render(
