@@ -40,8 +40,8 @@ def fail(message):
 O = cli_options.Option
 # generate's options, whose per-compiler defaults here come from --cc's tuned profile first.
 GENERATE = {o.flag: o for o in cli_options.reworded(
-    (cli_options.TARGET, cli_options.PREFIX) + cli_options.KECCAK + cli_options.CHACHA, "the --cc-id compiler's measured choice",
-    "--cc's tuned profile, else its measured choice")}
+    (cli_options.TARGET, cli_options.PREFIX) + cli_options.KECCAK + cli_options.CHACHA,
+    "the --cc-id compiler's measured choice", "--cc's tuned profile, else its measured choice")}
 KERNEL_OPTIONS = [GENERATE[f] for f in ("--target", "--unroll", "--lane-complement", "--rotate",
                                         "--parity", "--lanes")] + [
     O("--multi", "multi-state kernels to add to out/, comma separated, or none",
@@ -105,9 +105,9 @@ def options(argv):
     for name in (args.cross or "").split(","):
         if (name and name != "none" and name not in targets.CROSS_TARGETS
                 and name not in targets.WASM_TARGETS):
+            known = list(targets.CROSS_TARGETS) + list(targets.WASM_TARGETS)
             raise UsageError(f"--cross: unknown cross target '{name}'; accepted: "
-                             f"{', '.join(list(targets.CROSS_TARGETS) + list(targets.WASM_TARGETS))}"
-                             ", none")
+                             f"{', '.join(known)}, none")
     shapes(args)
     return args
 
@@ -173,9 +173,11 @@ def probe(args):
 
 def generator_sources():
     """What a generate edge depends on: the layers that make its files (the command line,
-    model/, choice/, emit/) and the templates; not measure/, whose benches and tuners write
-    nothing a generate edge renders, nor buildgraph/, which only configures."""
-    py = [p for d in ("", "model", "choice", "emit")
+    generator/*.py and cli/, model/, choice/, emit/) and every template, since a generate
+    or testsuite edge renders the vendoring and test templates as well as the kinds' own
+    (choice/kinds.py); not measure/, whose benches and tuners write nothing a generate edge
+    renders, nor buildgraph/, which only configures."""
+    py = [p for d in ("", "cli", "model", "choice", "emit")
           for p in glob.glob(os.path.join(ROOT, "generator", d, "*.py"))]
     return sorted(ninja.rel(p) for p in py
                   + glob.glob(os.path.join(ROOT, "templates", "**", "*.j2"), recursive=True))

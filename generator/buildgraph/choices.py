@@ -3,12 +3,10 @@
 matching tuned profile's winner, over the built-in default (generator/targets.py)."""
 
 import platform
-import re
 
-from generator.choice import cpu_table, profiles, targets, variants
+from generator.choice import choose, cpu_table, profiles, targets
 from generator.buildgraph.flags import optimisation
 from generator.buildgraph.ninja import rel
-from generator.errors import UsageError
 
 
 # `./configure.py --tune quick` end to end (configure, build the quick space of gcc, clang and
@@ -66,57 +64,22 @@ def pick_keccak(args, target, cc, tuned):
     """The Keccak kernel for out/: scalar, or a single-state vector kernel when the profile's
     race found one faster (it takes the scalar one's place behind the same API) and no
     option shapes the scalar kernel."""
-    base = targets.default_keccak(target, cc["id"])
-    if "keccak_scalar" in tuned:
-        if not tuned["keccak_scalar"].endswith(variants.SCALAR_ISAS):
-            single = variants.simd_from_name(tuned["keccak_scalar"])
-            shaped = (args.unroll, args.lane_complement, args.rotate, args.parity, args.lanes)
-            if all(o is None for o in shaped) and all(n in cc["caps"]
-                                                      for n in single.compiler_needs()):
-                return single
-        else:
-            base = variants.keccak_from_name(tuned["keccak_scalar"])
-    v = variants.keccak_from_options(target, base, args.unroll, args.lane_complement,
-                                     args.rotate, args.parity, args.lanes)
-    missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
-    if missing:
-        raise UsageError(f"{cc['cc']} cannot build rotation '{v.rotate}' (lacks "
-                         f"{', '.join(missing)}); pick another --rotate")
-    return v
+    return choose.keccak(target, cc["id"], (args.unroll, args.lane_complement, args.rotate,
+                                            args.parity, args.lanes),
+                         tuned=tuned.get("keccak_scalar"), caps=cc["caps"], cc=cc["cc"])
 
 
 def pick_multis(args, target, cc, tuned):
     """The x-N kernels for out/: --multi (or the default shapes); a shape given without its
     unroll (x8-avx512, not x8-u24-avx512) takes the tuned profile's."""
-    if args.multi is None:
-        specs = [f"x{m.instances}-{m.isa}" for m in targets.default_multis(target, cc["caps"])]
-    else:
-        specs = [spec for spec in filter(None, args.multi.split(",")) if spec != "none"]
-    multis = []
-    for spec in specs:
-        m = targets.multi_variant(spec, target)
-        winner = tuned.get(f"keccak_x{m.instances}_{m.isa}")
-        if winner and not re.search(r"-u\d+-", spec):
-            m = variants.simd_from_name(winner)
-        if m.compiler_needs()[0] not in cc["caps"]:
-            raise UsageError(f"{cc['cc']} cannot build {m.name} (no {m.isa} "
-                             f"intrinsics); drop it from --multi")
-        multis.append(m)
-    return multis
+    specs = (None if args.multi is None
+             else [spec for spec in filter(None, args.multi.split(",")) if spec != "none"])
+    return choose.multis(target, specs, tuned, caps=cc["caps"], cc=cc["cc"])
 
 
 def pick_chacha(args, target, cc, tuned):
     """ChaCha for out/; the tuned profile's winner only if this compiler can build it here."""
-    base = targets.default_chacha(target, cc["id"])
-    if "chacha" in tuned:
-        winner = variants.chacha_from_name(tuned["chacha"])
-        if winner.isa in target.chacha_isas and all(n in cc["caps"]
-                                                    for n in winner.compiler_needs()):
-            base = winner
-    v = variants.chacha_from_options(target, base, args.chacha_isa, args.chacha_schedule,
-                                     args.chacha_rotate, args.chacha_states, args.chacha_rounds)
-    missing = [n for n in v.compiler_needs() if n not in cc["caps"]]
-    if missing:
-        raise UsageError(f"{cc['cc']} cannot build ChaCha level '{v.isa}' (lacks "
-                         f"{', '.join(missing)}); pick --chacha-isa scalar")
-    return v
+    return choose.chacha(target, cc["id"], (args.chacha_isa, args.chacha_schedule,
+                                            args.chacha_rotate, args.chacha_states,
+                                            args.chacha_rounds),
+                         tuned=tuned.get("chacha"), caps=cc["caps"], cc=cc["cc"])

@@ -20,7 +20,7 @@ fuzzing; written by instrumented.py) build and run of it.
 
 import dataclasses
 
-from generator.choice import variants
+from generator.choice import kinds, variants
 from generator.buildgraph import (bundles, chacha, cross, keccak, keccak_simd, snp_xn, sponge,
                                   sponge_xn)
 
@@ -51,25 +51,28 @@ class Family:
     fuzz: tuple = ()           # ((name, harness, (extra sources...)), ...)
 
 
+def kernel_family(kind, module, space, subset, subset_option, **rest):
+    """The row of a kind of kernel (choice/kinds.py), its name the kind's build name: the
+    testsuite headers and the harnesses are named after it, so a new kind's files are found
+    where its row says without a list of its own."""
+    name = kinds.BY_NAME[kind].build
+    return Family(name, module, space=space, subset=subset, subset_option=subset_option,
+                  headers=(f"{name}_variants.h", f"{name}_vectors.h"),
+                  check=f"tests/check_{name}.c", ct=f"tests/ct/ct_{name}.c", **rest)
+
+
 FAMILIES = (
-    Family("keccak", keccak, space=variants.keccak_scalar_space,
-           subset=variants.keccak_subset, subset_option="subset",
-           headers=("keccak_variants.h", "keccak_vectors.h"),
-           check="tests/check_keccak.c", support=("tests/ref/keccak_ref.c",),
-           ct="tests/ct/ct_keccak.c",
-           fuzz=(("keccak_vs_ref", "tests/fuzz/keccak_vs_ref.c", ("tests/ref/keccak_ref.c",)),)),
-    Family("keccak_simd", keccak_simd, space=variants.keccak_simd_space,
-           subset=variants.keccak_simd_subset, subset_option="simd_subset",
-           headers=("keccak_simd_variants.h", "keccak_simd_vectors.h"), yardstick=True,
-           check="tests/check_keccak_simd.c", ct="tests/ct/ct_keccak_simd.c",
-           fuzz=(("keccak_xN", "tests/fuzz/keccak_xN.c", ()),)),
-    Family("chacha", chacha, space=variants.chacha_space,
-           subset=variants.chacha_subset, subset_option="chacha_subset",
-           headers=("chacha_variants.h", "chacha_vectors.h"),
-           check="tests/check_chacha.c", support=("tests/ref/chacha_ref.c",),
-           ct="tests/ct/ct_chacha.c",
-           fuzz=(("chacha_keystream", "tests/fuzz/chacha_keystream.c",
-                  ("tests/ref/chacha_ref.c",)),)),
+    kernel_family("keccak_scalar", keccak, variants.keccak_scalar_space, variants.keccak_subset,
+                  "subset", support=("tests/ref/keccak_ref.c",),
+                  fuzz=(("keccak_vs_ref", "tests/fuzz/keccak_vs_ref.c",
+                         ("tests/ref/keccak_ref.c",)),)),
+    kernel_family("keccak_simd", keccak_simd, variants.keccak_simd_space,
+                  variants.keccak_simd_subset, "simd_subset", yardstick=True,
+                  fuzz=(("keccak_xN", "tests/fuzz/keccak_xN.c", ()),)),
+    kernel_family("chacha", chacha, variants.chacha_space, variants.chacha_subset,
+                  "chacha_subset", support=("tests/ref/chacha_ref.c",),
+                  fuzz=(("chacha_keystream", "tests/fuzz/chacha_keystream.c",
+                         ("tests/ref/chacha_ref.c",)),)),
     Family("sponge", sponge, headers=("sponge_vectors.h",),
            check="tests/check_sponge.c", ct="tests/ct/ct_sponge.c",
            fuzz=(("sponge_splits", "tests/fuzz/sponge_splits.c", ()),

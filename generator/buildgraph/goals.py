@@ -7,11 +7,12 @@ import glob
 import os
 
 from generator.buildgraph import proofs
+from generator.choice import kinds
 from generator.buildgraph.ninja import ROOT, esc, rel
 
 # The bench kinds `python3 -m generator tune` takes (--bench-KIND) besides keccak's, which
 # every compiler of the matrix builds.
-TUNED = ("simd", "chacha")
+TUNED = tuple(b for b in kinds.BENCHES if b != "keccak")
 # Why a goal no family could add anything to is unavailable here.
 WHY = {"test-long": "the above-4-GiB checks need Linux and a host build",
        "test-sanitize": "no compiler of the test matrix links "

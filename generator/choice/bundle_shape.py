@@ -30,7 +30,7 @@ import json
 import os
 import re
 
-from . import cpu_table, profiles, targets, variants, wasm_shape
+from . import choose, cpu_table, profiles, targets, variants, wasm_shape
 from ..errors import UsageError
 
 
@@ -82,25 +82,20 @@ def carried(compiler_id, target):
 def keccak_shape(choices, target, compiler_id):
     """The single-state kernel a bundle carries for this compiler: the profile's shape, in
     portable C."""
-    default = targets.default_keccak(target, compiler_id)
     name = choices.get("keccak_scalar")
-    if not name or not name.endswith(variants.SCALAR_ISAS):
-        if default.isa != "scalar":
-            default = variants.keccak_from_options(target, default, isa="scalar")
-        return default
-    won = variants.keccak_from_name(name)
-    rotate = won.rotate if won.rotate in ("shift", "builtin") else "builtin"
-    if won.isa == "x86asm":
-        return variants.keccak_from_options(target, default, isa="scalar")
-    return dataclasses.replace(won, rotate=rotate)
+    won = (variants.keccak_from_name(name) if name and name.endswith(variants.SCALAR_ISAS)
+           else None)
+    carried = (dataclasses.replace(won, rotate=won.rotate if won.rotate in ("shift", "builtin")
+                                   else "builtin").name
+               if won and won.isa != "x86asm" else None)
+    v = choose.keccak(target, compiler_id, tuned=carried)
+    return v if v.isa == "scalar" else variants.keccak_from_options(target, v, isa="scalar")
 
 
 def chacha_shape(choices, target, compiler_id, widest):
     """(level cap, ChaCha variant at the bundle's widest level) for this compiler."""
-    default = targets.default_chacha(target, compiler_id)
-    won = (variants.chacha_from_name(choices["chacha"]) if "chacha" in choices else default)
-    if won.isa not in target.chacha_isas:
-        won = default
+    default = choose.untuned("chacha", target, compiler_id)
+    won = choose.chacha(target, compiler_id, tuned=choices.get("chacha"))
     order = list(variants.CHACHA_ISAS)
     cap = won.isa if order.index(won.isa) < order.index(widest) else widest
     if won.isa != cap:

@@ -28,11 +28,11 @@ import os
 import re
 from dataclasses import dataclass
 
-from . import profiles
+from . import kinds, profiles
 
 # The decisions, in the order the C table holds them; the multi-buffer ones per lane count.
-MB_WIDTHS = (2, 4, 8)
-DECISIONS = tuple(f"mb{n}" for n in MB_WIDTHS) + ("kt128", "chacha")
+MB_WIDTHS = kinds.MB_WIDTHS
+DECISIONS = kinds.DECISIONS
 SINGLE = "x1"
 # Names a CPUID vendor string for a profile that recorded only the model name.
 VENDORS = (("AMD", "AuthenticAMD"), ("Intel", "GenuineIntel"))

@@ -15,38 +15,22 @@ import os
 import platform
 import re
 
+from . import kinds
+
 GENERATOR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROFILE_DIR = os.path.join(GENERATOR, "profiles")
 ROOT = os.path.dirname(GENERATOR)
-# Per kernel family, the sources whose change can change which variant wins.
-SHAPING = {
-    "keccak_scalar": ("generator/model/keccak_maths.py", "generator/model/x86_lowering.py",
-                      "templates/keccak_p1600_scalar.c.j2", "templates/keccak_p1600_x86asm.c.j2",
-                      "templates/_rotate64.j2", "templates/_portability.j2",
-                      "templates/_lanes.j2", "templates/_block_loops.j2",
-                      "templates/_absorb_plain.j2"),
-    "keccak_simd": ("generator/model/keccak_maths.py", "generator/model/simd.py",
-                    "templates/keccak_p1600_xN.c.j2", "templates/_vec64.j2", "templates/_lanes.j2", "templates/_block_loops.j2"),
-    "chacha": ("generator/model/chacha_maths.py", "templates/chacha.c.j2",
-               "templates/_chacha_simd.j2", "templates/_portability.j2"),
-    # The x2 kernels of AArch64 and WebAssembly (one lane of each state per 128-bit register).
-    "keccak_x2_arm": ("generator/model/keccak_maths.py", "templates/keccak_p1600_arm.c.j2",
-                      "templates/_bundle.j2", "templates/_lanes.j2", "templates/_block_loops.j2",
-                      "templates/_absorb_plain.j2", "templates/_portability.j2"),
-}
+# Per kind of kernel (kinds.KINDS), the sources whose change can change which variant wins.
+SHAPING = {kind.name: kinds.sources(kind) for kind in kinds.KINDS}
 FEATURES = ("ssse3", "bmi1", "bmi2", "avx2", "avx512f", "avx512vl", "avx512bw")
 
 
-# The ISAs of the x2 kernels templates/keccak_p1600_arm.c.j2 prints (targets.ARM_X2_ISAS).
-ARM_X2_KERNELS = ("keccak_x2_neon", "keccak_x2_sha3", "keccak_x2_simd128")
-
-
 def family_of(kernel):
-    """The shaping family of a profile entry: keccak_scalar, keccak_x8_avx512 -> keccak_simd,
-    keccak_x2_simd128 -> keccak_x2_arm, chacha."""
-    if kernel in ARM_X2_KERNELS:
-        return "keccak_x2_arm"
-    return "keccak_simd" if re.fullmatch(r"keccak_x\d+_\w+", kernel) else kernel
+    """The kind whose sources shape a profile entry: keccak_scalar, keccak_x8_avx512 ->
+    keccak_simd, keccak_x2_simd128 -> keccak_x2_arm, chacha; an entry no kind records is its
+    own name (which lookup() refuses)."""
+    kind = kinds.kind_of(kernel)
+    return kind.name if kind else kernel
 
 
 # A file's license line shapes no kernel: profiles tuned before the line was added still apply.

@@ -4,6 +4,7 @@
 import re
 from dataclasses import dataclass, field
 
+from . import kinds
 from ..model import chacha_maths as chacha, keccak_maths as keccak, simd, x86_lowering as x86asm
 from ..errors import UsageError
 
@@ -24,7 +25,7 @@ PARITIES = ("fused", "separate")
 # inline assembly with registers assigned by the generator (generator/x86asm.py), which has
 # a two-round body and rotates with rol or rorx.
 # The kernel families a folder can hold (`generate --kernels`, `bundle --kernels`).
-FAMILIES = ("keccak", "chacha")
+FAMILIES = kinds.FAMILY_NAMES
 CHACHA_ROUNDS = chacha.BUILT_ROUNDS
 SCALAR_ISAS = ("scalar", "x86asm")
 # How a 64-bit lane is held: as one 64-bit variable, or bit-interleaved as two 32-bit words

@@ -22,7 +22,7 @@ import functools
 import os
 import re
 
-from . import cpu_table, profiles, targets, variants
+from . import cpu_table, kinds, profiles, targets, variants
 
 # What the wasm32 tuner (generator/measure/wasm_tune.py) races and records, here so that the
 # shapes read from its profiles need nothing of the measuring code.
@@ -31,18 +31,8 @@ ENGINE = "node"
 COMPILER = "clang"
 X2_ISA = "simd128"
 
-# Per kernel: the race.mjs figure that decides, what it means, its shaping family
-# (profiles.SHAPING).
-RACE_NOTE = ("median of the turns of a round-robin race of every candidate in one node process "
-             "(tests/wasm/race.mjs), after untimed warm-up turns")
-METRICS = {
-    "keccak_scalar": ("sha3_median", "ns per 136-byte block of SHA3-256 over 64 KiB, "
-                      + RACE_NOTE, "keccak_scalar"),
-    "keccak_x2_simd128": ("x2_median", "ns per keccak_p1600_x2 call (24 rounds, two states), "
-                          + RACE_NOTE, "keccak_x2_arm"),
-    "chacha": ("chacha_median", "ns per 64-byte block of the ChaCha20 keystream over 64 KiB, "
-               + RACE_NOTE, "chacha"),
-}
+# Per kernel: the race.mjs figure that decides, what it means, its kind (kinds.KINDS).
+METRICS = {k.wasm[0]: (k.wasm[1], k.wasm[2], k.name) for k in kinds.KINDS if k.wasm}
 
 
 def x2_name(unroll):

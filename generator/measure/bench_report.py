@@ -17,11 +17,12 @@ import statistics
 
 from . import benchdata
 from ..emit import outfolder
-from ..choice import profiles, targets, variants
+from ..choice import kinds, profiles, targets, variants
 from .. import toolprobe
 from ..errors import UsageError
 
-BENCHES = ("keccak", "simd", "chacha", "sponge")
+# The kinds' benches, and the out/ sponge's, which races no kind's variants.
+BENCHES = kinds.BENCHES + ("sponge",)
 UNROLLS = variants.KECCAK_UNROLLS
 
 

@@ -13,7 +13,7 @@ import itertools
 from dataclasses import dataclass
 
 from ..model import chacha_maths as chacha
-from ..choice import cli_options, targets, variants
+from ..choice import choose, cli_options, targets, variants
 from ..errors import UsageError
 
 # The options a sweep may list, per kernel family, in the order the table and the TSV show
@@ -101,30 +101,18 @@ def keccak_for(target, cc, given, caps):
             instances=1, isa=isa, unroll=variants.parse_unroll(g["--unroll"])
             if "--unroll" in g else 1))
     else:
-        v = variants.keccak_from_options(
-            target, targets.default_keccak(target, cc), g.get("--unroll"),
-            g.get("--lane-complement"), g.get("--rotate"), g.get("--parity"), g.get("--lanes"),
-            isa)
-    return buildable(v, cc, caps)
+        v = choose.keccak(target, cc, tuple(g.get(f) for f in KECCAK_OPTIONS[:-1]), isa)
+    return choose.buildable(v, cc, caps)
 
 
 def multi_for(target, cc, given, caps):
-    return buildable(targets.multi_variant(dict(given)[MULTI_OPTION], target), cc, caps)
+    return choose.buildable(choose.multis(target, [dict(given)[MULTI_OPTION]])[0], cc, caps)
 
 
 def chacha_for(target, cc, given, caps, rounds=None):
     g = dict(given)
-    v = variants.chacha_from_options(target, targets.default_chacha(target, cc),
-                                     g.get("--chacha-isa"), g.get("--chacha-schedule"),
-                                     g.get("--chacha-rotate"), g.get("--chacha-states"), rounds)
-    return buildable(v, cc, caps)
-
-
-def buildable(v, cc, caps):
-    lacking = [c for c in v.compiler_needs() if c not in caps]
-    if lacking:
-        raise UsageError(f"{cc} cannot build it (no {', '.join(lacking)})")
-    return v
+    v = choose.chacha(target, cc, tuple(g.get(f) for f in CHACHA_OPTIONS) + (rounds,))
+    return choose.buildable(v, cc, caps)
 
 
 @dataclass
@@ -228,11 +216,6 @@ def sweeps(args, target, families, ccs, caps):
 
 
 def default_for(family, target, cc, variant=None):
-    """What a row is compared with: the compiler's untuned default (for an x-N kernel, its
-    shape at the default unroll)."""
-    if family == "keccak":
-        return targets.default_keccak(target, cc)
-    if family == "chacha":
-        return targets.default_chacha(target, cc)
-    return variants.SimdKeccakVariant(instances=variant.instances, isa=variant.isa,
-                                      unroll=targets.DEFAULT_SIMD_UNROLL)
+    """What a row is compared with: the compiler's untuned default, never a profile's winner
+    (a sweep measures the options against what a user gets without tuning)."""
+    return choose.untuned(family, target, cc, variant)

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from . import benchdata, decide
 from .bench_build import BuildError
 from .sweep_space import default_for
+from ..choice import kinds
 
 
-METRICS = {"keccak": ("median_24", "TSC cycles per permutation (24 rounds)", "cycles", "{:.0f}"),
-           "multi": ("median_24", "TSC cycles per permutation per instance (24 rounds)",
-                     "cycles", "{:.0f}"),
-           "chacha": ("bulk_median", "TSC cycles per byte (ChaCha8 keystream, 4096 x 128 "
-                      "blocks)", "c/B", "{:.3f}")}
-TITLES = {"keccak": "Keccak-p[1600]", "multi": "Keccak-p[1600] x-N", "chacha": "ChaCha"}
+# Per sweep family: (column, what the figure is, unit, format), from its kind's family.
+METRICS = {k.sweep[0]: (kinds.FAMILY[k.family].metric.column, k.sweep[2],
+                        kinds.FAMILY[k.family].metric.unit, kinds.FAMILY[k.family].metric.fmt)
+           for k in kinds.KINDS if k.sweep}
+TITLES = {k.sweep[0]: k.sweep[1] for k in kinds.KINDS if k.sweep}
 
 
 def correctness(variant, proofs):

@@ -19,24 +19,13 @@ tie and keeps the default.
 import re
 
 from . import benchdata, decide
-from ..choice import profiles, targets, variants
+from ..choice import kinds, profiles, targets, variants
 from ..errors import UsageError
 
-# What decides per bench, and what it means (recorded in the profile): the candidate's median
-# wall-clock TSC cycles over its turns in the round-robin, as it is. Not divided by the plain
-# reference's: on a CPU whose clock drops after 512-bit code (Intel), a reference timed next
-# to an AVX-512 candidate runs slow and flatters it; the reference is a contender like the
-# others and its spread over the turns the drift monitor (recorded as ref_spread_24).
-METRICS = {
-    "keccak": ("median_24",
-               "TSC cycles per permutation (per instance for x-N), 24 rounds, median of the "
-               "turns of a round-robin race of every candidate and the plain reference "
-               "(tests/ref, gcc -O3), each turn after a settling warm-up of its own code"),
-    "chacha": ("bulk_median",
-               "TSC cycles per byte, ChaCha8 keystream 4096 calls x 128 blocks, median of the "
-               "turns of a round-robin race of every candidate, the plain reference and "
-               "OpenSSL, each turn after a settling warm-up of its own code"),
-}
+# What decides per bench, and what it means (recorded in the profile): the figure of the
+# kernel family it races (kinds.FAMILIES). The reference is a contender like the others and
+# its spread over the turns the drift monitor (recorded as ref_spread_24).
+METRICS = {f.name: (f.metric.column, f.metric.meaning) for f in kinds.FAMILIES}
 # The reference's spread over a race (3rd quartile / 1st, minus 1) above which the tuner
 # says the machine was too busy for the figures to be trusted.
 DRIFT_WARNING = 0.05
