@@ -210,7 +210,7 @@ def bench_edges(w, cc, gen_inputs, clang):
                             variables=[("cc", compiler), ("cflags", opt)])
                     objs.append(o)
     o = os.path.join(base, "bench_bundle.o")
-    w.build([o], "cc", ["tests/bench_bundle.c"], order_only=headers,
+    w.build([o], "cc", ["bench/bench_bundle.c"], order_only=headers,
             variables=[("cc", cc["cc"]),
                        ("cflags", f"-O2 -I{base} -Itests" + (" -DRS_HAVE_CLANG" if clang else ""))])
     exe = os.path.join(base, "bench_bundle")
@@ -316,7 +316,7 @@ def vendor_edges(w, ctx, cc, compiled):
             logs.append(log)
     log = os.path.join("build", "vendor", "e2e_tune_bundle.log")
     w.build([log], "e2e_module", implicit=gen_inputs + [
-        "tests/e2e_tune_bundle.py", "tests/tune_bundle.c", "tests/timing.h"],
+        "tests/e2e_tune_bundle.py", "bench/tune_bundle.c", "bench/timing.h"],
         variables=[("module", "tests.e2e_tune_bundle")])
     logs.append(log)
     logs += ct_selftest_edges(w, ctx.skipped)

@@ -73,11 +73,11 @@ def summaries(w, ctx):
     w.build(["check-out"], "phony", goals["check-out"] + goals["programs"] + ["generated"])
     w.build(["bench-keccak"], "bench",
             [p for cc in ctx.test_ccs for p in ctx.benches["all"][cc["cc"]].values()],
-            implicit=["tests/bench_table.py"])
+            implicit=["bench/bench_table.py"])
     w.build(["bench-sponge"], "bench_each", goals["bench-sponge"])
     w.build(["bench-bundle"], "bench_each", goals["bench-bundle"])
-    w.build(["bench-vendor"], "bench_vendor", implicit=["tests/bundle_cost.py",
-                                                        "tests/bench_selftest.c"])
+    w.build(["bench-vendor"], "bench_vendor", implicit=["bench/bundle_cost.py",
+                                                        "bench/bench_selftest.c"])
     w.build(["bench"], "phony", ["bench-keccak", "bench-sponge", "bench-bundle"])
 
 

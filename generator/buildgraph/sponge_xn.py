@@ -20,9 +20,9 @@ VECTORS = os.path.join(VECTORS_DIR, "sponge_xN_vectors.h")
 SNP_VECTORS = os.path.join(VECTORS_DIR, "snp_xN_vectors.h")
 CHECK = "tests/check_sponge_xN.c"
 EXAMPLE = "examples/mlkem_matrix.c"
-BENCH = "tests/bench_sponge_xN.c"
-BENCH_SP = "tests/bench_sp800185.c"
-BENCH_XN = "tests/bench_keccak_xN.c"
+BENCH = "bench/bench_sponge_xN.c"
+BENCH_SP = "bench/bench_sp800185.c"
+BENCH_XN = "bench/bench_keccak_xN.c"
 
 
 def per_compiler(w, ctx, suite):
