@@ -36,7 +36,8 @@ def python_suites(w, ctx):
         "README.md", "configure.py", "tools/cli_reference.py", ".ci/run"])
     # configure.py itself, in a copy of the tree: every target with a prefix, hostile options.
     w.build([CONFIGURE_LOG], "e2e_module", implicit=[
-        "configure.py", "tests/e2e_configure.py", "tests/configure_driver.py"] + sorted(
+        "configure.py", "tests/e2e_configure.py", "tests/configure_driver.py",
+        "generator/toolprobe.py"] + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "buildgraph", "*.py"))),
         variables=[("module", "tests.e2e_configure")])
     w.blank()

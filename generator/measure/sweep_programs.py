@@ -16,12 +16,12 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
+from .. import toolprobe
 from . import benchdata
 from ..emit import kernels, render
 from ..choice import variants
 from ..model import vectors
 from .bench_build import OPT, REF_CC, ROOT, BuildError, Work, prefixed, xkcp_objects
-from ..buildgraph import probes
 from .sweep_space import default_for
 
 JOBS = 2
@@ -38,11 +38,11 @@ def say(text):
 
 def capabilities(ccs):
     """What each compiler can build, probed by compiling (as configure.py does)."""
-    return {cc: set(probes.compiler(cc)["caps"]) for cc in ccs}
+    return {cc: set(toolprobe.compiler_info(cc)["caps"]) for cc in ccs}
 
 
 def versions(ccs):
-    return {cc: probes.compiler(cc)["version"] for cc in ccs}
+    return {cc: toolprobe.compiler_info(cc)["version"] for cc in ccs}
 
 
 def compile_all(jobs):
