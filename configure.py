@@ -21,7 +21,7 @@ from generator.choice import cli_options, targets, variants  # noqa: E402
 from generator import toolprobe  # noqa: E402
 from generator.model import vectors  # noqa: E402
 from generator.buildgraph import (choices, goals, instrumented, matrix, ninja,  # noqa: E402
-                                  outdir, probes)
+                                  outdir)
 from generator.buildgraph.context import Context  # noqa: E402
 from generator.buildgraph.families import FAMILIES  # noqa: E402
 from generator.buildgraph.flags import DEFAULT_OPT, KNOWN_COMPILERS  # noqa: E402
@@ -132,13 +132,13 @@ def shapes(args):
 def compilers(args):
     """--cc's probe and the test matrix's. --cc may be a test-matrix compiler under another
     name (cc: gcc); then its "name" is that compiler's, whose build folder it shares."""
-    main_cc = probes.compiler(args.cc)
+    main_cc = toolprobe.compiler_info(args.cc)
     if main_cc is None:
         raise UsageError(f"compiler '{args.cc}' is not installed; pass --cc with one of "
                          f"{', '.join(KNOWN_COMPILERS)} (apt-get install -y gcc clang tcc)")
     test_ccs = []
     for name in filter(None, args.test_cc.split(",")):
-        found = probes.compiler(name)
+        found = toolprobe.compiler_info(name)
         if found:
             test_ccs.append(found)
         else:
@@ -155,8 +155,8 @@ def probe(args):
     main_cc, test_ccs = compilers(args)
     vectors.keccak_intermediate(args.vectors)  # read at build time: fail now if missing
     vectors.chacha_records(args.vectors)
-    python = probes.build_python()
-    check_cflags, check_libs = probes.check_library()
+    python = toolprobe.require_build_python()
+    check_cflags, check_libs = toolprobe.check_library()
     clang = next((c["path"] for c in test_ccs if c["id"] == "clang"), shutil.which("clang"))
     found = {c["cc"] for c in test_ccs}
     skipped = [(f"the Check suites built by {name}",
@@ -164,10 +164,10 @@ def probe(args):
                for name in filter(None, args.test_cc.split(",")) if name not in found]
     return Context(skipped=skipped,
         args=args, target=target, main_cc=main_cc, test_ccs=test_ccs,
-        check_cflags=check_cflags, check_libs=check_libs, crypto_libs=probes.crypto_libs(),
-        peers=probes.peer_libraries(), clang=clang,
+        check_cflags=check_cflags, check_libs=check_libs, crypto_libs=toolprobe.crypto_libs(),
+        peers=toolprobe.peer_libraries(), clang=clang,
         ref_cc="gcc" if shutil.which("gcc") else None, valgrind=shutil.which("valgrind"),
-        python=python, plots_python=probes.plotting_python(python), cpu=probes.cpu_features(),
+        python=python, plots_python=toolprobe.plotting_python(python), cpu=toolprobe.cpu_features(),
         gen_inputs=generator_sources())
 
 

@@ -8,7 +8,7 @@
  *
  * Prints the k x k = 9 polynomials of A-hat, row i then column j, each as one line of 256
  * decimal coefficients. --single expands stream by stream through the single-buffer SHAKE128
- * (the same numbers, the yardstick of tests/bench_sponge_xN.c). Define MLKEM_MATRIX_NO_MAIN
+ * (the same numbers, the yardstick of bench/bench_sponge_xN.c). Define MLKEM_MATRIX_NO_MAIN
  * to include the two expansions in another program.
  */
 // gcc -O2 -Wall -Wextra -pedantic -I../out/x86_64 mlkem_matrix.c ../out/x86_64/*.c -o mlkem_matrix

@@ -3,7 +3,7 @@
 # Build Check for an architecture Debian 12 does not ship it for (riscv64: not a release
 # architecture there), from Debian's own source package, with Debian's cross gcc; installs a
 # static libcheck under /usr/local/lib/<triplet>/, where configure.py
-# (generator/buildgraph/probes.py) looks after the multiarch path. Needs a deb-src line for
+# (generator/toolprobe.py) looks after the multiarch path. Needs a deb-src line for
 # bookworm main in the apt sources.
 # usage: tests/build_check_cross.sh riscv64-linux-gnu
 set -eu

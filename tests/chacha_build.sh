@@ -38,7 +38,7 @@ for cc in $ccs; do
         # the plain reference is always gcc -O3, whatever compiles the kernels
         gcc -O3 -c "$root/tests/ref/chacha_ref.c" -o "$obj/chacha_ref_o3.o"
         $cc $opt $warn -DRS_COMPILER="\"$cc\"" -I"$gen" -I"$root/tests" \
-            -c "$root/tests/bench_chacha.c" -o "$obj/bench_chacha.o"
+            -c "$root/bench/bench_chacha.c" -o "$obj/bench_chacha.o"
         $cc "$obj"/chacha_x*.o "$obj/chacha_ref_o3.o" "$obj/bench_chacha.o" -lcrypto \
             -o "$build/$cc/bench_chacha"
         "$build/$cc/bench_chacha" ${BENCH_ARGS:-}

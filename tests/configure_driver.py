@@ -22,7 +22,6 @@ sys.path.insert(0, ROOT)
 import configure  # noqa: E402
 from generator import toolprobe  # noqa: E402
 from generator.choice import targets, variants  # noqa: E402
-from generator.buildgraph import probes  # noqa: E402
 
 
 def remembered(fn):
@@ -36,12 +35,12 @@ def remembered(fn):
     return call
 
 
-for name in ("compiler", "compiles", "links", "cross_toolchain", "check_library",
+# configure's probes; python_with is the interpreter the proofs run (an import by each
+# candidate interpreter).
+for name in ("compiler_info", "compiles", "links", "cross_toolchain", "check_library",
              "crypto_libs", "peer_libraries", "plotting_python", "cross_check_libs",
-             "build_python"):
-    setattr(probes, name, remembered(getattr(probes, name)))
-# The interpreter the proofs run (an import by each candidate interpreter) is a probe too.
-toolprobe.python_with = remembered(toolprobe.python_with)
+             "require_build_python", "python_with"):
+    setattr(toolprobe, name, remembered(getattr(toolprobe, name)))
 
 
 def configure_once(argv):

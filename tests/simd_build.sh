@@ -3,7 +3,7 @@
 # Build the vector Keccak suite and bench for a part of the matrix, without configure.py:
 # for quick work on one kernel (build.ninja builds the whole matrix).
 #   tests/simd_build.sh OUTDIR [CC...]      (default compilers: gcc clang)
-# then run OUTDIR/CC/check_keccak_simd, and tests/bench_table.py OUTDIR/*/bench_keccak_simd
+# then run OUTDIR/CC/check_keccak_simd, and bench/bench_table.py OUTDIR/*/bench_keccak_simd
 # ROUNDSMITH_SELECT=x8,x4 limits the variants (generator testsuite --select).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +32,6 @@ for cc in "$@"; do
         -o "$dir/check_keccak_simd"
     gcc -O3 -c "$here/tests/ref/keccak_ref.c" -o "$dir/obj/keccak_ref.o"
     # shellcheck disable=SC2086
-    $cc $warn -O2 $inc "$here/tests/bench_keccak_simd.c" "$dir/obj/keccak_ref.o" $objs \
+    $cc $warn -O2 $inc "$here/bench/bench_keccak_simd.c" "$dir/obj/keccak_ref.o" $objs \
         -o "$dir/bench_keccak_simd"
 done

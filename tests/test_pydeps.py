@@ -2,8 +2,10 @@
 """The generator and configure under a python3 that is not Debian's: a venv without system
 site packages stands in for pyenv or conda, which see none of Debian's python3-* packages.
 Each names the interpreter that lacks Jinja2 in one line; configure runs on with
-/usr/bin/python3 when that one has it."""
+/usr/bin/python3 when that one has it. And the layer rule of the one module that probes
+tools: generator/toolprobe.py imports only the standard library and generator/errors.py."""
 
+import ast
 import os
 import shutil
 import subprocess
@@ -97,6 +99,17 @@ class ForeignInterpreter(unittest.TestCase):
                                              "./configure.py"), problem)
         else:
             self.assertTrue(chosen.startswith("(None, "), chosen)
+
+
+class Layer(unittest.TestCase):
+    def test_toolprobe_imports_only_errors_of_the_generator(self):
+        with open(os.path.join(ROOT, "generator", "toolprobe.py")) as f:
+            tree = ast.parse(f.read())
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += [("." * n.level) + (n.module or "") for n in ast.walk(tree)
+                  if isinstance(n, ast.ImportFrom)]
+        ours = sorted(n for n in names if n.startswith(("generator", ".")))
+        self.assertEqual(ours, ["generator.errors"])
 
 
 if __name__ == "__main__":

@@ -9,9 +9,9 @@ import os
 import shutil
 import subprocess
 
+from generator import toolprobe
 from generator.emit import bundle, kernels
 from generator.choice import targets
-from generator.buildgraph import probes
 from generator.buildgraph.flags import WARNINGS
 from generator.buildgraph.ninja import ROOT
 
@@ -52,14 +52,14 @@ def edges(w, ctx, cc):
     # qemu-aarch64, the examples.
     # The qemu half is an edge of its own, so the cross tools arriving reruns only it.
     for cls, log, tools in (("Bundle", "e2e.log", ("tcc", "clang")),
-                            ("UnderQemu", "e2e_qemu.log", ("qemu-x86_64",) + probes.A64_TOOLS)):
+                            ("UnderQemu", "e2e_qemu.log", ("qemu-x86_64",) + toolprobe.A64_TOOLS)):
         log = os.path.join("build", "bundle", log)
         w.build([log], "e2e_module", implicit=[
             "tests/e2e_bundle.py", "generator/toolprobe.py", "tests/host_cpu.py",
             "tests/bundle_probe.c", "tests/bundle_two.c", "tests/bundle_ab.c",
             "tests/prefix_names.py", "examples/vendor_sha3.c",
             "examples/plotter_f1.c"] + gen_inputs + _all_committed(),
-            variables=[("module", f"tests.e2e_bundle.{cls}")] + probes.tools_here(tools))
+            variables=[("module", f"tests.e2e_bundle.{cls}")] + toolprobe.tools_here(tools))
         logs.append(log)
     if clang:
         logs.append(msvc(w, clang))
@@ -210,7 +210,7 @@ def bench_edges(w, cc, gen_inputs, clang):
                             variables=[("cc", compiler), ("cflags", opt)])
                     objs.append(o)
     o = os.path.join(base, "bench_bundle.o")
-    w.build([o], "cc", ["tests/bench_bundle.c"], order_only=headers,
+    w.build([o], "cc", ["bench/bench_bundle.c"], order_only=headers,
             variables=[("cc", cc["cc"]),
                        ("cflags", f"-O2 -I{base} -Itests" + (" -DRS_HAVE_CLANG" if clang else ""))])
     exe = os.path.join(base, "bench_bundle")
@@ -266,8 +266,8 @@ def _all_committed():
 
 # --- vendoring: the self-test, the API without Check, e2e, build systems, ct ----
 
-# Each class of tests/e2e_vendor.py and what it probes for (probes.tools_here).
-E2E_VENDOR = {"SelfTest": ("clang", "tcc"), "SelfTest_aarch64": probes.A64_TOOLS,
+# Each class of tests/e2e_vendor.py and what it probes for (toolprobe.tools_here).
+E2E_VENDOR = {"SelfTest": ("clang", "tcc"), "SelfTest_aarch64": toolprobe.A64_TOOLS,
               "Planted": ("tcc",), "Header": ("g++",), "Cxx": ("g++", "clang++"),
               "Cxx_aarch64": ("aarch64-linux-gnu-g++", "clang++"), "Recipe": (),
               "CpuRows": ("clang",)}
@@ -304,19 +304,19 @@ def vendor_edges(w, ctx, cc, compiled):
     for cls, tools in E2E_VENDOR.items():
         log = os.path.join("build", "vendor", f"e2e_{cls}.log")
         w.build([log], "e2e_module", implicit=inputs,
-                variables=[("module", f"tests.e2e_vendor.{cls}")] + probes.tools_here(tools))
+                variables=[("module", f"tests.e2e_vendor.{cls}")] + toolprobe.tools_here(tools))
         logs.append(log)
     for name in targets.CANONICAL_BUNDLES:
         for system in ("CMake", "Meson"):
             log = os.path.join("build", "vendor", f"buildsys_{system}_{name}.log")
-            tools = (system.lower(),) + (probes.A64_TOOLS if name == "aarch64" else ())
+            tools = (system.lower(),) + (toolprobe.A64_TOOLS if name == "aarch64" else ())
             w.build([log], "e2e_module", implicit=inputs,
                     variables=[("module", f"tests.e2e_buildsys.{system}_{name}")]
-                    + probes.tools_here(tools))
+                    + toolprobe.tools_here(tools))
             logs.append(log)
     log = os.path.join("build", "vendor", "e2e_tune_bundle.log")
     w.build([log], "e2e_module", implicit=gen_inputs + [
-        "tests/e2e_tune_bundle.py", "tests/tune_bundle.c", "tests/timing.h"],
+        "tests/e2e_tune_bundle.py", "bench/tune_bundle.c", "bench/timing.h"],
         variables=[("module", "tests.e2e_tune_bundle")])
     logs.append(log)
     logs += ct_selftest_edges(w, ctx.skipped)

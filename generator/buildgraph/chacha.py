@@ -16,7 +16,7 @@ def per_compiler(w, ctx, suite):
         ref = suite.reference("tests/ref/chacha_ref.c")
         suite.check("tests/check_chacha.c", [ref] + objs)
         if ctx.crypto_libs is not None:
-            suite.bench("chacha", "tests/bench_chacha.c", [ref] + objs, ctx.crypto_libs)
+            suite.bench("chacha", "bench/bench_chacha.c", [ref] + objs, ctx.crypto_libs)
     w.blank()
 
 

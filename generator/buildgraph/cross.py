@@ -4,7 +4,7 @@ syntax check of `ninja test`.
 
 Each cross target is built with Debian's cross gcc and its executables run under qemu-user.
 What a target lacks on this machine (the compiler, Check for that architecture, qemu) is found
-at configure time (probes.cross_toolchain) and recorded in the plan the matrix printer reads,
+at configure time (toolprobe.cross_toolchain) and recorded in the plan the matrix printer reads,
 so a missing piece shows as a cell with its reason and the install command rather than as a
 build failure.
 """
@@ -15,7 +15,7 @@ import shutil
 
 from generator.emit import kernels
 from generator.choice import targets, variants
-from generator.buildgraph import bundles, probes, sponge_xn
+from generator.buildgraph import bundles, sponge_xn
 from generator.buildgraph.flags import CROSS_CFLAGS
 from generator.buildgraph.ninja import ROOT
 from generator import toolprobe
@@ -64,7 +64,7 @@ def edges(w, gen_inputs, names, msvc_log, windows_log=None, wasm_log=None):
     plan, logs, products = [], [], []
     for name in list(targets.CROSS_TARGETS) if names is None else names:
         target = targets.get(name)
-        cell = probes.cross_toolchain(target)
+        cell = toolprobe.cross_toolchain(target)
         plan.append(cell)
         if "version" in cell:
             products += target_edges(w, gen_inputs, target, cell, logs)

@@ -36,7 +36,8 @@ def python_suites(w, ctx):
         "README.md", "configure.py", "tools/cli_reference.py", ".ci/run"])
     # configure.py itself, in a copy of the tree: every target with a prefix, hostile options.
     w.build([CONFIGURE_LOG], "e2e_module", implicit=[
-        "configure.py", "tests/e2e_configure.py", "tests/configure_driver.py"] + sorted(
+        "configure.py", "tests/e2e_configure.py", "tests/configure_driver.py",
+        "generator/toolprobe.py"] + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "buildgraph", "*.py"))),
         variables=[("module", "tests.e2e_configure")])
     w.blank()
@@ -73,11 +74,11 @@ def summaries(w, ctx):
     w.build(["check-out"], "phony", goals["check-out"] + goals["programs"] + ["generated"])
     w.build(["bench-keccak"], "bench",
             [p for cc in ctx.test_ccs for p in ctx.benches["all"][cc["cc"]].values()],
-            implicit=["tests/bench_table.py"])
+            implicit=["bench/bench_table.py"])
     w.build(["bench-sponge"], "bench_each", goals["bench-sponge"])
     w.build(["bench-bundle"], "bench_each", goals["bench-bundle"])
-    w.build(["bench-vendor"], "bench_vendor", implicit=["tests/bundle_cost.py",
-                                                        "tests/bench_selftest.c"])
+    w.build(["bench-vendor"], "bench_vendor", implicit=["bench/bundle_cost.py",
+                                                        "bench/bench_selftest.c"])
     w.build(["bench"], "phony", ["bench-keccak", "bench-sponge", "bench-bundle"])
 
 

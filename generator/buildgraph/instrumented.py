@@ -6,7 +6,8 @@ harnesses each family's registry row names."""
 
 import os
 
-from generator.buildgraph import matrix, probes
+from generator import toolprobe
+from generator.buildgraph import matrix
 from generator.buildgraph.flags import FLAVOURS, FUZZ_FLAGS, SANITIZE, WARNINGS
 
 
@@ -22,19 +23,19 @@ def edges(w, ctx, families):
             cflags = spec["cflags"][cid]
             if ctx.target.arch != "x86_64":
                 cflags = cflags.replace("-march=x86-64-v3", "")
-            if flavour == "asan" and not probes.links(cc["cc"], probes.PROBE_MAIN, cflags.split()
+            if flavour == "asan" and not toolprobe.links(cc["cc"], toolprobe.PROBE_MAIN, cflags.split()
                                                       + spec["ldflags"].split()):
                 print(f"configure.py: {cc['cc']} cannot build with {cflags}; "
                       "left out of test-sanitize")
                 continue
-            if flavour == "ct" and not (ctx.valgrind and probes.links(cc["cc"],
-                                                                      probes.PROBE_MEMCHECK)):
+            if flavour == "ct" and not (ctx.valgrind and toolprobe.links(cc["cc"],
+                                                                      toolprobe.PROBE_MEMCHECK)):
                 print("configure.py: valgrind or valgrind/memcheck.h missing; constant-time "
                       "check left out (apt-get install -y valgrind)")
                 ctx.skip("the constant-time checks (valgrind)", "valgrind", "valgrind")
                 break
             fuzzable = (flavour == "asan" and cid == "clang"
-                        and probes.links(cc["cc"], probes.PROBE_FUZZER, FUZZ_FLAGS.split()))
+                        and toolprobe.links(cc["cc"], toolprobe.PROBE_FUZZER, FUZZ_FLAGS.split()))
             if flavour == "asan" and cid == "clang" and not fuzzable \
                     and ctx.args.fuzz_short_seconds:
                 ctx.skip("the short fuzz runs", "libFuzzer for clang", "libclang-rt-14-dev")

@@ -15,7 +15,7 @@ def per_compiler(w, ctx, suite):
         # left out by assumption: which wins is a per-machine fact).
         singles = [suite.compile(os.path.join(suite.gen, f"{v.ident}.c"))
                    for v in suite.spaces.get("keccak_simd", []) if getattr(v, "single", False)]
-        suite.bench("keccak", "tests/bench_keccak.c", [ref] + objs + singles,
+        suite.bench("keccak", "bench/bench_keccak.c", [ref] + objs + singles,
                     defines="-DRS_WITH_SINGLES" if singles else "")
     w.blank()
 

@@ -17,7 +17,7 @@ def per_compiler(w, ctx, suite):
     objs = [o for o in objs if o != yard]
     if suite.programs:
         suite.check("tests/check_keccak_simd.c", [yard] + objs)
-        suite.bench("simd", "tests/bench_keccak_simd.c",
+        suite.bench("simd", "bench/bench_keccak_simd.c",
                     [suite.reference("tests/ref/keccak_ref.c"), yard] + objs)
     w.blank()
 

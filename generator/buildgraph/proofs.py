@@ -13,7 +13,6 @@ import glob
 import os
 
 from generator import toolprobe
-from generator.buildgraph import probes
 from generator.buildgraph.families import FAMILIES
 from generator.buildgraph.ninja import ROOT, esc, rel
 
@@ -53,7 +52,7 @@ def edges(w, ctx):
     log = os.path.join("build", "prove", "ModelCheck_aarch64.log")
     w.build([log], "e2e_module", implicit=inputs,
             variables=[("module", "tests.e2e_prove.ModelCheck_aarch64")]
-            + probes.tools_here(probes.A64_TOOLS))
+            + toolprobe.tools_here(toolprobe.A64_TOOLS))
     logs.append(log)
     for log in logs:
         ctx.add(log, "test")

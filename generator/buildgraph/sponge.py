@@ -22,14 +22,14 @@ def per_compiler(w, ctx, suite):
                                                                      "sponge_vectors.h")])
         w.build([check + ".log"], "run_check", [check])
         ctx.add(check + ".log", "test")
-        bench = suite.program("tests/bench_sponge.c", objs,
+        bench = suite.program("bench/bench_sponge.c", objs,
                               f"-O2 {out.api_flags} -Itests {ctx.peers['cflags']} "
                               f"-DRS_COMPILER='\"{cc['cc']}\"'", ctx.peers["libs"],
                               order_only=out.headers)
         ctx.benches["out"][cc["cc"]] = bench
         ctx.add(bench, "bench-sponge")
         # The SnP byte functions against a permutation, timed in the same race.
-        snp = suite.program("tests/bench_snp.c", objs,
+        snp = suite.program("bench/bench_snp.c", objs,
                             f"-O2 {out.api_flags} -Itests -DRS_COMPILER='\"{cc['cc']}\"'", "",
                             order_only=out.headers)
         ctx.add(snp, "bench-sponge")

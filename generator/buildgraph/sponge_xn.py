@@ -8,8 +8,9 @@ and on the aarch64 bundle under qemu likewise."""
 import os
 import shutil
 
+from generator import toolprobe
 from generator.choice import targets
-from generator.buildgraph import bundles, probes
+from generator.buildgraph import bundles
 from generator.buildgraph.flags import CROSS_CFLAGS, WARNINGS
 
 # The vectors, written once by the cross testsuite rule (the scalar branch of `generator
@@ -20,9 +21,9 @@ VECTORS = os.path.join(VECTORS_DIR, "sponge_xN_vectors.h")
 SNP_VECTORS = os.path.join(VECTORS_DIR, "snp_xN_vectors.h")
 CHECK = "tests/check_sponge_xN.c"
 EXAMPLE = "examples/mlkem_matrix.c"
-BENCH = "tests/bench_sponge_xN.c"
-BENCH_SP = "tests/bench_sp800185.c"
-BENCH_XN = "tests/bench_keccak_xN.c"
+BENCH = "bench/bench_sponge_xN.c"
+BENCH_SP = "bench/bench_sp800185.c"
+BENCH_XN = "bench/bench_keccak_xN.c"
 
 
 def per_compiler(w, ctx, suite):
@@ -118,7 +119,7 @@ def elsewhere(w, ctx):
     target = targets.get("aarch64")
     if (names is not None and "aarch64" not in names) or not gcc or targets.host() == target:
         return
-    cell = probes.cross_toolchain(target)
+    cell = toolprobe.cross_toolchain(target)
     what = "out/aarch64 under check_sponge_xN (qemu-user)"
     if "version" not in cell:
         return ctx.skip(what, cell["cc"], f"gcc-{target.triplet}")

@@ -4,8 +4,8 @@ where every shape option takes a comma-separated list. The cross product of the 
 (generator/sweep_space.py) is generated for each compiler over its defaults, compiled, every
 variant of a compiler linked into one bench program per kernel family
 (generator/sweep_programs.py), checked against the vectors and raced round-robin in that one
-process (tests/timing.h) with the compiler's untuned default, the plain reference and, where
-tests/peers/bench_xkcp.sh has fetched it, XKCP's opt64 kernel in each of its shipped
+process (bench/timing.h) with the compiler's untuned default, the plain reference and, where
+bench/peers/bench_xkcp.sh has fetched it, XKCP's opt64 kernel in each of its shipped
 configurations. One value per option is a sweep of one row.
 
 Out: one table (generator/sweep_table.py), --tsv FILE, --plot FILE (generator/sweep_plot.py).
@@ -37,7 +37,7 @@ OPTIONS = (
                {"type": int, "default": 31}),
     cli_options.Option("--xkcp", "XKCP's opt64 sources (KeccakP-1600-opt64.c and its macros), or none "
                "to leave XKCP out", "a folder path or none",
-               "where tests/peers/bench_xkcp.sh fetches them", {"default": XKCP_DEFAULT}),
+               "where bench/peers/bench_xkcp.sh fetches them", {"default": XKCP_DEFAULT}),
     cli_options.Option("--xkcp-all", "also XKCP at unrolls 2, 3, 4, 12 with and without lane "
                "complementing", "", "off", {"action": "store_true"}),
     cli_options.Option("--vectors", "the folder with the official vector files", "a folder path",
@@ -165,7 +165,7 @@ def main(args, gen):
             root, render.environment(), args.command_line, target, sweeps, ccs, args,
             xkcp_dir, configs)
         if not xkcp_dir and args.xkcp != "none":
-            sweep_programs.say("XKCP opt64 not available (tests/peers/bench_xkcp.sh fetches "
+            sweep_programs.say("XKCP opt64 not available (bench/peers/bench_xkcp.sh fetches "
                                "it)")
         # Proven before the race, not beside it: the prover would load the timed cores.
         proofs = report.prove_variants(sweep_programs.variant_folders(

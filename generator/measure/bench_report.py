@@ -4,7 +4,7 @@ the benches' machine-readable rows (`--tsv`, saved as build/report/<cc>-<bench>.
 
 The tables need nothing beyond the standard library; the plots need matplotlib (Debian's
 python3-matplotlib), imported only when plotting. Every figure is the median of a contender's
-turns in its bench's round-robin race (tests/timing.h; the best in parentheses where shown),
+turns in its bench's round-robin race (bench/timing.h; the best in parentheses where shown),
 wall-clock TSC cycles; the peers raced in the same runs: the plain reference (tests/ref,
 gcc -O3), OpenSSL and libgcrypt.
 """
@@ -307,7 +307,7 @@ def plot_all(data):
                         label=cc)
             hline(ax, reference(keccak), "plain reference (gcc -O3)", "--")
             # XKCP's opt64, where the rows hold it (bench_keccak built with RS_WITH_XKCP, as
-            # generator bench and tests/peers/bench_xkcp.sh build it): its best configuration.
+            # generator bench and bench/peers/bench_xkcp.sh build it): its best configuration.
             for cc in compilers(xkcp):
                 best = min((r for r in xkcp if r["compiler"] == cc), key=lambda r: r["median_24"])
                 hline(ax, best["median_24"], f"XKCP opt64 {best['variant'][11:]} ({cc})", "-.")

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """When a race has found a winner: the rule every tuner applies before it replaces a default.
 
-A race's figure for a contender is the median of its turns (tests/timing.h, rs_race), and its
+A race's figure for a contender is the median of its turns (bench/timing.h, rs_race), and its
 spread is how far its turns scatter: 3rd quartile / 1st quartile of them, minus 1. On a shared
 VM two runs minutes apart can rank two candidates either way when they are closer than that
 scatter (an idle Intel machine gave clang's ChaCha to x16-step by 1.28x in one run and kept

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """The bench programs of a sweep: every variant of a sweep linked into one program per
-compiler and kernel family (tests/bench_keccak.c, bench_keccak_simd.c, bench_chacha.c, and
-tests/bench_sweep_sponge.c for --sponge), built in parallel, then run one at a time, each
-racing all its variants in one process (tests/timing.h, rs_race). Returns the programs'
+compiler and kernel family (bench/bench_keccak.c, bench_keccak_simd.c, bench_chacha.c, and
+bench/bench_sweep_sponge.c for --sponge), built in parallel, then run one at a time, each
+racing all its variants in one process (bench/timing.h, rs_race). Returns the programs'
 --tsv rows (generator/benchdata.py); nothing here times anything itself.
 
 Variants are compiled first, every compiler's together, two at a time; a variant that does
@@ -16,16 +16,17 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
+from .. import toolprobe
 from . import benchdata
 from ..emit import kernels, render
 from ..choice import variants
 from ..model import vectors
 from .bench_build import OPT, REF_CC, ROOT, BuildError, Work, prefixed, xkcp_objects
-from ..buildgraph import probes
 from .sweep_space import default_for
 
 JOBS = 2
 TESTS = os.path.join(ROOT, "tests")
+BENCH = os.path.join(ROOT, "bench")
 # The message the --sponge race hashes (byte i = (i * MUL + ADD) mod 256), and its lengths.
 MSG_MUL, MSG_ADD = 131, 7
 SPONGE_LENGTHS = (("RS_SHA3_1K_DIGEST", 1024), ("RS_SHA3_1M_DIGEST", 1 << 20))
@@ -37,11 +38,11 @@ def say(text):
 
 def capabilities(ccs):
     """What each compiler can build, probed by compiling (as configure.py does)."""
-    return {cc: set(probes.compiler(cc)["caps"]) for cc in ccs}
+    return {cc: set(toolprobe.compiler_info(cc)["caps"]) for cc in ccs}
 
 
 def versions(ccs):
-    return {cc: probes.compiler(cc)["version"] for cc in ccs}
+    return {cc: toolprobe.compiler_info(cc)["version"] for cc in ccs}
 
 
 def compile_all(jobs):
@@ -262,7 +263,7 @@ def write_registry(env, command, params, p, args, xkcp):
                 header=render.provenance(params, command, what))
             extra += " -DRS_WITH_SINGLES"
         p.work.write(files)
-        return (os.path.join(TESTS, "bench_keccak.c"), "bench_keccak.o",
+        return (os.path.join(BENCH, "bench_keccak.c"), "bench_keccak.o",
                 harness_flags(p.work, extra))
     if p.family == "multi":
         multis = [v for v in built if isinstance(v, variants.SimdKeccakVariant)]
@@ -275,7 +276,7 @@ def write_registry(env, command, params, p, args, xkcp):
             cases=vectors.keccak_multi_cases(8),
             header=render.provenance(params, command, "Test vectors for the x-N kernels."))
         p.work.write(files)
-        return (os.path.join(TESTS, "bench_keccak_simd.c"), "bench_keccak_simd.o",
+        return (os.path.join(BENCH, "bench_keccak_simd.c"), "bench_keccak_simd.o",
                 harness_flags(p.work))
     files["chacha_variants.h"] = render.render(
         env, "tests/chacha_variants.h.j2", variants=regs,
@@ -286,7 +287,7 @@ def write_registry(env, command, params, p, args, xkcp):
         fnv=(vectors.FNV_OFFSET, vectors.FNV_PRIME),
         header=render.provenance(params, command, "Test vectors for ChaCha."))
     p.work.write(files)
-    return (os.path.join(TESTS, "bench_chacha.c"), "bench_chacha.o", harness_flags(p.work))
+    return (os.path.join(BENCH, "bench_chacha.c"), "bench_chacha.o", harness_flags(p.work))
 
 
 def message(length):
@@ -301,7 +302,7 @@ def write_sponge_registry(env, command, params, p, sponge_built):
         env, "tests/sweep_sponges.h.j2", variants=built, digests=digests, mul=MSG_MUL,
         add=MSG_ADD, header=render.provenance(params, command,
                                               "Bench registry: the sweep's sponges."))})
-    return (os.path.join(TESTS, "bench_sweep_sponge.c"), "bench_sweep_sponge.o",
+    return (os.path.join(BENCH, "bench_sweep_sponge.c"), "bench_sweep_sponge.o",
             harness_flags(p.work))
 
 

@@ -8,7 +8,7 @@ vector kernel: which wins is a fact of the machine, not an assumption); each x-N
 level x schedule x rotation x block sets (every level the compiler can build, AVX2 on an
 AVX-512 machine too). The build compiles the candidates (in parallel, through ninja: the full
 space links into build/<cc>/bench_*, the quick one into build/<cc>/quick/bench_*) and each
-bench program races its candidates round-robin in one process (tests/timing.h); this module
+bench program races its candidates round-robin in one process (bench/timing.h); this module
 only chooses and records. The figure that decides is a candidate's median wall-clock TSC
 cycles over its turns (the best is recorded beside it), and the least median replaces the
 untuned default only when it beats it by more than the race's own spread, in the race and

@@ -4,7 +4,7 @@ for each run-time decision of its per-CPU table (generator/cpu_table.py), compil
 vendoring user compiles it: the bundle's own files, -O2, no -m flags (each function carries
 its target attribute).
 
-One race program per compiler (tests/tune_bundle.c, linked against a fresh copy of the
+One race program per compiler (bench/tune_bundle.c, linked against a fresh copy of the
 bundle built with -DRS_TUNING_HOOKS) verifies every option with the bundle's self-test and
 races the options of each decision round-robin, end to end on bytes through the API the
 decision serves. The race runs twice, in two processes; an option other than the untuned
@@ -26,7 +26,7 @@ from ..emit import bundle
 from ..choice import cpu_table, profiles, targets
 from ..errors import UsageError
 
-HARNESS = os.path.join(profiles.ROOT, "tests", "tune_bundle.c")
+HARNESS = os.path.join(profiles.ROOT, "bench", "tune_bundle.c")
 TESTS = os.path.join(profiles.ROOT, "tests")
 DEFAULT_CFLAGS = "-O2"
 COMPILERS = ("gcc", "clang")

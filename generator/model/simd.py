@@ -159,7 +159,7 @@ def rotations_used(sched):
 
 def multi_op_mix(isa, sched):
     """The instructions of one multi-state round, by kind, as printed (before the compiler):
-    what tests/isa_bound.py times without dependencies to bound a kernel from below."""
+    what bench/isa_bound.py times without dependencies to bound a kernel from below."""
     mix = Counter()
 
     def rotate(n):

@@ -5,7 +5,7 @@
 // turn). Nothing here asserts a timing.
 //   node tests/wasm/bench.mjs FOLDER PEERS_DIR [--turns N] [--candidates A.wasm,B.wasm]
 // FOLDER holds roundsmith.mjs, roundsmith.wasm and roundsmith-simd128.wasm; PEERS_DIR a
-// node_modules with the three peers (tests/peers/bench_wasm.sh installs them there).
+// node_modules with the three peers (bench/peers/bench_wasm.sh installs them there).
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import os from "node:os";

@@ -110,7 +110,7 @@ for (let t = -WARMUP; t < turns; t++) {
 }
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const med = (xs) => sorted(xs)[xs.length >> 1];
-// The quartiles as tests/timing.h takes them (sorted turns at n*3/4 and n/4), so the native
+// The quartiles as bench/timing.h takes them (sorted turns at n*3/4 and n/4), so the native
 // and the wasm tuner apply one rule to one kind of figure.
 const spread = (xs) => { const s = sorted(xs); return s[(s.length * 3) >> 2] / s[s.length >> 2] - 1; };
 const engine = `node ${process.version} (V8 ${process.versions.v8})`;

@@ -3,13 +3,13 @@
  * Cycles per permutation of every single-state Keccak-p[1600] kernel one compiler built: the
  * scalar variants and, where the build links them (RS_WITH_SINGLES), the single-state vector
  * kernels, with the plain reference (tests/ref, gcc -O3) as one more contender and the drift
- * monitor. All of them race round-robin in this one process (tests/timing.h, rs_race), for 24
+ * monitor. All of them race round-robin in this one process (bench/timing.h, rs_race), for 24
  * rounds and again for 12; a kernel is timed only once it gives every vector right.
  *
  * Builds that link XKCP's opt64 configurations (RS_WITH_XKCP) race them too.
  *
  * Rows: compiler, variant, median TSC cycles for 24 and 12 rounds, the reference's for 24,
- * reference / kernel (tests/bench_table.py prints the table). With --tsv: a header, then the
+ * reference / kernel (bench/bench_table.py prints the table). With --tsv: a header, then the
  * median and best of each, the kernel's ISA class, the reference's spread over the rounds and
  * the kernel's own (spread_24, spread_12: what generator/tune.py, generator/bench.py and the
  * report read).
@@ -29,7 +29,7 @@
 #endif
 #ifdef RS_WITH_XKCP
 /* XKCP's opt64 kernel in one or more of its configurations, each built out of the tree with
- * its symbols prefixed xkcp_<tag>_ (tests/peers/bench_xkcp.sh, generator/bench.py):
+ * its symbols prefixed xkcp_<tag>_ (bench/peers/bench_xkcp.sh, generator/bench.py):
  * RS_XKCP_CONFIGS(X), X(tag, lane complementing 0/1). */
 #include "xkcp_configs.h"
 #endif

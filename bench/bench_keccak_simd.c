@@ -3,8 +3,8 @@
  * Cycles per permutation of every vector Keccak-p[1600] variant one compiler built (per
  * instance for x-N), with the scalar kernel they are tested against (this compiler's
  * default) and the plain reference (tests/ref, gcc -O3) as contenders: all of them race
- * round-robin in this one process (tests/timing.h, rs_race; the reference is the drift
- * monitor), for 24 rounds and again for 12. Rows are bench_keccak's (tests/bench_table.py
+ * round-robin in this one process (bench/timing.h, rs_race; the reference is the drift
+ * monitor), for 24 rounds and again for 12. Rows are bench_keccak's (bench/bench_table.py
  * prints the table); with --tsv, its header and columns. A kernel is timed only once every
  * instance gives every vector right (keccak_simd_vectors.h for x-N, keccak_vectors.h for
  * single-state kernels).

@@ -9,7 +9,7 @@
  *   chacha chacha8_get_keystream, 128 blocks a call.
  * Every option the path in use can run is first checked by the bundle's own self-test with
  * that option forced (a wrong one is reported, never timed), then all of them race
- * round-robin in one process (tests/timing.h: each turn after a warm-up of its own code).
+ * round-robin in one process (bench/timing.h: each turn after a warm-up of its own code).
  * Figures: TSC cycles per lane per permutation for mbN (97 permutations a lane: ceil(8193 /
  * 168) = 49 absorbing, the padding block's included, and 48 more for the 8192 bytes out, the
  * first 168 of which the last absorbing permutation gave), cycles per byte for kt128 and

@@ -6,9 +6,9 @@
  * median per 100-microsecond bin printed side by side. On Intel cores with an AVX-512
  * frequency offset the first column runs slow until the core returns to its scalar clock
  * (about 2 ms after the 512-bit code stops): there a reference timed next to a 512-bit
- * candidate flatters it, which is why tests/timing.h settles each turn on its own code. On a
+ * candidate flatters it, which is why bench/timing.h settles each turn on its own code. On a
  * CPU without such an offset (AMD Zen 4 and Zen 5) the two columns agree.
- *     gcc -O3 -Itests tests/clock_settle.c tests/ref/keccak_ref.c -o build/clock_settle
+ *     gcc -O3 -Itests bench/clock_settle.c tests/ref/keccak_ref.c -o build/clock_settle
  *     build/clock_settle
  */
 #include <stdint.h>
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     (void)argv;
     if (argc > 1) {
         printf("usage: clock_settle\n(no options: see the comment at the top of "
-               "tests/clock_settle.c)\n");
+               "bench/clock_settle.c)\n");
         return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
     }
 #ifndef RS_HAVE_512

@@ -2,7 +2,7 @@
 /*
  * Bench for every generated ChaCha variant one compiler can build, with OpenSSL's
  * EVP_chacha20 and the plain reference kernel (tests/ref, built gcc -O3) as contenders. For
- * each call pattern every contender races round-robin in this one process (tests/timing.h,
+ * each call pattern every contender races round-robin in this one process (bench/timing.h,
  * rs_race: a settling warm-up of its own code before each turn, the median of the turns);
  * the figures are wall-clock TSC cycles, compared as they are. A variant is timed only once it
  * gives the official blocks and the Python reference's streams right (chacha_vectors.h).

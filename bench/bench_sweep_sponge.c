@@ -4,7 +4,7 @@
  * sweep, each under its own sponge (the generated keccak_sponge.c, symbols prefixed): what a
  * user of the sponge sees, where padding, absorbing and the copy out sit around the bare
  * permutation. Every sponge first gives both digests right (sweep_sponges.h, from Python's
- * hashlib), then all race round-robin in this one process (tests/timing.h, rs_race), one race
+ * hashlib), then all race round-robin in this one process (bench/timing.h, rs_race), one race
  * per message length. Figures: median TSC cycles per byte.
  *
  * With --tsv: a header, then per variant the median, best and spread of each length.

@@ -3,7 +3,7 @@
  * A committed bundle as a vendoring project builds it (out/x86_64 or out/portable compiled by
  * one compiler, tcc above all: its scalar path then runs the generator's x86-64 inline
  * assembly) against one configuration of XKCP's opt64 C kernel built by the same compiler
- * (tests/peers/bench_xkcp.sh fetches it at bench time; nothing of it is in this tree).
+ * (bench/peers/bench_xkcp.sh fetches it at bench time; nothing of it is in this tree).
  * Round-robin in one process (timing.h's rs_race), wall-clock TSC; prints one row.
  *   bench_bundle_xkcp LABEL [lc]     (lc: that XKCP build complements lanes)
  */

@@ -3,7 +3,7 @@
 """What vendoring a committed bundle costs, per compiler at -O2: compile time (every .c file
 one after the other, CPU seconds of the compiler processes), code size (text + data + bss of
 the objects, `size`), and the self-test's time on every path this CPU has
-(tests/bench_selftest.c). `ninja bench-vendor`, or: python3 tests/bundle_cost.py [BUILD_DIR]
+(bench/bench_selftest.c). `ninja bench-vendor`, or: python3 bench/bundle_cost.py [BUILD_DIR]
 
 Compile times on a shared machine move with its load; the column is for orders of
 magnitude (tcc against gcc/clang, one bundle against another), not for percentages.
@@ -60,7 +60,7 @@ def main(build):
                 if not cc_id.startswith("aarch64"):
                     exe = os.path.join(objdir, "bench_selftest")
                     subprocess.run([cc, "-O2", f"-I{folder}", f"-I{ROOT}/tests",
-                                    os.path.join(ROOT, "tests", "bench_selftest.c"), *objs,
+                                    os.path.join(ROOT, "bench", "bench_selftest.c"), *objs,
                                     "-o", exe], check=True, capture_output=True)
                     for path in [p.name for p in targets.BUNDLES[bundle].paths]:
                         env = dict(os.environ, ROUNDSMITH_PATH=path)

@@ -254,7 +254,7 @@ static inline void rs_no_options_left(int argc, char **argv, int first)
  * rounds and at the second count: a tuner declares a winner only by a margin larger than the
  * spreads of the two it compares (generator/decide.py). New columns go last, so a reader that
  * counts columns still finds the old ones where they were. Without --tsv, the medians, as
- * tests/bench_table.py reads. */
+ * bench/bench_table.py reads. */
 static inline void rs_perm_header(unsigned second_rounds)
 {
     printf("compiler\tvariant\tstatus\tclass\tmedian_24\tbest_24\tmedian_%u\tbest_%u"

@@ -3,7 +3,7 @@
  * The multi-buffer sponges against the same bytes hashed one message at a time by the
  * single-buffer functions, on the x86_64 bundle (out/x86_64 as a user vendors it: -O2, no -m
  * flags, the dispatch picking the path; ROUNDSMITH_PATH forces one). Per race the contenders
- * go round-robin in this one process (tests/timing.h, rs_race: each turn first settles on the
+ * go round-robin in this one process (bench/timing.h, rs_race: each turn first settles on the
  * contender's own code), wall clock; the figure is the median turn in cycles per byte
  * absorbed summed over the lanes, and "speed-up" is one-at-a-time time over multi-buffer time.
  *   - SHAKE128, N x 1 KiB absorbed + N x 1 KiB squeezed, N = 8 (shake128_x8) and N = 4

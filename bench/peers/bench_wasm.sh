@@ -4,7 +4,7 @@
 # peers are installed from the npm registry at bench time into a temporary folder (nothing of
 # them enters this tree), out/wasm32 is built both ways as docs/vendoring.md says, and
 # tests/wasm/bench.mjs races every candidate round-robin in one node process.
-#   tests/peers/bench_wasm.sh [--turns N]        (needs clang-14 for wasm32, node, npm)
+#   bench/peers/bench_wasm.sh [--turns N]        (needs clang-14 for wasm32, node, npm)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 command -v npm >/dev/null || { echo "bench_wasm: npm not installed (apt-get install -y npm)" >&2; exit 2; }

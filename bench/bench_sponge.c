@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * SHA3-256 and SHAKE128 over 1 MiB and KT128 over 16 MiB, ours next to OpenSSL's EVP and
- * libgcrypt: the contenders race round-robin in this one process (tests/timing.h, rs_race;
+ * libgcrypt: the contenders race round-robin in this one process (bench/timing.h, rs_race;
  * each turn settles on the contender's own code first: what ISA a library runs is not
  * known here), median cycles per byte and ratios printed; then SHAKE128 squeezing 1 MiB
  * against absorbing 1 MiB, raced the same way. With --tsv: a header line, then one row per

@@ -10,7 +10,7 @@
 # - what a vendoring tcc user gets: the committed bundles out/x86_64 and out/portable built
 #   by tcc as they are (their scalar path then runs the x86-64 inline assembly kernel),
 #   raced in one process against each XKCP configuration tcc builds.
-#   tests/peers/bench_xkcp.sh [BUILD_DIR] [generator bench options...]   (needs npm)
+#   bench/peers/bench_xkcp.sh [BUILD_DIR] [generator bench options...]   (needs npm)
 # XKCP_DIR=<folder with KeccakP-1600-opt64.c and its headers> uses another copy (a checkout
 # of github.com/XKCP/XKCP's lib/low/KeccakP-1600/plain-64bits with its common headers).
 set -eu
@@ -53,7 +53,7 @@ KeccakP1600_useLaneComplementing" ;; esac
         cp "$xkcp"/*.h "$xkcp"/*.c "$xkcp"/*.macros "$d/xkcp_$tag/" 2>/dev/null || true
         echo "$m" | sed 's/^/#define /' > "$d/xkcp_$tag/KeccakP-1600-opt64-config.h"
         tcc -O2 -I"$d/xkcp_$tag" -c "$d/xkcp_$tag/KeccakP-1600-opt64.c" -o "$d/xkcp_$tag.o"
-        tcc -O2 -I"$root/out/$b" "$root/tests/peers/bench_bundle_xkcp.c" "$d/$b"/*.o \
+        tcc -O2 -I"$root/out/$b" "$root/bench/peers/bench_bundle_xkcp.c" "$d/$b"/*.o \
             "$d/xkcp_$tag.o" -o "$d/race_${b}_$tag"
         case $tag in lc*) "$d/race_${b}_$tag" "out/$b / XKCP $tag" lc ;;
                      *) "$d/race_${b}_$tag" "out/$b / XKCP $tag" ;; esac

@@ -4,7 +4,7 @@
  * (cold caches, the path chosen) and then the best and median of 201 calls, in microseconds
  * (CLOCK_MONOTONIC) and in TSC cycles where there is one. One line:
  *   path=<path> selftest=<code> first_us=<..> best_us=<..> median_us=<..> median_cycles=<..>
- * Built and run per bundle and compiler by tests/bundle_cost.py.
+ * Built and run per bundle and compiler by bench/bundle_cost.py.
  */
 #include <stdint.h>
 #include <stdio.h>

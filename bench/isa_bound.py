@@ -5,7 +5,7 @@ model prints it (generator.simd.multi_op_mix), timed with no dependencies betwee
 instructions. No scheduling or register allocation can beat it, so a target below it cannot
 be met on this core whatever the code looks like.
 
-    tests/isa_bound.py [CC]     (default gcc; prints TSC cycles per permutation per instance)
+    bench/isa_bound.py [CC]     (default gcc; prints TSC cycles per permutation per instance)
 """
 
 import os

@@ -4,7 +4,7 @@
  * one process. For gcc: the bundle under prefix bg_ (out/x86_64 as a user vendors it: every
  * path, dispatch, -O2 and no -m flags, as its README compiles it) and the single-target build under sg_ (generate
  * --cc-id gcc for this machine, -O3 -march=native); with RS_HAVE_CLANG the same pair built
- * by clang (bc_, sc_). All four race round-robin per kernel (tests/timing.h, rs_race: each
+ * by clang (bc_, sc_). All four race round-robin per kernel (bench/timing.h, rs_race: each
  * turn settles on the contender's own code first), the median of each kept; a ratio is the
  * bundle's time over the same compiler's single-target time (1.00: dispatch costs nothing;
  * above 1.03 misses the 3% goal). `bench_bundle --help` for the options.

@@ -6,7 +6,7 @@
  * x86-64 core of the last decade (Intel since Sandy Bridge, AMD since Zen), and nothing a
  * core can fold (Intel's recent cores fold a chain of dependent adds of immediates, which
  * made an add chain read 0.15 TSC per core cycle there). x86-64 with BMI1/BMI2, gcc/clang:
- *     gcc -O2 tests/alu_bound.c -o build/alu_bound && build/alu_bound
+ *     gcc -O2 bench/alu_bound.c -o build/alu_bound && build/alu_bound
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -80,7 +80,7 @@ int main(int argc, char **argv)
     if (argc > 1) {
         int help = argc == 2 && !strcmp(argv[1], "--help");
         fprintf(help ? stdout : stderr, help ? "usage: %s (no options: prints what bounds a "
-                "scalar Keccak kernel on this CPU; see tests/alu_bound.c)\n"
+                "scalar Keccak kernel on this CPU; see bench/alu_bound.c)\n"
                 : "%s: takes no arguments (see --help)\n", argv[0]);
         return help ? 0 : 2;
     }

@@ -2,7 +2,7 @@
 /*
  * XKCP's SnP interface on the out/ kernel: each byte function on one 168-byte block (SHAKE128's
  * rate) at offset 0, raced round-robin with KeccakP1600_Permute_24rounds in one process
- * (tests/timing.h, rs_race); prints the median cycles per call and the ratio to the
+ * (bench/timing.h, rs_race); prints the median cycles per call and the ratio to the
  * permutation's median from the same race (the issue's goal is at most 1/10). Then the OD duplexing loops against the loop XKCP's
  * KeccakOD.inc falls back to without them (byte functions and the permutation), 16 KiB at a
  * rate of 20 lanes. With --tsv: one row per function (median and best, the baseline's median
