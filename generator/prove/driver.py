@@ -185,31 +185,35 @@ def choice_oracle(folder):
     return namespace(folder) + "choice"
 
 
-def path_choices(folder):
+def path_choices(folder, family):
     """{path value: the options rs_choice may answer on it}: the bits of rs_dispatch.c's
-    rs_runs over every decision (a superset of what one decision answers, which proves more
-    than the table can ask)."""
-    path = os.path.join(folder, "rs_dispatch.c")
-    m = re.search(r"static const unsigned \w*runs\[\w+\]\[\d+\] = \{(.*?)\n\};", _read(path),
-                  re.S) if os.path.exists(path) else None
-    if not m:
+    rs_runs over the decisions of `family` (Keccak's multi-buffer and leaf decisions, or
+    ChaCha's): every option some CPU's row can make that path take, and no other."""
+    src, hdr = os.path.join(folder, "rs_dispatch.c"), os.path.join(folder, "rs_dispatch.h")
+    m = re.search(r"static const unsigned \w*runs\[\w+\]\[\d+\] = \{(.*?)\n\};", _read(src),
+                  re.S) if os.path.exists(src) else None
+    if not m or not os.path.exists(hdr):
         return {}
     rows = [[int(v) for v in re.findall(r"\d+", r)] for r in re.findall(r"\{([^{}]*)\}", m.group(1))]
+    ns = re.escape(namespace(folder).upper())
+    names = {int(d): n for n, d in re.findall(rf"^#define {ns}DECISION_(\w+) (\d+)", _read(hdr),
+                                              re.M)}
+    mine = [r for d, r in enumerate(rows) if (names.get(d) == "CHACHA") == (family == "chacha")]
     out = {}
     for p in sorted(path_names(folder)):
         bits = 0
-        for r in rows:
+        for r in mine:
             bits |= r[p] if p < len(r) else 0
         out[p] = [o for o in range(bits.bit_length()) if bits >> o & 1]
     return out
 
 
-def _answers(folder, outside):
+def _answers(folder, outside, family):
     """The oracle answers a wrapper is run on: paths, or (path, choice) pairs."""
     paths = sorted(path_names(folder))
     if choice_oracle(folder) not in outside:
         return paths
-    choices = path_choices(folder)
+    choices = path_choices(folder, family)
     return [(p, c) for p in paths for c in choices.get(p, [0])]
 
 
@@ -355,7 +359,7 @@ def prove_one(job, quick=False, contracts=True):
     oracle = _oracle_of(job)
     folder = os.path.dirname(path)
     if oracle in outside:
-        answers = _answers(folder, outside)
+        answers = _answers(folder, outside, family)
     res = Result(os.path.basename(path), name, cnames, "proved",
                  cases=len(cases) * len(answers))
     try:

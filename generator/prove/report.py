@@ -30,14 +30,29 @@ def c_repro(res, folder):
         state, rounds, want = concrete_keccak(res)
         n = res.counterexample["n"]
         kind = res.counterexample["kind"]
-        fn = "keccak_p1600" if n == 1 else f"keccak_p1600_x{n}"
-        hdr = "keccak_p1600.h" if n == 1 else f"keccak_p1600_x{n}.h"
+        # The function that failed, through its own file's header (a kernel by its ISA name,
+        # a dispatch wrapper, generate's plain names); a Keccak-f form as its Keccak-p form.
+        fn = res.function.replace("keccak_f1600", "keccak_p1600")
+        hdr = res.file[:-2] + ".h"
         lanes = ", ".join(f"0x{x:016x}ULL" for x in state)
         expect = ", ".join(f"0x{x:016x}ULL" for x in want)
         if n == 1:
             body = (f"    {fn}(s, {rounds}u);\n"
                     "    for (i = 0; i < 25; i++) bad += s[i] != want[i];\n")
             decl = "    uint64_t s[25] = { %s };\n" % lanes
+        elif kind in ("sfN", "spN"):
+            # n separate states, one after another
+            sts = _instances(state, n)
+            wants = [spec_keccak.permute(list(x), rounds) if 1 <= rounds <= 24 else list(x)
+                     for x in sts]
+            rows = lambda xs: ", ".join("{ %s }" % ", ".join(f"0x{w:016x}ULL" for w in x)
+                                        for x in xs)
+            body = (f"    {fn}(m, {rounds}u);\n"
+                    f"    for (j = 0; j < {n}; j++) for (i = 0; i < 25; i++) "
+                    "bad += m[j][i] != wantn[j][i];\n")
+            decl = (f"    uint64_t m[{n}][25] = {{ {rows(sts)} }};\n"
+                    f"    static const uint64_t wantn[{n}][25] = {{ {rows(wants)} }};\n"
+                    "    unsigned j;\n")
         else:
             # every instance its own state: a lane moved between instances must show
             sts = _instances(state, n)
@@ -51,7 +66,7 @@ def c_repro(res, folder):
                     "    unsigned j;\n")
         note = ""
         if kind in ("absorb", "absorbN"):
-            return _absorb_repro(res, state, n)
+            return _absorb_repro(res, state, n, fn, hdr)
         return ("#include <stdio.h>\n#include <stdint.h>\n"
                 f"#include \"{hdr}\"\n#include \"rs_dispatch.h\"\n"
                 "int main(void)\n{\n" + decl +
@@ -101,7 +116,7 @@ def _rows(states, n):
                      for i in range(25))
 
 
-def _absorb_repro(res, state, n):
+def _absorb_repro(res, state, n, fn, hdr):
     """The block loop: one block of rate lanes into every instance, then the permutation."""
     case = res.counterexample["case"]
     rounds, lanes = case.get("rounds", 24), case.get("lanes", 17)
@@ -117,9 +132,9 @@ def _absorb_repro(res, state, n):
     lanes_c = ", ".join(f"0x{x:016x}ULL" for x in state)
     want_c = ", ".join(f"0x{x:016x}ULL" for x in want)
     if n == 1:
-        call = (f"    keccak_p1600_absorb(s, {rounds}u, {lanes}u, data, sizeof data);\n"
+        call = (f"    {fn}(s, {rounds}u, {lanes}u, data, sizeof data);\n"
                 "    for (i = 0; i < 25; i++) bad += s[i] != want[i];\n")
-        decl, hdr = "", "keccak_p1600.h"
+        decl = ""
     else:
         # every instance its own state and block: a lane moved between instances must show
         sts = _instances(state, n)
@@ -134,14 +149,13 @@ def _absorb_repro(res, state, n):
                                                  for b in m.to_bytes(8, "little"))
                            for mj in msgs)
         call = (f"    for (j = 0; j < {n}; j++) in[j] = datan[j];\n"
-                f"    keccak_p1600_x{n}_absorb(m, in, 1, {lanes}u, {rounds}u);\n"
+                f"    {fn}(m, in, 1, {lanes}u, {rounds}u);\n"
                 f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) "
                 "bad += m[i][j] != wantn[i][j];\n")
         decl = (f"    uint64_t m[25][{n}] = {{ {_rows(sts, n)} }};\n"
                 f"    static const uint64_t wantn[25][{n}] = {{ {_rows(wants, n)} }};\n"
                 f"    static const uint8_t datan[{n}][{8 * lanes}] = {{ {blocks} }};\n"
                 f"    const uint8_t *in[{n}];\n    unsigned j;\n")
-        hdr = f"keccak_p1600_x{n}.h"
     return ("#include <stdio.h>\n#include <stdint.h>\n"
             f"#include \"{hdr}\"\n"
             "int main(void)\n{\n"
