@@ -139,7 +139,7 @@ def pq_examples(w, cc, objdir, objs, headers):
         w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
         for path in targets.BUNDLES["x86_64"].paths:
             log = f"{exe}.{path.name}.log"
-            w.build([log], "run_check", [exe],
+            w.build([log], "run_example", [exe],
                     variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
             logs.append(log)
     return logs
