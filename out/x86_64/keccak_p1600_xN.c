@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "keccak_p1600.h"
 #include "keccak_p1600_xN.h"
 #include "rs_dispatch.h"
@@ -99,20 +100,62 @@ RS_XN_COLD void rs_xn_single(uint64_t *states, unsigned n, unsigned rounds)
     }
 }
 
-/* Little-endian lanes in and out of byte streams, whatever the host's byte order. */
-static uint64_t rs_xn_load64le(const uint8_t *p)
+/*
+ * A lane is the little-endian reading of 8 bytes at any address. Where the target is known to
+ * be little-endian that is one unaligned 64-bit load or store: memcpy, which gcc, clang and
+ * MSVC lower to one mov (tcc calls the library's memcpy and inlines no function, so there it
+ * is a dereference in a macro: tcc has no aliasing analysis to break and x86 allows the
+ * unaligned access). Anywhere else bytes and shifts, right on either byte order (s390x runs
+ * this branch).
+ */
+#if (defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+    defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM)
+#define RS_LANES_LE 1
+#endif
+#if defined(_MSC_VER)
+#define RS_LANE_FN static __forceinline
+#elif defined(__GNUC__)
+#define RS_LANE_FN static inline __attribute__((always_inline))
+#else
+#define RS_LANE_FN static inline
+#endif
+
+#if defined(RS_LANES_LE) && defined(__TINYC__)
+/* tcc inlines nothing: a call per lane would cost more than the move. */
+#define rs_load64le(p) (*(const uint64_t *)(const void *)(p))
+#define rs_store64le(p, v) (*(uint64_t *)(void *)(p) = (v))
+#else
+RS_LANE_FN uint64_t rs_load64le(const uint8_t *p)
 {
+#if defined(RS_LANES_LE)
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
     return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
            (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
            (uint64_t)p[7] << 56;
+#endif
 }
 
-static void rs_xn_store64le(uint8_t *p, uint64_t v)
+RS_LANE_FN void rs_store64le(uint8_t *p, uint64_t v)
 {
-    unsigned k;
-    for (k = 0; k < 8; k++)
-        p[k] = (uint8_t)(v >> (8 * k));
+#if defined(RS_LANES_LE)
+    memcpy(p, &v, 8);
+#else
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 40);
+    p[6] = (uint8_t)(v >> 48);
+    p[7] = (uint8_t)(v >> 56);
+#endif
 }
+#endif
+
 
 /* -- 2 states -- */
 
@@ -265,7 +308,7 @@ size_t keccak_p1600_x2_absorb(uint64_t states[25][2],
     for (b = 0; b < blocks; b++) {
         for (j = 0; j < 2; j++)
             for (k = 0; k < rate_lanes; k++)
-                states[k][j] ^= rs_xn_load64le(in[j] + 8 * (b * rate_lanes + k));
+                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
         keccak_p1600_x2(states, rounds);
     }
     return blocks;
@@ -295,7 +338,7 @@ size_t keccak_p1600_x2_squeeze(uint64_t states[25][2],
         keccak_p1600_x2(states, rounds);
         for (j = 0; j < 2; j++)
             for (k = 0; k < rate_lanes; k++)
-                rs_xn_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
     }
     return blocks;
 }
@@ -445,7 +488,7 @@ size_t keccak_p1600_x4_absorb(uint64_t states[25][4],
     for (b = 0; b < blocks; b++) {
         for (j = 0; j < 4; j++)
             for (k = 0; k < rate_lanes; k++)
-                states[k][j] ^= rs_xn_load64le(in[j] + 8 * (b * rate_lanes + k));
+                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
         keccak_p1600_x4(states, rounds);
     }
     return blocks;
@@ -479,7 +522,7 @@ size_t keccak_p1600_x4_squeeze(uint64_t states[25][4],
         keccak_p1600_x4(states, rounds);
         for (j = 0; j < 4; j++)
             for (k = 0; k < rate_lanes; k++)
-                rs_xn_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
     }
     return blocks;
 }
@@ -623,7 +666,7 @@ size_t keccak_p1600_x8_absorb(uint64_t states[25][8],
     for (b = 0; b < blocks; b++) {
         for (j = 0; j < 8; j++)
             for (k = 0; k < rate_lanes; k++)
-                states[k][j] ^= rs_xn_load64le(in[j] + 8 * (b * rate_lanes + k));
+                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
         keccak_p1600_x8(states, rounds);
     }
     return blocks;
@@ -653,7 +696,7 @@ size_t keccak_p1600_x8_squeeze(uint64_t states[25][8],
         keccak_p1600_x8(states, rounds);
         for (j = 0; j < 8; j++)
             for (k = 0; k < rate_lanes; k++)
-                rs_xn_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
     }
     return blocks;
 }
