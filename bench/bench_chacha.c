@@ -10,6 +10,11 @@
  *   bulk    the plotter's call pattern: 4096 calls of 128 ChaCha8 blocks filling 32 MiB
  *   1-block one ChaCha8 block per call (the plotter's F1 path), cycles per call
  *   xor20   ChaCha20 of 1 MiB (RFC 8439 entry point), in place
+ *
+ * Without --tsv the xor20 race also holds the other registry libraries built in (Debian's
+ * libsodium, libgcrypt and nettle: RS_HAVE_SODIUM, RS_HAVE_GCRYPT, RS_HAVE_NETTLE), each
+ * first checked equal to OpenSSL's output; their lines follow the table. With --tsv (what the
+ * tuner reads) the races are as they were.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +22,15 @@
 #include <string.h>
 
 #include <openssl/evp.h>
+#ifdef RS_HAVE_SODIUM
+#include <sodium.h>
+#endif
+#ifdef RS_HAVE_GCRYPT
+#include <gcrypt.h>
+#endif
+#ifdef RS_HAVE_NETTLE
+#include <nettle/chacha.h>
+#endif
 
 #include "chacha_variants.h"
 #include "chacha_vectors.h"
@@ -116,6 +130,68 @@ static void ossl_xor20(uint8_t *buf)
     ossl_run(buf, XOR_BYTES);
 }
 
+/* The other registry libraries, ChaCha20 of RFC 8439 from block 1 like ossl_xor20. */
+#ifdef RS_HAVE_SODIUM
+static void sodium_xor20(uint8_t *buf)
+{
+    crypto_stream_chacha20_ietf_xor_ic(buf, buf, XOR_BYTES, nonce, 1, key);
+}
+#endif
+#ifdef RS_HAVE_GCRYPT
+static gcry_cipher_hd_t gcry;
+/* libgcrypt takes a 16-byte IV as the whole counter block: counter, then nonce. */
+static void gcrypt_xor20(uint8_t *buf)
+{
+    uint8_t iv[16] = {1, 0, 0, 0};
+    memcpy(iv + 4, nonce, 12);
+    if (gcry_cipher_setiv(gcry, iv, 16) || gcry_cipher_encrypt(gcry, buf, XOR_BYTES, NULL, 0)) {
+        fprintf(stderr, "bench_chacha: libgcrypt ChaCha20 failed\n");
+        exit(1);
+    }
+}
+#endif
+#ifdef RS_HAVE_NETTLE
+static void nettle_xor20(uint8_t *buf)
+{
+    static const uint8_t one[4] = {1, 0, 0, 0};
+    struct chacha_ctx c;
+    chacha_set_key(&c, key);
+    chacha_set_nonce96(&c, nonce);
+    chacha_set_counter32(&c, one);
+    chacha_crypt32(&c, XOR_BYTES, buf, buf);
+}
+#endif
+
+struct lib_peer {
+    const char *name;
+    void (*xor20)(uint8_t *buf);
+};
+static const struct lib_peer lib_peers[] = {
+#ifdef RS_HAVE_SODIUM
+    {"libsodium", sodium_xor20},
+#endif
+#ifdef RS_HAVE_GCRYPT
+    {"libgcrypt", gcrypt_xor20},
+#endif
+#ifdef RS_HAVE_NETTLE
+    {"nettle", nettle_xor20},
+#endif
+    {NULL, NULL}};
+#define NLIB_PEERS (sizeof lib_peers / sizeof lib_peers[0] - 1)
+
+/* Whether a peer's 1 MiB equals OpenSSL's: one that differs is left out of the race. */
+static int same_as_ossl(const struct lib_peer *p, uint8_t *a, uint8_t *b)
+{
+    memset(a, 0, XOR_BYTES);
+    memset(b, 0, XOR_BYTES);
+    ossl_xor20(a);
+    p->xor20(b);
+    if (memcmp(a, b, XOR_BYTES) == 0)
+        return 1;
+    printf("%s\t%s ChaCha20\tWRONG: differs from OpenSSL's, not timed\n", RS_COMPILER, p->name);
+    return 0;
+}
+
 /* The --tsv columns, in the order of the figures: c/B for bulk and xor, cycles per call for
  * the single-block calls. After them the variant's own spread in each race (3rd quartile / 1st
  * of its turns, minus 1): a tuner declares a winner only by a margin larger than the spreads
@@ -210,8 +286,9 @@ int main(int argc, char **argv)
     unsigned bulk_rounds = 20, single_rounds = 101, xor_rounds = 51, k, n = 0, p;
     uint8_t *bulk = xmalloc(BULK_BYTES), *small = xmalloc(XOR_BYTES);
     unsigned chosen[NVARIANTS];
-    static struct rs_figure fig[NVARIANTS + 2][3];  /* [contender][race] */
-    static double spread[NVARIANTS + 2][3];         /* [contender][race] */
+    static struct rs_figure fig[NVARIANTS + 2 + NLIB_PEERS][3];  /* [contender][race] */
+    static double spread[NVARIANTS + 2 + NLIB_PEERS][3];         /* [contender][race] */
+    unsigned peers_in[NLIB_PEERS + 1], npeers = 0;
     int i, rounds_given = 0;
 
     for (i = 1; i < argc; i++)
@@ -244,6 +321,24 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_chacha: OpenSSL has no EVP_chacha20\n");
         return 1;
     }
+#ifdef RS_HAVE_SODIUM
+    /* Picks libsodium's fastest ChaCha20 for this CPU (the reference code until then). */
+    if (sodium_init() < 0) {
+        fprintf(stderr, "bench_chacha: sodium_init failed\n");
+        return 1;
+    }
+#endif
+#ifdef RS_HAVE_GCRYPT
+    gcry_check_version(NULL);
+    if (gcry_cipher_open(&gcry, GCRY_CIPHER_CHACHA20, GCRY_CIPHER_MODE_STREAM, 0) ||
+        gcry_cipher_setkey(gcry, key, 32)) {
+        fprintf(stderr, "bench_chacha: libgcrypt has no ChaCha20\n");
+        return 1;
+    }
+#endif
+    for (k = 0; k < NLIB_PEERS && !o.tsv; k++)
+        if (same_as_ossl(&lib_peers[k], bulk, small))
+            peers_in[npeers++] = k;
 
     if (o.tsv) {
         printf("compiler\tvariant\tstatus\tlevel\tclass");
@@ -270,8 +365,8 @@ int main(int argc, char **argv)
     }
     fflush(stdout);
     if (n) {
-        struct rs_entrant e[NVARIANTS + 2];
-        struct call calls[NVARIANTS + 2];
+        struct rs_entrant e[NVARIANTS + 2 + NLIB_PEERS];
+        struct call calls[NVARIANTS + 2 + NLIB_PEERS];
         /* Three races, the peers after the variants: bulk has the reference (n) and OpenSSL
          * (n + 1), 1-block the reference (n), the XOR OpenSSL (n). */
         for (p = 0; p < 3; p++) {
@@ -297,6 +392,12 @@ int main(int argc, char **argv)
                 e[m++] = (struct rs_entrant){"OpenSSL", call_run, 0,
                                              p == 0 ? BULK_BYTES : XOR_BYTES, ossl_class(),
                                              {0, 0}, 0};
+            }
+            /* The other libraries after OpenSSL (n + 1 on): what ISA they run is unknown. */
+            for (j = 0; p == 2 && j < npeers; j++) {
+                calls[m] = (struct call){lib_peers[peers_in[j]].xor20, small};
+                e[m++] = (struct rs_entrant){lib_peers[peers_in[j]].name, call_run, 0,
+                                             XOR_BYTES, RS_CLASS_UNKNOWN, {0, 0}, 0};
             }
             race(e, calls, m, p == 0 ? bulk_rounds : p == 1 ? single_rounds : xor_rounds,
                  p == 1 ? 3 : 2, &o);
@@ -341,7 +442,22 @@ int main(int argc, char **argv)
                    f[3].median, f[4].median, f[3].median / f[4].median, f[5].median,
                    f[6].median, f[6].median / f[5].median);
     }
+    if (n && npeers) {
+        unsigned best = 0;
+        for (k = 1; k < n; k++)
+            if (fig[k][2].median < fig[best][2].median)
+                best = k;
+        printf("# xor20 (ChaCha20 1 MiB in place), other libraries in the same race; ours = "
+               "%s at %.3f c/B\n", all_variants[chosen[best]].name, fig[best][2].median);
+        for (k = 0; k < npeers; k++)
+            printf("%-34s %-5s %-6s | %7.3f c/B, ours %.2fx its throughput\n",
+                   lib_peers[peers_in[k]].name, RS_COMPILER, "lib", fig[n + 1 + k][2].median,
+                   fig[n + 1 + k][2].median / fig[best][2].median);
+    }
     fflush(stdout);
+#ifdef RS_HAVE_GCRYPT
+    gcry_cipher_close(gcry);
+#endif
     EVP_CIPHER_CTX_free(ossl);
     free(bulk);
     free(small);

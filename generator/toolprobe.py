@@ -357,9 +357,12 @@ def crypto_libs():
 
 
 def peer_libraries():
-    """OpenSSL's libcrypto and libgcrypt, when installed, for the benches' side-by-side."""
+    """The registry libraries the benches race beside ours, when installed (Debian's
+    libssl-dev, libgcrypt20-dev, libsodium-dev, nettle-dev): SHA3-256 and SHAKE128 in
+    bench_sponge, ChaCha20 in bench_chacha."""
     cflags, libs = [], []
-    for package, macro in (("libcrypto", "RS_HAVE_OPENSSL"), ("libgcrypt", "RS_HAVE_GCRYPT")):
+    for package, macro in (("libcrypto", "RS_HAVE_OPENSSL"), ("libgcrypt", "RS_HAVE_GCRYPT"),
+                           ("libsodium", "RS_HAVE_SODIUM"), ("nettle", "RS_HAVE_NETTLE")):
         if _run(["pkg-config", "--exists", package]).returncode == 0:
             cflags += [f"-D{macro}", _run(["pkg-config", "--cflags", package]).stdout.strip()]
             libs.append(_run(["pkg-config", "--libs", package]).stdout.strip())
