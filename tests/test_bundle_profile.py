@@ -58,6 +58,22 @@ class Shape(unittest.TestCase):
         _, k = shaped({"keccak_scalar": "keccakp1600-u2-avx512"})
         self.assertEqual(k, targets.default_keccak(targets.get("x86_64"), "gcc"))
 
+    def test_a_flavour_without_andn_takes_lane_complementing(self):
+        _, k = shaped({"keccak_scalar": "keccakp1600-u3-nolc-separate-rorx-scalar"})
+        plain, bmi2 = targets.KECCAK_FLAVOURS["scalar"], targets.KECCAK_FLAVOURS["bmi2"]
+        self.assertEqual(bundle_shape.flavour_shape(k, bmi2), k)
+        self.assertEqual(bundle_shape.flavour_shape(k, plain).name,
+                         "keccakp1600-u3-lc-separate-builtin-scalar")
+        # The counts it goes by: chi's NOTs a round, with and without ANDN.
+        self.assertEqual([bundle_shape.explicit_nots(lc, andn) for lc in (False, True)
+                          for andn in (False, True)], [25, 0, 5, 5])
+        # The committed bundle: its plain flavour is its BMI2 flavour's shape, complemented.
+        _, carried = bundle_shape.shaped(X86)
+        files = bundle.files(X86, "", "test")
+        for name, flavour in (("scalar", plain), ("bmi2", bmi2)):
+            self.assertIn(f"keccak_p1600.c: {bundle_shape.flavour_shape(carried, flavour).name}.",
+                          files[f"keccak_p1600_{name}.c"])
+
     def test_the_carried_shape_is_the_least_worst_loss_over_the_compilers_profiles(self):
         def native(cpu, figures):
             return (f"{cpu}.json", {"key": {"arch": "x86_64", "compiler": "gcc"}, "candidates": {

@@ -318,11 +318,12 @@ class ScalarFlavour:
     name: str
     isa_target: str = ""      # gcc/clang target string over the whole file
     cpu: tuple = ()           # generator/cpuid.py feature names it needs
+    andn: bool = False        # chi's ~b & c is one instruction (BMI1's ANDN)
 
 
 KECCAK_FLAVOURS = {f.name: f for f in (
     ScalarFlavour("scalar"),
-    ScalarFlavour("bmi2", "bmi,bmi2", ("bmi1", "bmi2")),
+    ScalarFlavour("bmi2", "bmi,bmi2", ("bmi1", "bmi2"), andn=True),
 )}
 
 

@@ -388,15 +388,16 @@ def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flav
     ctx = []
     for name in flavours:
         flavour = targets.KECCAK_FLAVOURS[name]
+        shape = bundle_shape.flavour_shape(keccak, flavour)
         guards = dispatch.guards("keccak-" + name)
         built = "" if guards["built"] == "1" else guards["built"]
         header = f"keccak_p1600_{name}.h"
         kw = dict(built=built, isa_target=flavour.isa_target, ns=ns, header_name=header)
         # A flavour every build compiles is the one a compiler without the vector paths
         # runs: it gets that compiler's own kernel where one is named.
-        files = (scalar_kernel(env, bundle, keccak, f"{ns}{name}_", command, target,
+        files = (scalar_kernel(env, bundle, shape, f"{ns}{name}_", command, target,
                                **kw) if not built
-                 else kernels.keccak_scalar(env, keccak, f"{ns}{name}_", command,
+                 else kernels.keccak_scalar(env, shape, f"{ns}{name}_", command,
                                             target, **kw))
         out[header] = files["keccak_p1600.h"]
         out[f"keccak_p1600_{name}.c"] = files["keccak_p1600.c"].replace(

@@ -10,7 +10,7 @@
  *     kernel          = keccak-p1600
  *     isa             = scalar
  *     unroll          = 2
- *     lane_complement = off
+ *     lane_complement = on
  *     parity          = fused
  *     rotate          = builtin
  *     prefix          = rs_scalar_
@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 /*
- * The Keccak-p[1600] permutation (keccakp1600-u2-nolc-fused-builtin-scalar).
+ * The Keccak-p[1600] permutation (keccakp1600-u2-lc-fused-builtin-scalar).
  *
  * The state is 25 lanes of 64 bits. Lane (x, y) is at index x + 5y and holds the
  * little-endian reading of its 8 bytes (FIPS 202 byte order), whatever the host's byte order.
