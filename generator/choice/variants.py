@@ -223,7 +223,9 @@ class VectorIsa:
     than the last one goes to the row paths if the level has them, else to the scalar
     one-block path). rows: blocks per vector of the level's row-layout paths (one block per
     128-bit lane; 0: none), which serve calls and tails shorter than the narrowest width with
-    up to four interleaved row sets. attribute: the gcc/clang target
+    up to four interleaved row sets. uniform: the first double round's counter-free quarter
+    rounds are computed once in scalar registers and broadcast (chacha_maths.split_uniform).
+    attribute: the gcc/clang target
     attribute the level's functions carry, so one source file holds every level and picks one
     at run time. cpu: __builtin_cpu_supports names the level needs. fallback: the level a file
     built for this one drops to on a CPU that lacks it.
@@ -235,6 +237,7 @@ class VectorIsa:
     cpu: tuple
     fallback: str
     rows: int = 0
+    uniform: bool = True
     family: str = "x86"   # its intrinsics: x86 (immintrin.h), arm (arm_neon.h), wasm (wasm_simd128.h)
 
     @property
@@ -256,9 +259,13 @@ CHACHA_ISAS = {
     # BW for vpshufb on zmm. Below 16 blocks the row paths (four blocks per zmm) beat the
     # 8- and 4-block ymm and xmm paths this level had: Xeon f6m167 (Sapphire Rapids class),
     # gcc 12 and clang 14, 2026-12-06, ChaCha20 of 256 bytes 1.31 -> see docs/performance.md.
+    # No uniform start: its scalar chain and broadcasts open every 16-block chunk with ~30
+    # cycles the vector ports cannot fill, which costs more than the 24 vector operations it
+    # saves (same CPU and compilers, ChaCha20 of 16 KiB: gcc 0.458 -> 0.428, clang 0.465 ->
+    # 0.447 TSC cycles per byte for the x16 seq shape).
     "avx512": VectorIsa("avx512", (16,), ("shift", "pshufb", "vprold"),
                         "avx512f,avx512vl,avx512bw", ("avx512f", "avx512vl", "avx512bw"),
-                        "avx2", rows=4),
+                        "avx2", rows=4, uniform=False),
     # AArch64: NEON is in every AArch64 CPU, so no attribute and no run-time check.
     "neon": VectorIsa("neon", (4,), ("shift", "tbl"), "", (), "scalar", family="arm"),
     # WebAssembly SIMD128: a build has it or not (-msimd128), nothing is checked at run time.

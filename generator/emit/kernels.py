@@ -72,7 +72,8 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None):
         shapes = [(w, 1) for w in level.widths]
         if level.name == variant.isa and variant.states > 1:
             shapes.insert(0, (level.widths[0], variant.states))
-        first_scalar, first_vector = chacha.split_uniform(k.ops)
+        first_scalar, first_vector = (chacha.split_uniform(k.ops) if level.uniform
+                                      else ((), k.ops))
         paths = [dict(width=w * n, lanes=w, states=n, ops=chacha.interleave(k.ops, n),
                       first_scalar=first_scalar,
                       first_vector=chacha.interleave(first_vector, n),
