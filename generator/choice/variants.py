@@ -256,9 +256,10 @@ CHACHA_ISAS = {
     "sse2": VectorIsa("sse2", (4,), ("shift",), "sse2", (), "scalar"),
     "ssse3": VectorIsa("ssse3", (4,), ("shift", "pshufb"), "ssse3", ("ssse3",), "sse2"),
     "avx2": VectorIsa("avx2", (8, 4), ("shift", "pshufb"), "avx2", ("avx2",), "sse2"),
-    # BW for vpshufb on zmm. Below 16 blocks the row paths (four blocks per zmm) beat the
-    # 8- and 4-block ymm and xmm paths this level had: Xeon f6m167 (Sapphire Rapids class),
-    # gcc 12 and clang 14, 2026-12-06, ChaCha20 of 256 bytes 1.31 -> see docs/performance.md.
+    # BW for vpshufb on zmm. Below 16 blocks the row paths (four blocks per zmm) replace the
+    # 8- and 4-block ymm and xmm paths and the scalar blocks this level had: ChaCha20 of 256
+    # bytes 1.32 -> 0.85 TSC cycles per byte, of 64 bytes 3.96 -> 3.36 (Xeon f6m167, gcc 12
+    # -O2 bundle, 2026-12-06; docs/performance.md).
     # No uniform start: its scalar chain and broadcasts open every 16-block chunk with ~30
     # cycles the vector ports cannot fill, which costs more than the 24 vector operations it
     # saves (same CPU and compilers, ChaCha20 of 16 KiB: gcc 0.458 -> 0.428, clang 0.465 ->
