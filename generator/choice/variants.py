@@ -225,7 +225,8 @@ class VectorIsa:
     128-bit lane; 0: none), which serve calls and tails shorter than the narrowest width with
     up to four interleaved row sets. uniform: the first double round's counter-free quarter
     rounds are computed once in scalar registers and broadcast (chacha_maths.split_uniform).
-    attribute: the gcc/clang target
+    unroll: the round loops are unrolled fully (their count is a constant in every level
+    function). attribute: the gcc/clang target
     attribute the level's functions carry, so one source file holds every level and picks one
     at run time. cpu: __builtin_cpu_supports names the level needs. fallback: the level a file
     built for this one drops to on a CPU that lacks it.
@@ -238,6 +239,7 @@ class VectorIsa:
     fallback: str
     rows: int = 0
     uniform: bool = True
+    unroll: bool = False
     family: str = "x86"   # its intrinsics: x86 (immintrin.h), arm (arm_neon.h), wasm (wasm_simd128.h)
 
     @property
@@ -263,10 +265,12 @@ CHACHA_ISAS = {
     # No uniform start: its scalar chain and broadcasts open every 16-block chunk with ~30
     # cycles the vector ports cannot fill, which costs more than the 24 vector operations it
     # saves (same CPU and compilers, ChaCha20 of 16 KiB: gcc 0.458 -> 0.428, clang 0.465 ->
-    # 0.447 TSC cycles per byte for the x16 seq shape).
+    # 0.447 TSC cycles per byte for the x16 seq shape). Unrolled rounds: gcc otherwise
+    # copies every state register once per double round (x16 0.428 -> 0.406, x32 0.429 ->
+    # 0.387; clang unchanged). The SSE2 and AVX2 levels lost about 2% to it under gcc.
     "avx512": VectorIsa("avx512", (16,), ("shift", "pshufb", "vprold"),
                         "avx512f,avx512vl,avx512bw", ("avx512f", "avx512vl", "avx512bw"),
-                        "avx2", rows=4, uniform=False),
+                        "avx2", rows=4, uniform=False, unroll=True),
     # AArch64: NEON is in every AArch64 CPU, so no attribute and no run-time check.
     "neon": VectorIsa("neon", (4,), ("shift", "tbl"), "", (), "scalar", family="arm"),
     # WebAssembly SIMD128: a build has it or not (-msimd128), nothing is checked at run time.

@@ -85,7 +85,7 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None):
                     for n in range(1, -(-(level.widths[-1] - 1) // level.rows) + 1)] \
             if level.rows else []
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
-                           family=level.family, rows=row_sets,
+                           family=level.family, rows=row_sets, unroll=level.unroll,
                            min_blocks=1 if row_sets else level.widths[-1] if paths else 0,
                            rotate=rotate, kernel=k, paths=paths,
                            **(dispatch.chacha_guards(level.name) if dispatch else {})))

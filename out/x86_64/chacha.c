@@ -2293,8 +2293,9 @@ RS_GENERAL_REGS static void rs_chacha20_block(const uint32_t *st, uint32_t w12, 
 #else
 #define RS_TUNE ",tune=generic"
 #endif
-/* Every level function passes its round loops a constant count: unrolled fully, gcc keeps each
- * state word in one register, instead of copying every one of them once per double round. */
+/* Every level function passes its round loops a constant count: unrolled fully (the levels
+ * that ask for it), gcc keeps each state word in one register, instead of copying every one
+ * of them once per double round. */
 /* The keystream's 128-bit lane stores (16-block paths) only where the compiler stores each
  * lane straight from the register: gcc 12 extracts it to a register first, a shuffle like the
  * transpose stage the lane stores spare (ChaCha8 keystream, x32, Xeon f6m167: clang 0.200 ->
@@ -4461,7 +4462,6 @@ RS_TARGET_AVX2 RS_INLINE void rs_chacha_avx2_x8(const uint32_t *st, uint64_t pos
     x7 = _mm256_or_si256(_mm256_slli_epi32(x7, 7), _mm256_srli_epi32(x7, 25));
     x4 = _mm256_or_si256(_mm256_slli_epi32(x4, 7), _mm256_srli_epi32(x4, 25));
 
-    RS_UNROLL
     for (i = 2; i < rounds; i += 2) {
         x0 = _mm256_add_epi32(x0, x4);
         x1 = _mm256_add_epi32(x1, x5);
@@ -4805,7 +4805,6 @@ RS_TARGET_AVX2 RS_INLINE void rs_chacha_avx2_x4(const uint32_t *st, uint64_t pos
     x7 = _mm_or_si128(_mm_slli_epi32(x7, 7), _mm_srli_epi32(x7, 25));
     x4 = _mm_or_si128(_mm_slli_epi32(x4, 7), _mm_srli_epi32(x4, 25));
 
-    RS_UNROLL
     for (i = 2; i < rounds; i += 2) {
         x0 = _mm_add_epi32(x0, x4);
         x1 = _mm_add_epi32(x1, x5);
@@ -5236,7 +5235,6 @@ RS_TARGET_SSE2 RS_INLINE void rs_chacha_sse2_x4(const uint32_t *st, uint64_t pos
     x7 = _mm_or_si128(_mm_slli_epi32(x7, 7), _mm_srli_epi32(x7, 25));
     x4 = _mm_or_si128(_mm_slli_epi32(x4, 7), _mm_srli_epi32(x4, 25));
 
-    RS_UNROLL
     for (i = 2; i < rounds; i += 2) {
         x0 = _mm_add_epi32(x0, x4);
         x1 = _mm_add_epi32(x1, x5);
@@ -7989,8 +7987,9 @@ RS_GENERAL_REGS static void rs_chacha20_block(const uint32_t *st, uint32_t w12, 
 #else
 #define RS_TUNE ",tune=generic"
 #endif
-/* Every level function passes its round loops a constant count: unrolled fully, gcc keeps each
- * state word in one register, instead of copying every one of them once per double round. */
+/* Every level function passes its round loops a constant count: unrolled fully (the levels
+ * that ask for it), gcc keeps each state word in one register, instead of copying every one
+ * of them once per double round. */
 /* The keystream's 128-bit lane stores (16-block paths) only where the compiler stores each
  * lane straight from the register: gcc 12 extracts it to a register first, a shuffle like the
  * transpose stage the lane stores spare (ChaCha8 keystream, x32, Xeon f6m167: clang 0.200 ->
@@ -9312,7 +9311,6 @@ RS_TARGET_AVX2 RS_INLINE void rs_chacha_avx2_x8(const uint32_t *st, uint64_t pos
     x7 = _mm256_or_si256(_mm256_slli_epi32(x7, 7), _mm256_srli_epi32(x7, 25));
     x4 = _mm256_or_si256(_mm256_slli_epi32(x4, 7), _mm256_srli_epi32(x4, 25));
 
-    RS_UNROLL
     for (i = 2; i < rounds; i += 2) {
         x0 = _mm256_add_epi32(x0, x4);
         x1 = _mm256_add_epi32(x1, x5);
@@ -9656,7 +9654,6 @@ RS_TARGET_AVX2 RS_INLINE void rs_chacha_avx2_x4(const uint32_t *st, uint64_t pos
     x7 = _mm_or_si128(_mm_slli_epi32(x7, 7), _mm_srli_epi32(x7, 25));
     x4 = _mm_or_si128(_mm_slli_epi32(x4, 7), _mm_srli_epi32(x4, 25));
 
-    RS_UNROLL
     for (i = 2; i < rounds; i += 2) {
         x0 = _mm_add_epi32(x0, x4);
         x1 = _mm_add_epi32(x1, x5);
@@ -10087,7 +10084,6 @@ RS_TARGET_SSE2 RS_INLINE void rs_chacha_sse2_x4(const uint32_t *st, uint64_t pos
     x7 = _mm_or_si128(_mm_slli_epi32(x7, 7), _mm_srli_epi32(x7, 25));
     x4 = _mm_or_si128(_mm_slli_epi32(x4, 7), _mm_srli_epi32(x4, 25));
 
-    RS_UNROLL
     for (i = 2; i < rounds; i += 2) {
         x0 = _mm_add_epi32(x0, x4);
         x1 = _mm_add_epi32(x1, x5);
