@@ -103,7 +103,7 @@ BUGS = [
      "x12 = RS_ROTL32(x12, 15);", 1, "rs_chacha8_block", "gcc-x86_64"),
     ("counter carry", "x86_64", "chacha.c",
      "c13_0 = _mm_sub_epi32(c13_0, _mm_and_si128(carry, _mm_set1_epi32(-wide)));",
-     "c13_0 = _mm_add_epi32(c13_0, _mm_and_si128(carry, _mm_set1_epi32(-wide)));", 6,
+     "c13_0 = _mm_add_epi32(c13_0, _mm_and_si128(carry, _mm_set1_epi32(-wide)));", 4,
      "rs_chacha8_sse2", "gcc-x86_64"),
     ("dispatch wrapper passing a wrong round count on one path", "x86_64", "keccak_p1600.c",
      "rs_bmi2_keccak_p1600(state, rounds);", "rs_bmi2_keccak_p1600(state, rounds ^ 1);", 1,
@@ -113,8 +113,8 @@ BUGS = [
 
 def plant(src, text, repl, occurrence):
     """The occurrence-th copy of text replaced. The x86_64 chacha.c has the carry line once per
-    level's 4-block helper (AVX-512, AVX2, SSE2), in each of its two compiler branches: the
-    sixth is the SSE2 helper of the branch gcc compiles."""
+    level's 4-block helper (AVX2, SSE2; AVX-512 ends in row paths), in each of its two compiler
+    branches: the fourth is the SSE2 helper of the branch gcc compiles."""
     idx = -1
     for _ in range(occurrence):
         idx = src.index(text, idx + 1)

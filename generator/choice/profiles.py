@@ -142,6 +142,15 @@ def save(k, choice, candidates, command, metrics=None, confirmations=None, ties=
     return path
 
 
+def load_own(k):
+    """The profile stored under key `k` (this machine and compiler), or None."""
+    path = path_for(k)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
 def lookup(compiler_id, version, cflags):
     """(choices, warnings) for this machine and compiler: the profile's winner per kernel
     whose key matches, and one warning per mismatch naming it ({} and [] without a profile)."""

@@ -220,7 +220,13 @@ class VectorIsa:
     """One instruction-set level of the ChaCha kernels.
 
     widths: the block-parallel paths compiled for this level, widest first (a tail narrower
-    than the last one goes to the scalar one-block path). attribute: the gcc/clang target
+    than the last one goes to the row paths if the level has them, else to the scalar
+    one-block path). rows: blocks per vector of the level's row-layout paths (one block per
+    128-bit lane; 0: none), which serve calls and tails shorter than the narrowest width with
+    up to four interleaved row sets. uniform: the first double round's counter-free quarter
+    rounds are computed once in scalar registers and broadcast (chacha_maths.split_uniform).
+    unroll: the round loops are unrolled fully (their count is a constant in every level
+    function). attribute: the gcc/clang target
     attribute the level's functions carry, so one source file holds every level and picks one
     at run time. cpu: __builtin_cpu_supports names the level needs. fallback: the level a file
     built for this one drops to on a CPU that lacks it.
@@ -231,6 +237,9 @@ class VectorIsa:
     attribute: str
     cpu: tuple
     fallback: str
+    rows: int = 0
+    uniform: bool = True
+    unroll: bool = False
     family: str = "x86"   # its intrinsics: x86 (immintrin.h), arm (arm_neon.h), wasm (wasm_simd128.h)
 
     @property
@@ -249,10 +258,19 @@ CHACHA_ISAS = {
     "sse2": VectorIsa("sse2", (4,), ("shift",), "sse2", (), "scalar"),
     "ssse3": VectorIsa("ssse3", (4,), ("shift", "pshufb"), "ssse3", ("ssse3",), "sse2"),
     "avx2": VectorIsa("avx2", (8, 4), ("shift", "pshufb"), "avx2", ("avx2",), "sse2"),
-    # Narrow paths of this level use VL encodings (vprold on xmm/ymm); BW for vpshufb on zmm.
-    "avx512": VectorIsa("avx512", (16, 8, 4), ("shift", "pshufb", "vprold"),
+    # BW for vpshufb on zmm. Below 16 blocks the row paths (four blocks per zmm) replace the
+    # 8- and 4-block ymm and xmm paths and the scalar blocks this level had: ChaCha20 of 256
+    # bytes 1.32 -> 0.85 TSC cycles per byte, of 64 bytes 3.96 -> 3.36 (Xeon f6m167, gcc 12
+    # -O2 bundle, 2026-12-06; docs/performance.md).
+    # No uniform start: its scalar chain and broadcasts open every 16-block chunk with ~30
+    # cycles the vector ports cannot fill, which costs more than the 24 vector operations it
+    # saves (same CPU and compilers, ChaCha20 of 16 KiB: gcc 0.458 -> 0.428, clang 0.465 ->
+    # 0.447 TSC cycles per byte for the x16 seq shape). Unrolled rounds: gcc otherwise
+    # copies every state register once per double round (x16 0.428 -> 0.406, x32 0.429 ->
+    # 0.387; clang unchanged). The SSE2 and AVX2 levels lost about 2% to it under gcc.
+    "avx512": VectorIsa("avx512", (16,), ("shift", "pshufb", "vprold"),
                         "avx512f,avx512vl,avx512bw", ("avx512f", "avx512vl", "avx512bw"),
-                        "avx2"),
+                        "avx2", rows=4, uniform=False, unroll=True),
     # AArch64: NEON is in every AArch64 CPU, so no attribute and no run-time check.
     "neon": VectorIsa("neon", (4,), ("shift", "tbl"), "", (), "scalar", family="arm"),
     # WebAssembly SIMD128: a build has it or not (-msimd128), nothing is checked at run time.

@@ -16,9 +16,16 @@ def cmd_tune(args):
         if path is not None and not (os.path.isfile(path) and os.access(path, os.X_OK)):
             raise UsageError(f"{option} {path}: not an executable program (a bench_* that "
                              "ninja built)")
+    only = set(args.only.split(",")) if args.only else None
+    if only and only != {"chacha"}:
+        raise UsageError(f"--only {args.only}: only chacha can be raced alone")
+    if only and not args.bench_chacha:
+        raise UsageError("--only chacha needs --bench-chacha")
+    if not only and not args.bench:
+        raise UsageError("--bench is required (the compiler's bench_keccak program)")
     tune.tune({"keccak": args.bench, "simd": args.bench_simd, "chacha": args.bench_chacha},
               args.cc_id, args.cc_version, args.cflags, args.target,
-              sorted(cli_options.parse_caps(args.caps)), args.quick, args.command_line)
+              sorted(cli_options.parse_caps(args.caps)), args.quick, args.command_line, only)
 
 
 def cmd_tune_wasm(args):
@@ -34,8 +41,8 @@ def cmd_tune_bundle(args):
 def add(sub):
     O = cli_options.Option
     subcommand(sub, "tune", (
-        O("--bench", "the compiler's bench_keccak program", "a path", "",
-          {"required": True}),
+        O("--bench", "the compiler's bench_keccak program (required unless --only)",
+          "a path", "none"),
         O("--bench-simd", "its bench_keccak_simd program (x-N kernels)", "a path", "none"),
         O("--bench-chacha", "its bench_chacha program", "a path", "none"),
         O("--cc-id", "the compiler tuned", cli_options.words(cli_options.CC_IDS), "",
@@ -45,7 +52,9 @@ def add(sub):
         O("--cflags", "the flags the candidates were compiled with", "a flag string", "",
           {"required": True}),
         cli_options.TARGET, cli_options.CAPS,
-        O("--quick", "the pruned space", "", "off", {"action": "store_true"})), cmd_tune,
+        O("--quick", "the pruned space", "", "off", {"action": "store_true"}),
+        O("--only", "race these kernels alone, keeping every other entry of the existing "
+          "profile (and its sources hash) as measured", "chacha", "all")), cmd_tune,
         "time the built candidates of one compiler and record the winner in "
         "generator/profiles/ (run by ninja tune)")
     subcommand(sub, "tune-wasm", (

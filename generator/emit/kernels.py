@@ -72,14 +72,21 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None):
         shapes = [(w, 1) for w in level.widths]
         if level.name == variant.isa and variant.states > 1:
             shapes.insert(0, (level.widths[0], variant.states))
-        first_scalar, first_vector = chacha.split_uniform(k.ops)
+        first_scalar, first_vector = (chacha.split_uniform(k.ops) if level.uniform
+                                      else ((), k.ops))
         paths = [dict(width=w * n, lanes=w, states=n, ops=chacha.interleave(k.ops, n),
                       first_scalar=first_scalar,
                       first_vector=chacha.interleave(first_vector, n),
                       vtype=targets.vector_type(level, w)[0], p=targets.vector_type(level, w)[1],
                       si=targets.vector_type(level, w)[2]) for w, n in shapes]
+        # Row sets enough for every tail below the narrowest width.
+        row_sets = [dict(sets=n, blocks=level.rows * n, sets_blocks=level.rows,
+                         ops=chacha.interleave_rows(chacha.row_double_round(rotate), n))
+                    for n in range(1, -(-(level.widths[-1] - 1) // level.rows) + 1)] \
+            if level.rows else []
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
-                           family=level.family,
+                           family=level.family, rows=row_sets, unroll=level.unroll,
+                           min_blocks=1 if row_sets else level.widths[-1] if paths else 0,
                            rotate=rotate, kernel=k, paths=paths,
                            **(dispatch.chacha_guards(level.name) if dispatch else {})))
     if dispatch:

@@ -163,11 +163,14 @@ def tie_line(who, tie):
             f"({tie['spread']:.1%}): keeping the default")
 
 
-def tune(benches, compiler_id, version, cflags, target_name, caps, quick, command):
-    """benches: {"keccak": path, "simd": path or None, "chacha": path or None}."""
+def tune(benches, compiler_id, version, cflags, target_name, caps, quick, command, only=None):
+    """benches: {"keccak": path, "simd": path or None, "chacha": path or None}. only: the
+    kernels raced when not all ("chacha"); every other entry of the existing profile, and its
+    sources hash, stays as it was measured."""
     target = targets.get(target_name)
-    jobs = [("keccak", [benches["keccak"], "--tsv"], candidates(target, caps, quick))]
-    if benches.get("simd"):
+    jobs = [("keccak", [benches["keccak"], "--tsv"], candidates(target, caps, quick))] \
+        if not only else []
+    if benches.get("simd") and not only:
         jobs.append(("keccak", [benches["simd"], "--tsv"], simd_candidates(target, caps, quick)))
     if benches.get("chacha"):
         # Quick: fewer turns (tcc's scalar ChaCha takes 15-40 cycles a byte).
@@ -219,10 +222,28 @@ def tune(benches, compiler_id, version, cflags, target_name, caps, quick, comman
                   + (f"; {score(base, bench) / score(best, bench):.2f}x the untuned default "
                      f"{default}"
                      if base and benchdata.ok(base) else ""), flush=True)
-    if "keccak_scalar" not in choice:
+    k = profiles.key(compiler_id, version, cflags)
+    if only:
+        if not choice:
+            raise UsageError("no candidate was timed; nothing recorded")
+        old = profiles.load_own(k)
+        if old is None:
+            raise UsageError(f"--only needs this machine's profile for {compiler_id} "
+                             f"({profiles.path_for(k)}) to merge into")
+        k["sources"] = dict(old["key"].get("sources", {}),
+                            **{f: k["sources"][f] for f in {profiles.family_of(c) for c in choice}})
+        for kernel in old["choice"]:
+            if kernel not in choice:
+                choice[kernel] = old["choice"][kernel]
+                table[kernel] = old["candidates"].get(kernel, [])
+                for field, into in (("metrics", metrics), ("confirmations", confirmations),
+                                    ("ties", ties)):
+                    if kernel in old.get(field, {}):
+                        into[kernel] = old[field][kernel]
+        command = f"{old.get('measured_with', '')}; {', '.join(sorted(only))} again: {command}"
+    elif "keccak_scalar" not in choice:
         raise UsageError(f"{benches['keccak']}: no scalar Keccak candidate gave every vector "
                          "right; nothing recorded")
-    k = profiles.key(compiler_id, version, cflags)
     path = profiles.save(k, choice, table, command, metrics, confirmations, ties)
     print(f"tune: {compiler_id}: profile -> {path}", flush=True)
     return path

@@ -171,6 +171,70 @@ def split_uniform(ops, varying=LANE_VARYING):
     return tuple(scalar), tuple(vector)
 
 
+# Row layout, for calls too short to fill the block-parallel paths: one vector per row of the
+# 4x4 grid (a, b, c, d = words 0-3, 4-7, 8-11, 12-15), one block per 128-bit lane. A column
+# quarter round is then one add, xor or rotation per row, and the diagonal round is the same
+# operations after a rotation of the words inside each lane. Every block's quarter rounds form
+# one chain of 12 operations per half round, so a few blocks are bound by that chain's
+# latency, not by the vector ports: the rotation that turns columns into diagonals moves rows
+# a, c and d, never b. b is the last row a half round writes and the first the next one reads
+# (a += b); a, d and c are last used one to four operations earlier, so their word rotations
+# run in the shadow of b's last steps instead of on the chain.
+ROWS = "abcd"
+ROW_KEEP = "b"
+
+
+def row_offsets():
+    """Per row, by how many words the diagonal round's lane rotation moves it left: in
+    position k of every row the diagonal quarter round whose b word is b[k]."""
+    keep = ROWS.index(ROW_KEEP)
+    offs = set()
+    for qr in diagonals():
+        col = [w % 4 for w in qr]
+        offs.add(tuple((col[r] - col[keep]) % 4 for r in range(4)))
+    if len(offs) != 1:
+        raise AssertionError("the diagonals are not one rotation per row")
+    return offs.pop()
+
+
+def lane_rotation(offset):
+    """pshufd immediate that puts word (k + offset) % 4 of each lane in position k."""
+    return sum(((k + offset) % 4) << (2 * k) for k in range(4))
+
+
+def row_double_round(strategy="vprold"):
+    """One double round in the row layout, as ready operations on rows 0-3 (a, b, c, d):
+    the column round on the rows as they are, the rotations into the diagonal positions
+    (Op "perm", amount = pshufd immediate), the same round, the rotations back. Each row's
+    rotation is issued right after the operation that last reads or writes it in the half
+    round."""
+    offsets = row_offsets()
+    half = [op for step in QUARTER_STEPS
+            for op in (Op("add", ROWS.index(step[0]), ROWS.index(step[1])),
+                       Op("xor", ROWS.index(step[2]), ROWS.index(step[0])),
+                       Op("rotl", ROWS.index(step[2]), amount=step[3]))]
+    last = {}
+    for i, op in enumerate(half):
+        last[op.dst] = i
+        if op.src >= 0:
+            last[op.src] = i
+
+    def with_perms(sign):
+        out = []
+        for i, op in enumerate(half):
+            out.append(op)
+            out += [Op("perm", r, amount=lane_rotation(sign * offsets[r] % 4))
+                    for r in sorted(last) if last[r] == i and offsets[r]]
+        return out
+    return with_method(tuple(with_perms(1) + with_perms(-1)), strategy)
+
+
+def interleave_rows(ops, sets):
+    """`sets` independent row sets (rows 4 s .. 4 s + 3) issued op by op."""
+    return tuple(Op(op.kind, op.dst + 4 * s, op.src + 4 * s if op.src >= 0 else -1,
+                    op.amount, op.method) for op in ops for s in range(sets))
+
+
 def check_rounds(rounds):
     if rounds % 2 or not 2 <= rounds <= MAX_ROUNDS:
         raise ValueError(f"ChaCha takes an even round count 2..{MAX_ROUNDS}, not {rounds}")

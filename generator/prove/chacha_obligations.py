@@ -27,7 +27,9 @@ from .memory import NULL, Obj, Pointer
 
 # Every way through the levels' chunk loops: 63 = 32 + 16 + 8 + 4 + 3 takes each width and
 # the single-block tail once, 65 the widest twice, and the rest each narrower entry alone.
-LEVEL_COUNTS = (1, 5, 13, 29, 63, 65)
+# Where a level ends in row sets (AVX-512: 1-4 sets of four blocks), 1, 5, 11 and 13 take one,
+# two, three and four sets, each with its last set partly written.
+LEVEL_COUNTS = (1, 5, 11, 13, 29, 63, 65)
 
 
 KINDS = [

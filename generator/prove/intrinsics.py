@@ -269,6 +269,21 @@ for _p, _vt in (("_mm", M128), ("_mm256", M256), ("_mm512", M512)):
     SIGNATURES[f"{_p}_shuffle_epi8"] = f"v{_vt.name},v{_vt.name}->v{_vt.name}"
 
 
+def _pshufd(vt):
+    def run(interp, args, node):
+        a = _vec(args[0], 32)
+        imm = _imm(args[1], node)
+        out = [a.elems[lane + (imm >> (2 * k) & 3)]
+               for lane in range(0, len(a.elems), 4) for k in range(4)]
+        return Vector(out, 32), vt
+    return run
+
+
+for _p, _vt in (("_mm", M128), ("_mm256", M256), ("_mm512", M512)):
+    MODELS[f"{_p}_shuffle_epi32"] = _pshufd(_vt)
+    SIGNATURES[f"{_p}_shuffle_epi32"] = f"v{_vt.name},k0-255->v{_vt.name}"
+
+
 @model("_mm256_permute2x128_si256", "v__m256i,v__m256i,k0-255->v__m256i")
 def _perm2x128(interp, args, node):
     w = min(args[0][0].ew, args[1][0].ew, 64)

@@ -86,6 +86,6 @@ int main(void)
         ct_verdict(k + 1, what);
     }
     if (RS_AVX512_LINE)
-        ct_skip(k + 1, "chacha avx512 level (x16, x32 and its x8/x4 VL paths)", CT_AVX512_WHY);
+        ct_skip(k + 1, "chacha avx512 level (x16, x32 and its row paths)", CT_AVX512_WHY);
     return ct_finish();
 }

@@ -8,4 +8,5 @@ typedef struct rs_prove_m256i { unsigned long long rs_v[4]; } __m256i;
 typedef struct rs_prove_m512i { unsigned long long rs_v[8]; } __m512i;
 typedef unsigned char __mmask8;
 typedef unsigned short __mmask16;
+typedef int _MM_PERM_ENUM;     /* an enum in the real header: pshufd's immediate */
 #endif
