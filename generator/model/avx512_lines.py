@@ -1,0 +1,232 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""The single-state AVX-512 Keccak-p[1600] schedule: the state held as lines, as data.
+
+Five 512-bit registers hold the 25 lanes, five lanes each (slots 0..4; slots 5..7 carry
+nothing any result reads). Every lane-moving instruction that crosses slots (vpermq) issues
+on one port of the Intel cores measured, so the schedule is counted in those moves.
+
+Theta wants slot x of every register to hold a lane of column x: the parity is then a xor
+of the five registers. Chi wants, for every register, the lanes (x + 1, y) and (x + 2, y) of
+its lane (x, y) in the same slot of one other register each. A line of slope c, the lanes
+(x, c * x + k) for x = 0..4, is both, if c is neither 0 (a row: chi's neighbours are in the
+register itself) nor a column: held slot <-> x it suits theta, held slot <-> y it suits chi.
+Pi maps each line to a line (it is linear), so it is one in-register permute per register,
+and a slope follows the orbit pi gives it; a round whose theta slope and whose slope after
+pi are both such a slope needs, besides pi, one permute per register back from slot <-> y to
+slot <-> x. The longest run of such rounds along the orbit is three (slopes 3, 2, 4 -> 1);
+then slot-preserving blends move the lanes of slope 1 onto the lines of the run's first
+slope. Everything here follows from keccak_maths's pi and rho; nothing prints C.
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from . import keccak_maths as keccak
+
+SLOTS = 8
+NONE_SLOT = 7            # the index a permute reads for a slot that carries nothing
+
+
+def pi_dest():
+    """dest[index(x, y)]: where pi sends input lane (x, y)."""
+    dest = [None] * keccak.LANES
+    for x in range(5):
+        for y in range(5):
+            dest[keccak.pi_source(x, y)] = (x, y)
+    return dest
+
+
+def line(c, k):
+    """Lanes (x, c * x + k), x = 0..4."""
+    return frozenset((x, (c * x + k) % 5) for x in range(5))
+
+
+def slope_of(lanes):
+    """c if `lanes` is a line of slope c (one lane per column), else None."""
+    xs = sorted(lanes)
+    if [x for x, _ in xs] != list(range(5)):
+        return None
+    c = (xs[1][1] - xs[0][1]) % 5
+    k = xs[0][1]
+    return c if lanes == line(c, k) else None
+
+
+def pi_image(lanes):
+    dest = pi_dest()
+    return frozenset(dest[keccak.index(x, y)] for x, y in lanes)
+
+
+def pi_slope(c):
+    """The slope pi maps lines of slope c to, or None (columns)."""
+    images = {slope_of(pi_image(line(c, k))) for k in range(5)}
+    assert len(images) == 1
+    return images.pop()
+
+
+def _good(c):
+    """Theta on slope c, chi on its image, and theta again on that image, all without
+    cross-register moves."""
+    after = pi_slope(c)
+    return c is not None and after not in (None, 0)
+
+
+@lru_cache(maxsize=None)
+def slope_run():
+    """The longest run of consecutive good slopes along pi's orbit: the theta slope of each
+    round of one period."""
+    best = ()
+    for start in range(5):
+        run, c = [], start
+        while _good(c) and c not in run:
+            run.append(c)
+            c = pi_slope(c)
+        if len(run) > len(best):
+            best = tuple(run)
+    assert keccak.MAX_ROUNDS % len(best) == 0
+    return best
+
+
+PERIOD = len(slope_run())
+
+
+def theta_lane(c, k, x):
+    """The lane register k of slope c holds in slot x."""
+    return (x, (c * x + k) % 5)
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round of a period. Theta reads registers A0..A4 of slope `slope`, slot x = lane
+    theta_lane(slope, k, x). `rho[k]`: vprolvq counts of register k; `pi[k]`: the vpermq
+    indices taking rotated A_k to B_k, slot y = the lane of row y; `chi[k]` = (k1, k2): the
+    registers holding the x + 1 and x + 2 neighbours of B_k's lanes in the same slots;
+    `realign[k]` = (m, index): next round's A_m is vpermq(index, E_k), slot x again, in
+    slope `after` (the period's last round realigns into F_m, whose slope `after` the blends
+    then leave)."""
+    slope: int
+    after: int
+    rho: tuple
+    pi: tuple
+    chi: tuple
+    realign: tuple
+
+
+def _pad(idx):
+    return tuple(idx) + (NONE_SLOT,) * (SLOTS - len(idx))
+
+
+@lru_cache(maxsize=None)
+def rounds():
+    rho = keccak.rho_offsets()
+    dest = pi_dest()
+    out = []
+    for c in slope_run():
+        after = pi_slope(c)
+        counts, perms, rows = [], [], []
+        for k in range(5):
+            lanes = [theta_lane(c, k, x) for x in range(5)]
+            counts.append(_pad([rho[keccak.index(*lane)] for lane in lanes])[:5] + (0,) * 3)
+            # slot y of B_k: the lane pi sends to row y
+            by_row = {dest[keccak.index(*lane)][1]: (x, dest[keccak.index(*lane)])
+                      for x, lane in enumerate(lanes)}
+            perms.append(_pad([by_row[y][0] for y in range(5)]))
+            rows.append([by_row[y][1] for y in range(5)])
+        chi = []
+        for k in range(5):
+            nb = []
+            for step in (1, 2):
+                want = [((x + step) % 5, y) for x, y in rows[k]]
+                owners = [j for j in range(5) if rows[j] == want]
+                assert len(owners) == 1, (c, k, step)
+                nb.append(owners[0])
+            chi.append(tuple(nb))
+        realign = []
+        for k in range(5):
+            lanes = set(rows[k])
+            m = next(m for m in range(5) if line(after, m) == lanes)
+            slot_of = {lane: y for y, lane in enumerate(rows[k])}
+            realign.append((m, _pad([slot_of[theta_lane(after, m, x)] for x in range(5)])))
+        out.append(Round(c, after, tuple(counts), tuple(perms), tuple(chi), tuple(realign)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Blend:
+    """dst = vpblendmq: slot s takes b[s] where bit s of mask is set, a[s] elsewhere."""
+    dst: str
+    mask: int
+    a: str
+    b: str
+
+
+@lru_cache(maxsize=None)
+def regroup():
+    """Blends from F0..F4 (the last round's slope, slot x) to A0..A4 of the period's first
+    slope. Lanes keep their slots; target A_n slot x comes from the F holding that lane. A
+    tree per register: slots {0, 1} and {2, 3} first, then those pairs, then slot 4 (slots
+    5..7 follow whichever operand, they carry nothing)."""
+    last, first = rounds()[-1].after, slope_run()[0]
+    ops = []
+    for n in range(5):
+        src = []
+        for x in range(5):
+            lane = theta_lane(first, n, x)
+            src.append(next(f"F{m}" for m in range(5) if lane in line(last, m)))
+        ops += [Blend(f"G{n}", 1 << 1, src[0], src[1]),
+                Blend(f"H{n}", 1 << 3, src[2], src[3]),
+                Blend(f"G{n}", 0b1100, f"G{n}", f"H{n}"),
+                Blend(f"A{n}", 1 << 4, f"G{n}", src[4])]
+    return tuple(ops)
+
+
+@dataclass(frozen=True)
+class Slot:
+    x: int          # the slot
+    lane: int       # the lane index it holds
+
+    @property
+    def mask(self):
+        return 1 << self.x
+
+
+def lane_slots(c):
+    """[register k] -> the slots of registers of slope c with their lane indices, for the
+    masked single-lane loads and stores between the state in memory and the registers (a
+    lane's load or store addresses the lane pointer minus x, masked to slot x)."""
+    return [[Slot(x, keccak.index(*theta_lane(c, k, x))) for x in range(5)] for k in range(5)]
+
+
+def body_rounds(unroll):
+    """Rounds per loop pass for an asked unroll: a whole number of periods, so that the
+    registers enter every pass on the first slope."""
+    n = unroll
+    while n % PERIOD:
+        n += unroll
+    assert keccak.MAX_ROUNDS % n == 0
+    return n
+
+
+def check():
+    """Run a period on lane labels: theta's slots line up by column, chi's neighbours by row,
+    pi is pi, and the blends give the first slope's layout back."""
+    dest = pi_dest()
+    regs = [[theta_lane(slope_run()[0], k, x) for x in range(5)] for k in range(5)]
+    for r in rounds():
+        assert all(regs[k][x][0] == x for k in range(5) for x in range(5))
+        assert regs == [[theta_lane(r.slope, k, x) for x in range(5)] for k in range(5)]
+        b = [[dest[keccak.index(*regs[k][i])] for i in r.pi[k][:5]] for k in range(5)]
+        for k in range(5):
+            assert all(lane[1] == y for y, lane in enumerate(b[k]))
+            for step, j in zip((1, 2), r.chi[k]):
+                assert all(b[j][y] == ((b[k][y][0] + step) % 5, y) for y in range(5))
+        nxt = [None] * 5
+        for k, (m, idx) in enumerate(r.realign):
+            nxt[m] = [b[k][i] for i in idx[:5]]
+        regs = nxt
+    named = {f"F{m}": regs[m] + [None] * 3 for m in range(5)}
+    for op in regroup():
+        named[op.dst] = [named[op.b][s] if op.mask >> s & 1 else named[op.a][s]
+                         for s in range(SLOTS)]
+    assert [named[f"A{n}"][:5] for n in range(5)] == \
+        [[theta_lane(slope_run()[0], n, x) for x in range(5)] for n in range(5)]
+    return True
