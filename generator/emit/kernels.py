@@ -289,9 +289,10 @@ def keccak_simd(env, variant, prefix, command, target, built="", suffix="", ns=N
                           xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                           shift_m1=simd.shift_index(4), shift_p1=simd.shift_index(1),
                           period=lines.rounds(), regroup=lines.regroup(),
+                          pair_mask=lines.PAIR_MASK, last_mask=lines.LAST_MASK,
                           unroll=lines.body_rounds(variant.unroll),
                           loads=[lines.lane_slots(r.slope) for r in lines.rounds()],
-                          stores=lines.lane_slots(lines.rounds()[-1].after))
+                          stores=lines.chi_slots(), absorb_rates=lines.CONSTANT_RATES)
         return {"keccak_p1600.h": h, "keccak_p1600.c": c}
     s = keccak.schedule(variant.unroll, lane_complement=False,
                         fused_parity=simd.fused_parity(isa))

@@ -24,6 +24,9 @@ from functools import lru_cache
 from . import keccak_maths as keccak
 
 SLOTS = 8
+# Rates (lanes) whose absorbing loop gets a copy with the rate a constant: SHA3-256 and
+# SHAKE256 (17), SHAKE128 (21).
+CONSTANT_RATES = (17, 21)
 NONE_SLOT = 7            # the index a permute reads for a slot that carries nothing
 
 
@@ -151,32 +154,53 @@ def rounds():
 
 
 @dataclass(frozen=True)
-class Blend:
-    """dst = vpblendmq: slot s takes b[s] where bit s of mask is set, a[s] elsewhere."""
-    dst: str
-    mask: int
-    a: str
-    b: str
+class Regroup:
+    """Target A_n of the period's first slope (slot x) from the last round's chi outputs
+    E0..E4 (slot <-> row), which hold its five lanes in five registers:
+    P = vpermt2q(E_pa, pi_, E_pb) places slots 0 and 1, Q = vpermt2q(E_qa, qi, E_qb) slots 2
+    and 3, R = vpblendmq(0x0C, P, Q), and a vpermq under mask 0x10 adds slot 4 from E_last."""
+    n: int
+    pa: int
+    pb: int
+    pi: tuple
+    qa: int
+    qb: int
+    qi: tuple
+    last: int
+    li: tuple
+
+
+PAIR_MASK = 0b01100     # R takes Q's slots 2, 3
+LAST_MASK = 0b10000     # the merging vpermq writes slot 4
 
 
 @lru_cache(maxsize=None)
 def regroup():
-    """Blends from F0..F4 (the last round's slope, slot x) to A0..A4 of the period's first
-    slope. Lanes keep their slots; target A_n slot x comes from the F holding that lane. A
-    tree per register: slots {0, 1} and {2, 3} first, then those pairs, then slot 4 (slots
-    5..7 follow whichever operand, they carry nothing)."""
-    last, first = rounds()[-1].after, slope_run()[0]
-    ops = []
+    """Moves from the last round's chi outputs back to the first slope: slot x of target A_n
+    is lane (x, c0 * x + n), sitting in slot y = its row of the E whose line holds it."""
+    r = rounds()[-1]
+    first = slope_run()[0]
+    rows = _chi_rows(r)
+    where = {lane: (k, y) for k in range(5) for y, lane in enumerate(rows[k])}
+    out = []
     for n in range(5):
-        src = []
-        for x in range(5):
-            lane = theta_lane(first, n, x)
-            src.append(next(f"F{m}" for m in range(5) if lane in line(last, m)))
-        ops += [Blend(f"G{n}", 1 << 1, src[0], src[1]),
-                Blend(f"H{n}", 1 << 3, src[2], src[3]),
-                Blend(f"G{n}", 0b1100, f"G{n}", f"H{n}"),
-                Blend(f"A{n}", 1 << 4, f"G{n}", src[4])]
-    return tuple(ops)
+        src = [where[theta_lane(first, n, x)] for x in range(5)]
+        assert len({k for k, _ in src}) == 5
+        (pa, ya), (pb, yb) = src[0], src[1]
+        (qa, yc), (qb, yd) = src[2], src[3]
+        last, ye = src[4]
+        pi_ = _pad([ya, SLOTS + yb])
+        qi = _pad([0, 0, yc, SLOTS + yd])
+        li = _pad([0, 0, 0, 0, ye])
+        out.append(Regroup(n, pa, pb, pi_, qa, qb, qi, last, li))
+    return tuple(out)
+
+
+def _chi_rows(r):
+    """[k] -> the lanes of B_k (and E_k) by slot, for round r."""
+    dest = pi_dest()
+    regs = [[theta_lane(r.slope, k, x) for x in range(5)] for k in range(5)]
+    return [[dest[keccak.index(*regs[k][i])] for i in r.pi[k][:5]] for k in range(5)]
 
 
 @dataclass(frozen=True)
@@ -194,6 +218,13 @@ def lane_slots(c):
     masked single-lane loads and stores between the state in memory and the registers (a
     lane's load or store addresses the lane pointer minus x, masked to slot x)."""
     return [[Slot(x, keccak.index(*theta_lane(c, k, x))) for x in range(5)] for k in range(5)]
+
+
+def chi_slots():
+    """[register k] -> the slots of the last round's chi outputs E_k with their lane
+    indices (slot y holds the lane of row y), for the single-lane masked stores."""
+    return [[Slot(y, keccak.index(*lane)) for y, lane in enumerate(row)]
+            for row in _chi_rows(rounds()[-1])]
 
 
 def body_rounds(unroll):
@@ -223,10 +254,13 @@ def check():
         for k, (m, idx) in enumerate(r.realign):
             nxt[m] = [b[k][i] for i in idx[:5]]
         regs = nxt
-    named = {f"F{m}": regs[m] + [None] * 3 for m in range(5)}
+    # regs now: the last round's realigned registers; redo the regroup from E
+    e = _chi_rows(rounds()[-1])
     for op in regroup():
-        named[op.dst] = [named[op.b][s] if op.mask >> s & 1 else named[op.a][s]
-                         for s in range(SLOTS)]
-    assert [named[f"A{n}"][:5] for n in range(5)] == \
-        [[theta_lane(slope_run()[0], n, x) for x in range(5)] for n in range(5)]
+        p = [(e[op.pa] + [None] * 3 + e[op.pb] + [None] * 3)[i] for i in op.pi]
+        q = [(e[op.qa] + [None] * 3 + e[op.qb] + [None] * 3)[i] for i in op.qi]
+        rr = [q[s] if PAIR_MASK >> s & 1 else p[s] for s in range(SLOTS)]
+        a = [(e[op.last] + [None] * 3)[op.li[s]] if LAST_MASK >> s & 1 else rr[s]
+             for s in range(SLOTS)]
+        assert a[:5] == [theta_lane(slope_run()[0], op.n, x) for x in range(5)]
     return True

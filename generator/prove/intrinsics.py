@@ -500,6 +500,18 @@ def _permutexvar_epi64(interp, args, node):
     return Vector([a[i] for i in idx], 64), M512
 
 
+@model("_mm512_mask_permutexvar_epi64", "v__m512i,m8,v__m512i,v__m512i->v__m512i")
+def _mask_permutexvar_epi64(interp, args, node):
+    # vpermq under a merging mask: slot s of src where bit s of the mask is clear.
+    src = _vec(args[0], 64).elems
+    k = _mask_bits(args[1], 8)
+    if not all(isinstance(bit, int) for bit in k):
+        raise Unsupported("a mask register from data")
+    idx = _indices(args[2], 3, "a permutation index")
+    a = _vec(args[3], 64).elems
+    return Vector([a[i] if bit else s for bit, s, i in zip(k, src, idx)], 64), M512
+
+
 @model("_mm512_permutex2var_epi64", "v__m512i,v__m512i,v__m512i->v__m512i")
 def _permutex2var_epi64(interp, args, node):
     idx = _indices(args[1], 4, "a permutation index")
