@@ -288,7 +288,7 @@ def keccak_simd(env, variant, prefix, command, target, built="", suffix="", ns=N
                           rc=keccak.round_constants(),
                           xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                           shift_m1=simd.shift_index(4), shift_p1=simd.shift_index(1),
-                          period=lines.rounds(), regroup=lines.regroup(),
+                          period=lines.rounds(), regroup=lines.regroup(), parity=lines.parity_orders(),
                           pair_mask=lines.PAIR_MASK, last_mask=lines.LAST_MASK,
                           unroll=lines.body_rounds(variant.unroll),
                           loads=[lines.lane_slots(r.slope) for r in lines.rounds()],

@@ -20,6 +20,7 @@ slope. Everything here follows from keccak_maths's pi and rho; nothing prints C.
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import permutations
 
 from . import keccak_maths as keccak
 
@@ -112,6 +113,12 @@ class Round:
     pi: tuple
     chi: tuple
     realign: tuple
+    # The order theta's updates, rho and pi run through the registers, and the order the
+    # chi outputs complete in (each as soon as its three inputs are out): one port does
+    # every permute, so the realigning permutes start on the first chi outputs while pi's
+    # last permutes still run.
+    order: tuple = tuple(range(5))
+    chi_order: tuple = tuple(range(5))
 
 
 def _pad(idx):
@@ -149,8 +156,40 @@ def rounds():
             m = next(m for m in range(5) if line(after, m) == lanes)
             slot_of = {lane: y for y, lane in enumerate(rows[k])}
             realign.append((m, _pad([slot_of[theta_lane(after, m, x)] for x in range(5)])))
-        out.append(Round(c, after, tuple(counts), tuple(perms), tuple(chi), tuple(realign)))
+        order, chi_order = _schedule(chi)
+        out.append(Round(c, after, tuple(counts), tuple(perms), tuple(chi), tuple(realign),
+                         order, chi_order))
     return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def parity_orders():
+    """[round of the period] -> A0..A4 in the order they are ready, for theta's parity (the
+    last two join it in the outer vpternlogq): the previous round's realigning permutes in
+    the order they run, A0 (after iota's extra step) one place later; the regroup's order
+    for the period's first round."""
+    out = [tuple(range(5))]
+    for r in rounds()[:-1]:
+        ready = [r.realign[k][0] for k in r.chi_order]
+        i = ready.index(0)
+        if i < 4:
+            ready[i], ready[i + 1] = ready[i + 1], ready[i]
+        out.append(tuple(ready))
+    return tuple(out)
+
+
+def _schedule(chi):
+    """The order of pi's permutes whose chi outputs complete soonest (the least sum of the
+    positions at which each chi has its three inputs; the first such order), and the chi
+    outputs by completion."""
+    best = None
+    for order in permutations(range(5)):
+        pos = {k: i for i, k in enumerate(order)}
+        done = [max(pos[k], pos[chi[k][0]], pos[chi[k][1]]) for k in range(5)]
+        key = (sum(done), order)
+        if best is None or key < best[0]:
+            best = (key, order, tuple(sorted(range(5), key=lambda k: (done[k], k))))
+    return best[1], best[2]
 
 
 @dataclass(frozen=True)
