@@ -91,6 +91,7 @@ KINDS = (
                     "keccak_p1600_x86asm.c.j2", "keccak_p1600_avx512.c.j2"),
          bench="keccak", build="keccak",
          sweep=("keccak", "Keccak-p[1600]", "TSC cycles per permutation (24 rounds)"),
+         decisions=("single",),
          wasm=("keccak_scalar", "sha3_median",
                "ns per 136-byte block of SHA3-256 over 64 KiB, " + RACE_NOTE)),
     # The x-N shapes, widest first (variants.SIMD_SHAPES with more than one instance).

@@ -326,11 +326,20 @@ KECCAK_FLAVOURS = {f.name: f for f in (
 )}
 
 
+# The single-state vector kernels a bundle carries, by option name of the "single" decision:
+# the AVX-512 line-layout kernel at unroll 3, which ran as fast as its unrolls 6, 12 and 24 in
+# the sponge (Intel family 6 model 167, gcc and clang -O2, within 1%) in the least code.
+SINGLE_VECTOR = {"avx512": "keccakp1600-u3-avx512"}
+
+
 @dataclass(frozen=True)
 class DispatchPath:
     name: str                 # ROUNDSMITH_PATH=<name>; RS_NO_<NAME> compiles it out
     keccak: str = "scalar"    # the scalar Keccak flavour (KECCAK_FLAVOURS)
     kt_leaves: tuple = ()     # multi-state kernels for KT128's leaves, widest first
+    # Single-state vector kernels (SINGLE_VECTOR) the path may run instead of its scalar
+    # flavour, where the CPU's row of the table says so (the "single" decision).
+    single: tuple = ()
     chacha: str = "scalar"    # the ChaCha level
     # A preprocessor condition the compiler must meet to build the path besides the
     # architecture (the SHA3 kernel: gcc enables the extension itself, clang needs -march).
@@ -355,7 +364,7 @@ BUNDLES = {
         DispatchPath("scalar"),
         DispatchPath("sse2", chacha="sse2"),
         DispatchPath("avx2", keccak="bmi2", kt_leaves=("x4-avx2",), chacha="avx2"),
-        DispatchPath("avx512", keccak="bmi2",
+        DispatchPath("avx512", keccak="bmi2", single=("avx512",),
                      kt_leaves=("x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl"),
                      chacha="avx512"),
     ), "x86-64: scalar, SSE2, AVX2+BMI2, AVX-512+BMI2 paths chosen by CPUID"),
