@@ -308,10 +308,11 @@ DEFAULT_X2_UNROLL_TARGET = {"wasm32": 1}
 # on it; the dispatch takes the last path in the list whose CPU features the machine has, so
 # the order is the measured preference (fastest last). The single-state permutation
 # (keccak_f1600, keccak_p1600, and the SHA-3/SHAKE block loop) is a scalar kernel on every
-# path: on the reference Zen 5 it beats the single-state AVX-512 kernel by 1.2x-1.6x
-# (docs/performance.md, "Vector Keccak kernels (x86)"); vector paths pay off in KT128's
-# leaves and ChaCha. The scalar kernel comes in flavours, the same C compiled for more of
-# the CPU: with BMI1 (ANDN) and BMI2 (RORX) it ran 1.2x faster than plain x86-64 here (798
+# path, and where a path carries one (`single`) the single-state AVX-512 kernel wherever the
+# per-CPU table's "single" decision takes it: it wins the sponge on the Intel family 6 model
+# 167 measured (docs/performance.md, "Single-state AVX-512: the line layout"), while its
+# earlier row-and-transpose form lost to the scalar kernel by 1.2x-1.6x on the reference
+# Zen 5. The scalar kernel comes in flavours, the same C compiled for more of the CPU: with BMI1 (ANDN) and BMI2 (RORX) it ran 1.2x faster than plain x86-64 here (798
 # against 655 TSC cycles per permutation, gcc 12 -O3), as fast as -march=native.
 @dataclass(frozen=True)
 class ScalarFlavour:
