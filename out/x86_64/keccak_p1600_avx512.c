@@ -167,11 +167,11 @@ RS_INLINE void rs_keccak_p1600_from(uint64_t *state, unsigned start)
         C = RS_VXOR3(RS_VXOR3(A2, A0, A1), A3, A4);
         Cm1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 3, 2, 1, 0, 4), C);
         Cp1 = RS_VROL_rol(_mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 0, 4, 3, 2, 1), C), 1);
-        B0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 1, 4, 2, 0), _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 55, 61, 10, 0)));
-        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 0, 3, 1, 4), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 25, 62, 45, 36)));
-        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 4, 2, 0, 3), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 21, 6, 2, 3)));
-        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 3, 1, 4, 2), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 56, 43, 1, 41)));
-        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 2, 0, 3, 1), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 28, 15, 44, 18)));
+        B0 = _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 55, 61, 10, 0));
+        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 2, 1, 0, 4), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 25, 62, 45, 36)));
+        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 1, 0, 4, 3), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 21, 6, 2, 3)));
+        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 0, 4, 3, 2), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 56, 43, 1, 41)));
+        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 4, 3, 2, 1), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 28, 15, 44, 18)));
         /* chi on slope 4, slot <-> row, each as soon as pi has its inputs; iota on
          * lane (0, 0), slot 0 of E0 (a load, not a move from a general register) */
         E2 = RS_VCHI(B2, B1, B0);
@@ -180,22 +180,22 @@ RS_INLINE void rs_keccak_p1600_from(uint64_t *state, unsigned start)
         E0 = RS_VXOR(E0, _mm512_maskz_loadu_epi64(1, rs_keccak_rc + i + 1));
         E1 = RS_VCHI(B1, B0, B4);
         E4 = RS_VCHI(B4, B3, B2);
-        A3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 0, 1, 2, 3), E2);
-        A2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 4, 0, 1, 2), E3);
-        A0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 2, 3, 4, 0), E0);
-        A4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 1, 2, 3, 4), E1);
-        A1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 3, 4, 0, 1), E4);
+        A3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 0, 2, 4, 1), E2);
+        A2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 3, 0, 2, 4), E3);
+        A0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 4, 1, 3, 0), E0);
+        A4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 2, 4, 1, 3), E1);
+        A1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 1, 3, 0, 2), E4);
 
     round2:
         /* theta on slope 4, the registers ready last joining the parity last */
         C = RS_VXOR3(RS_VXOR3(A3, A2, A4), A0, A1);
         Cm1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 3, 2, 1, 0, 4), C);
         Cp1 = RS_VROL_rol(_mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 0, 4, 3, 2, 1), C), 1);
-        B0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 2, 3, 4, 0), _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 25, 15, 2, 0)));
-        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 0, 1, 2, 3), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 21, 61, 1, 36)));
-        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 1, 2, 3, 4), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 28, 6, 10, 41)));
-        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 3, 4, 0, 1), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 56, 62, 44, 3)));
-        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 4, 0, 1, 2), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 55, 43, 45, 18)));
+        B0 = _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 25, 15, 2, 0));
+        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 1, 0, 4, 3), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 21, 61, 1, 36)));
+        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 2, 1, 0, 4), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 28, 6, 10, 41)));
+        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 4, 3, 2, 1), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 56, 62, 44, 3)));
+        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 0, 4, 3, 2), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 55, 43, 45, 18)));
         /* chi on slope 1, slot <-> row, each as soon as pi has its inputs; iota on
          * lane (0, 0), slot 0 of E0 (a load, not a move from a general register) */
         E1 = RS_VCHI(B1, B3, B0);
@@ -209,54 +209,54 @@ RS_INLINE void rs_keccak_p1600_from(uint64_t *state, unsigned start)
             break;
         /* back to slope 3: two two-source permutes, a blend and a merging
          * permute per register gather its five lanes */
-        P = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 11, 0), E1);
-        Q = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 12, 1, 0, 0), E3);
+        P = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 10, 0), E1);
+        Q = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 9, 4, 0, 0), E3);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A0 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 2, 0, 0, 0, 0), E4);
-        P = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 12, 1), E4);
-        Q = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 8, 2, 0, 0), E1);
+        A0 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 3, 0, 0, 0, 0), E4);
+        P = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 9, 4), E4);
+        Q = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 8, 3, 0, 0), E1);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A1 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 3, 0, 0, 0, 0), E2);
-        P = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 8, 2), E2);
-        Q = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 9, 3, 0, 0), E4);
+        A1 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 2, 0, 0, 0, 0), E2);
+        P = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 8, 3), E2);
+        Q = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 12, 2, 0, 0), E4);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A2 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 4, 0, 0, 0, 0), E0);
-        P = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 9, 3), E0);
-        Q = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 10, 4, 0, 0), E2);
+        A2 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 1, 0, 0, 0, 0), E0);
+        P = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 12, 2), E0);
+        Q = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 11, 1, 0, 0), E2);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
         A3 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 0, 0, 0, 0, 0), E3);
-        P = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 10, 4), E3);
-        Q = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 11, 0, 0, 0), E0);
+        P = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 11, 1), E3);
+        Q = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 10, 0, 0, 0), E0);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A4 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 1, 0, 0, 0, 0), E1);
+        A4 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 4, 0, 0, 0, 0), E1);
 
     }
 
     _mm512_mask_storeu_epi64(state + 0, 0x01, E0);
-    _mm512_mask_storeu_epi64(state + 5, 0x02, E0);
-    _mm512_mask_storeu_epi64(state + 10, 0x04, E0);
-    _mm512_mask_storeu_epi64(state + 15, 0x08, E0);
-    _mm512_mask_storeu_epi64(state + 20, 0x10, E0);
+    _mm512_mask_storeu_epi64(state + 23, 0x02, E0);
+    _mm512_mask_storeu_epi64(state + 16, 0x04, E0);
+    _mm512_mask_storeu_epi64(state + 9, 0x08, E0);
+    _mm512_mask_storeu_epi64(state + 2, 0x10, E0);
     _mm512_mask_storeu_epi64(state + 3, 0x01, E1);
-    _mm512_mask_storeu_epi64(state + 8, 0x02, E1);
-    _mm512_mask_storeu_epi64(state + 8, 0x04, E1);
-    _mm512_mask_storeu_epi64(state + 13, 0x08, E1);
-    _mm512_mask_storeu_epi64(state + 18, 0x10, E1);
+    _mm512_mask_storeu_epi64(state + 21, 0x02, E1);
+    _mm512_mask_storeu_epi64(state + 14, 0x04, E1);
+    _mm512_mask_storeu_epi64(state + 7, 0x08, E1);
+    _mm512_mask_storeu_epi64(state + 5, 0x10, E1);
     _mm512_mask_storeu_epi64(state + 1, 0x01, E2);
-    _mm512_mask_storeu_epi64(state + 6, 0x02, E2);
-    _mm512_mask_storeu_epi64(state + 11, 0x04, E2);
-    _mm512_mask_storeu_epi64(state + 16, 0x08, E2);
-    _mm512_mask_storeu_epi64(state + 16, 0x10, E2);
+    _mm512_mask_storeu_epi64(state + 19, 0x02, E2);
+    _mm512_mask_storeu_epi64(state + 17, 0x04, E2);
+    _mm512_mask_storeu_epi64(state + 10, 0x08, E2);
+    _mm512_mask_storeu_epi64(state + 3, 0x10, E2);
     _mm512_mask_storeu_epi64(state + 4, 0x01, E3);
-    _mm512_mask_storeu_epi64(state + 4, 0x02, E3);
-    _mm512_mask_storeu_epi64(state + 9, 0x04, E3);
-    _mm512_mask_storeu_epi64(state + 14, 0x08, E3);
-    _mm512_mask_storeu_epi64(state + 19, 0x10, E3);
+    _mm512_mask_storeu_epi64(state + 22, 0x02, E3);
+    _mm512_mask_storeu_epi64(state + 15, 0x04, E3);
+    _mm512_mask_storeu_epi64(state + 8, 0x08, E3);
+    _mm512_mask_storeu_epi64(state + 1, 0x10, E3);
     _mm512_mask_storeu_epi64(state + 2, 0x01, E4);
-    _mm512_mask_storeu_epi64(state + 7, 0x02, E4);
-    _mm512_mask_storeu_epi64(state + 12, 0x04, E4);
-    _mm512_mask_storeu_epi64(state + 12, 0x08, E4);
-    _mm512_mask_storeu_epi64(state + 17, 0x10, E4);
+    _mm512_mask_storeu_epi64(state + 20, 0x02, E4);
+    _mm512_mask_storeu_epi64(state + 13, 0x04, E4);
+    _mm512_mask_storeu_epi64(state + 11, 0x08, E4);
+    _mm512_mask_storeu_epi64(state + 4, 0x10, E4);
 }
 
 RS_TARGET void rs_avx512_keccak_f1600(uint64_t state[25])
@@ -404,11 +404,11 @@ RS_INLINE size_t rs_absorb_lines17(uint64_t *state, unsigned start, unsigned lan
         C = RS_VXOR3(RS_VXOR3(A2, A0, A1), A3, A4);
         Cm1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 3, 2, 1, 0, 4), C);
         Cp1 = RS_VROL_rol(_mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 0, 4, 3, 2, 1), C), 1);
-        B0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 1, 4, 2, 0), _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 55, 61, 10, 0)));
-        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 0, 3, 1, 4), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 25, 62, 45, 36)));
-        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 4, 2, 0, 3), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 21, 6, 2, 3)));
-        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 3, 1, 4, 2), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 56, 43, 1, 41)));
-        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 2, 0, 3, 1), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 28, 15, 44, 18)));
+        B0 = _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 55, 61, 10, 0));
+        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 2, 1, 0, 4), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 25, 62, 45, 36)));
+        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 1, 0, 4, 3), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 21, 6, 2, 3)));
+        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 0, 4, 3, 2), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 56, 43, 1, 41)));
+        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 4, 3, 2, 1), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 28, 15, 44, 18)));
         /* chi on slope 4, slot <-> row, each as soon as pi has its inputs; iota on
          * lane (0, 0), slot 0 of E0 (a load, not a move from a general register) */
         E2 = RS_VCHI(B2, B1, B0);
@@ -417,22 +417,22 @@ RS_INLINE size_t rs_absorb_lines17(uint64_t *state, unsigned start, unsigned lan
         E0 = RS_VXOR(E0, _mm512_maskz_loadu_epi64(1, rs_keccak_rc + i + 1));
         E1 = RS_VCHI(B1, B0, B4);
         E4 = RS_VCHI(B4, B3, B2);
-        A3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 0, 1, 2, 3), E2);
-        A2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 4, 0, 1, 2), E3);
-        A0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 2, 3, 4, 0), E0);
-        A4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 1, 2, 3, 4), E1);
-        A1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 3, 4, 0, 1), E4);
+        A3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 0, 2, 4, 1), E2);
+        A2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 3, 0, 2, 4), E3);
+        A0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 4, 1, 3, 0), E0);
+        A4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 2, 4, 1, 3), E1);
+        A1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 1, 3, 0, 2), E4);
 
     round2:
         /* theta on slope 4, the registers ready last joining the parity last */
         C = RS_VXOR3(RS_VXOR3(A3, A2, A4), A0, A1);
         Cm1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 3, 2, 1, 0, 4), C);
         Cp1 = RS_VROL_rol(_mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 0, 4, 3, 2, 1), C), 1);
-        B0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 2, 3, 4, 0), _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 25, 15, 2, 0)));
-        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 0, 1, 2, 3), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 21, 61, 1, 36)));
-        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 1, 2, 3, 4), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 28, 6, 10, 41)));
-        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 3, 4, 0, 1), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 56, 62, 44, 3)));
-        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 4, 0, 1, 2), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 55, 43, 45, 18)));
+        B0 = _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 25, 15, 2, 0));
+        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 1, 0, 4, 3), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 21, 61, 1, 36)));
+        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 2, 1, 0, 4), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 28, 6, 10, 41)));
+        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 4, 3, 2, 1), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 56, 62, 44, 3)));
+        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 0, 4, 3, 2), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 55, 43, 45, 18)));
         /* chi on slope 1, slot <-> row, each as soon as pi has its inputs; iota on
          * lane (0, 0), slot 0 of E0 (a load, not a move from a general register) */
         E1 = RS_VCHI(B1, B3, B0);
@@ -443,26 +443,26 @@ RS_INLINE size_t rs_absorb_lines17(uint64_t *state, unsigned start, unsigned lan
         E4 = RS_VCHI(B4, B1, B3);
         /* back to slope 3: two two-source permutes, a blend and a merging
          * permute per register gather its five lanes */
-        P = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 11, 0), E1);
-        Q = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 12, 1, 0, 0), E3);
+        P = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 10, 0), E1);
+        Q = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 9, 4, 0, 0), E3);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A0 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 2, 0, 0, 0, 0), E4);
-        P = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 12, 1), E4);
-        Q = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 8, 2, 0, 0), E1);
+        A0 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 3, 0, 0, 0, 0), E4);
+        P = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 9, 4), E4);
+        Q = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 8, 3, 0, 0), E1);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A1 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 3, 0, 0, 0, 0), E2);
-        P = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 8, 2), E2);
-        Q = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 9, 3, 0, 0), E4);
+        A1 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 2, 0, 0, 0, 0), E2);
+        P = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 8, 3), E2);
+        Q = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 12, 2, 0, 0), E4);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A2 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 4, 0, 0, 0, 0), E0);
-        P = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 9, 3), E0);
-        Q = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 10, 4, 0, 0), E2);
+        A2 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 1, 0, 0, 0, 0), E0);
+        P = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 12, 2), E0);
+        Q = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 11, 1, 0, 0), E2);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
         A3 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 0, 0, 0, 0, 0), E3);
-        P = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 10, 4), E3);
-        Q = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 11, 0, 0, 0), E0);
+        P = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 11, 1), E3);
+        Q = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 10, 0, 0, 0), E0);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A4 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 1, 0, 0, 0, 0), E1);
+        A4 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 4, 0, 0, 0, 0), E1);
         i += 3;
         if (i == 24)
             break;
@@ -565,11 +565,11 @@ RS_INLINE size_t rs_absorb_lines21(uint64_t *state, unsigned start, unsigned lan
         C = RS_VXOR3(RS_VXOR3(A2, A0, A1), A3, A4);
         Cm1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 3, 2, 1, 0, 4), C);
         Cp1 = RS_VROL_rol(_mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 0, 4, 3, 2, 1), C), 1);
-        B0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 1, 4, 2, 0), _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 55, 61, 10, 0)));
-        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 0, 3, 1, 4), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 25, 62, 45, 36)));
-        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 4, 2, 0, 3), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 21, 6, 2, 3)));
-        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 3, 1, 4, 2), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 56, 43, 1, 41)));
-        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 2, 0, 3, 1), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 28, 15, 44, 18)));
+        B0 = _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 55, 61, 10, 0));
+        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 2, 1, 0, 4), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 25, 62, 45, 36)));
+        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 1, 0, 4, 3), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 21, 6, 2, 3)));
+        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 0, 4, 3, 2), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 56, 43, 1, 41)));
+        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 4, 3, 2, 1), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 28, 15, 44, 18)));
         /* chi on slope 4, slot <-> row, each as soon as pi has its inputs; iota on
          * lane (0, 0), slot 0 of E0 (a load, not a move from a general register) */
         E2 = RS_VCHI(B2, B1, B0);
@@ -578,22 +578,22 @@ RS_INLINE size_t rs_absorb_lines21(uint64_t *state, unsigned start, unsigned lan
         E0 = RS_VXOR(E0, _mm512_maskz_loadu_epi64(1, rs_keccak_rc + i + 1));
         E1 = RS_VCHI(B1, B0, B4);
         E4 = RS_VCHI(B4, B3, B2);
-        A3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 0, 1, 2, 3), E2);
-        A2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 4, 0, 1, 2), E3);
-        A0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 2, 3, 4, 0), E0);
-        A4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 1, 2, 3, 4), E1);
-        A1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 3, 4, 0, 1), E4);
+        A3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 0, 2, 4, 1), E2);
+        A2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 3, 0, 2, 4), E3);
+        A0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 4, 1, 3, 0), E0);
+        A4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 2, 4, 1, 3), E1);
+        A1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 1, 3, 0, 2), E4);
 
     round2:
         /* theta on slope 4, the registers ready last joining the parity last */
         C = RS_VXOR3(RS_VXOR3(A3, A2, A4), A0, A1);
         Cm1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 3, 2, 1, 0, 4), C);
         Cp1 = RS_VROL_rol(_mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 0, 4, 3, 2, 1), C), 1);
-        B0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 2, 3, 4, 0), _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 25, 15, 2, 0)));
-        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 0, 1, 2, 3), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 21, 61, 1, 36)));
-        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 1, 2, 3, 4), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 28, 6, 10, 41)));
-        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 3, 4, 0, 1), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 56, 62, 44, 3)));
-        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 4, 0, 1, 2), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 55, 43, 45, 18)));
+        B0 = _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 25, 15, 2, 0));
+        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 1, 0, 4, 3), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 21, 61, 1, 36)));
+        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 2, 1, 0, 4), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 28, 6, 10, 41)));
+        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 4, 3, 2, 1), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 56, 62, 44, 3)));
+        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 0, 4, 3, 2), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 55, 43, 45, 18)));
         /* chi on slope 1, slot <-> row, each as soon as pi has its inputs; iota on
          * lane (0, 0), slot 0 of E0 (a load, not a move from a general register) */
         E1 = RS_VCHI(B1, B3, B0);
@@ -604,26 +604,26 @@ RS_INLINE size_t rs_absorb_lines21(uint64_t *state, unsigned start, unsigned lan
         E4 = RS_VCHI(B4, B1, B3);
         /* back to slope 3: two two-source permutes, a blend and a merging
          * permute per register gather its five lanes */
-        P = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 11, 0), E1);
-        Q = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 12, 1, 0, 0), E3);
+        P = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 10, 0), E1);
+        Q = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 9, 4, 0, 0), E3);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A0 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 2, 0, 0, 0, 0), E4);
-        P = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 12, 1), E4);
-        Q = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 8, 2, 0, 0), E1);
+        A0 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 3, 0, 0, 0, 0), E4);
+        P = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 9, 4), E4);
+        Q = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 8, 3, 0, 0), E1);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A1 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 3, 0, 0, 0, 0), E2);
-        P = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 8, 2), E2);
-        Q = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 9, 3, 0, 0), E4);
+        A1 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 2, 0, 0, 0, 0), E2);
+        P = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 8, 3), E2);
+        Q = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 12, 2, 0, 0), E4);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A2 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 4, 0, 0, 0, 0), E0);
-        P = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 9, 3), E0);
-        Q = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 10, 4, 0, 0), E2);
+        A2 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 1, 0, 0, 0, 0), E0);
+        P = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 12, 2), E0);
+        Q = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 11, 1, 0, 0), E2);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
         A3 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 0, 0, 0, 0, 0), E3);
-        P = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 10, 4), E3);
-        Q = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 11, 0, 0, 0), E0);
+        P = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 11, 1), E3);
+        Q = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 10, 0, 0, 0), E0);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A4 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 1, 0, 0, 0, 0), E1);
+        A4 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 4, 0, 0, 0, 0), E1);
         i += 3;
         if (i == 24)
             break;
@@ -766,11 +766,11 @@ RS_INLINE size_t rs_absorb_lines(uint64_t *state, unsigned start, unsigned lanes
         C = RS_VXOR3(RS_VXOR3(A2, A0, A1), A3, A4);
         Cm1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 3, 2, 1, 0, 4), C);
         Cp1 = RS_VROL_rol(_mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 0, 4, 3, 2, 1), C), 1);
-        B0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 1, 4, 2, 0), _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 55, 61, 10, 0)));
-        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 0, 3, 1, 4), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 25, 62, 45, 36)));
-        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 4, 2, 0, 3), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 21, 6, 2, 3)));
-        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 3, 1, 4, 2), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 56, 43, 1, 41)));
-        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 2, 0, 3, 1), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 28, 15, 44, 18)));
+        B0 = _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 55, 61, 10, 0));
+        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 2, 1, 0, 4), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 25, 62, 45, 36)));
+        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 1, 0, 4, 3), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 21, 6, 2, 3)));
+        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 0, 4, 3, 2), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 56, 43, 1, 41)));
+        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 4, 3, 2, 1), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 28, 15, 44, 18)));
         /* chi on slope 4, slot <-> row, each as soon as pi has its inputs; iota on
          * lane (0, 0), slot 0 of E0 (a load, not a move from a general register) */
         E2 = RS_VCHI(B2, B1, B0);
@@ -779,22 +779,22 @@ RS_INLINE size_t rs_absorb_lines(uint64_t *state, unsigned start, unsigned lanes
         E0 = RS_VXOR(E0, _mm512_maskz_loadu_epi64(1, rs_keccak_rc + i + 1));
         E1 = RS_VCHI(B1, B0, B4);
         E4 = RS_VCHI(B4, B3, B2);
-        A3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 0, 1, 2, 3), E2);
-        A2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 4, 0, 1, 2), E3);
-        A0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 2, 3, 4, 0), E0);
-        A4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 1, 2, 3, 4), E1);
-        A1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 3, 4, 0, 1), E4);
+        A3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 0, 2, 4, 1), E2);
+        A2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 3, 0, 2, 4), E3);
+        A0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 4, 1, 3, 0), E0);
+        A4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 2, 4, 1, 3), E1);
+        A1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 1, 3, 0, 2), E4);
 
     round2:
         /* theta on slope 4, the registers ready last joining the parity last */
         C = RS_VXOR3(RS_VXOR3(A3, A2, A4), A0, A1);
         Cm1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 3, 2, 1, 0, 4), C);
         Cp1 = RS_VROL_rol(_mm512_permutexvar_epi64(_mm512_set_epi64(7, 6, 5, 0, 4, 3, 2, 1), C), 1);
-        B0 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 2, 3, 4, 0), _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 25, 15, 2, 0)));
-        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 4, 0, 1, 2, 3), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 21, 61, 1, 36)));
-        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 1, 2, 3, 4), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 28, 6, 10, 41)));
-        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 3, 4, 0, 1), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 56, 62, 44, 3)));
-        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 4, 0, 1, 2), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 55, 43, 45, 18)));
+        B0 = _mm512_rolv_epi64(RS_VXOR3(A0, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 20, 25, 15, 2, 0));
+        B1 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 2, 1, 0, 4, 3), _mm512_rolv_epi64(RS_VXOR3(A1, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 39, 21, 61, 1, 36)));
+        B3 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 3, 2, 1, 0, 4), _mm512_rolv_epi64(RS_VXOR3(A3, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 14, 28, 6, 10, 41)));
+        B2 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 0, 4, 3, 2, 1), _mm512_rolv_epi64(RS_VXOR3(A2, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 8, 56, 62, 44, 3)));
+        B4 = _mm512_permutexvar_epi64(_mm512_set_epi64(7, 7, 7, 1, 0, 4, 3, 2), _mm512_rolv_epi64(RS_VXOR3(A4, Cm1, Cp1), _mm512_set_epi64(0, 0, 0, 27, 55, 43, 45, 18)));
         /* chi on slope 1, slot <-> row, each as soon as pi has its inputs; iota on
          * lane (0, 0), slot 0 of E0 (a load, not a move from a general register) */
         E1 = RS_VCHI(B1, B3, B0);
@@ -805,26 +805,26 @@ RS_INLINE size_t rs_absorb_lines(uint64_t *state, unsigned start, unsigned lanes
         E4 = RS_VCHI(B4, B1, B3);
         /* back to slope 3: two two-source permutes, a blend and a merging
          * permute per register gather its five lanes */
-        P = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 11, 0), E1);
-        Q = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 12, 1, 0, 0), E3);
+        P = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 10, 0), E1);
+        Q = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 9, 4, 0, 0), E3);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A0 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 2, 0, 0, 0, 0), E4);
-        P = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 12, 1), E4);
-        Q = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 8, 2, 0, 0), E1);
+        A0 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 3, 0, 0, 0, 0), E4);
+        P = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 9, 4), E4);
+        Q = _mm512_permutex2var_epi64(E0, _mm512_set_epi64(7, 7, 7, 7, 8, 3, 0, 0), E1);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A1 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 3, 0, 0, 0, 0), E2);
-        P = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 8, 2), E2);
-        Q = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 9, 3, 0, 0), E4);
+        A1 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 2, 0, 0, 0, 0), E2);
+        P = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 8, 3), E2);
+        Q = _mm512_permutex2var_epi64(E3, _mm512_set_epi64(7, 7, 7, 7, 12, 2, 0, 0), E4);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A2 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 4, 0, 0, 0, 0), E0);
-        P = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 9, 3), E0);
-        Q = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 10, 4, 0, 0), E2);
+        A2 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 1, 0, 0, 0, 0), E0);
+        P = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 12, 2), E0);
+        Q = _mm512_permutex2var_epi64(E1, _mm512_set_epi64(7, 7, 7, 7, 11, 1, 0, 0), E2);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
         A3 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 0, 0, 0, 0, 0), E3);
-        P = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 10, 4), E3);
-        Q = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 11, 0, 0, 0), E0);
+        P = _mm512_permutex2var_epi64(E2, _mm512_set_epi64(7, 7, 7, 7, 7, 7, 11, 1), E3);
+        Q = _mm512_permutex2var_epi64(E4, _mm512_set_epi64(7, 7, 7, 7, 10, 0, 0, 0), E0);
         R = _mm512_mask_blend_epi64(0x0C, P, Q);
-        A4 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 1, 0, 0, 0, 0), E1);
+        A4 = _mm512_mask_permutexvar_epi64(R, 0x10, _mm512_set_epi64(7, 7, 7, 4, 0, 0, 0, 0), E1);
         i += 3;
         if (i == 24)
             break;
