@@ -102,11 +102,10 @@ def theta_lane(c, k, x):
 class Round:
     """One round of a period. Theta reads registers A0..A4 of slope `slope`, slot x = lane
     theta_lane(slope, k, x). `rho[k]`: vprolvq counts of register k; `pi[k]`: the vpermq
-    indices taking rotated A_k to B_k, each slot one row, the same in every register; `chi[k]` = (k1, k2): the
-    registers holding the x + 1 and x + 2 neighbours of B_k's lanes in the same slots;
-    `realign[k]` = (m, index): next round's A_m is vpermq(index, E_k), slot x again, in
-    slope `after` (the period's last round realigns into F_m, whose slope `after` the blends
-    then leave)."""
+    indices taking rotated A_k to B_k, each slot one row, the same in every register;
+    `chi[k]` = (k1, k2): the registers holding the x + 1 and x + 2 neighbours of B_k's lanes
+    in the same slots; `realign[k]` = (m, index): next round's A_m is vpermq(index, E_k),
+    slot x again, in slope `after` (the period's last round regroups instead, regroup())."""
     slope: int
     after: int
     rho: tuple
