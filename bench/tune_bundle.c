@@ -4,6 +4,7 @@
  * files, the user's -O level, no -m flags) plus -DRS_TUNING_HOOKS, races the options of every
  * run-time decision of its per-CPU table through the API each decision serves, end to end on
  * bytes:
+ *   single sha3_256 over 256 KiB (the sponge's block loop, one state);
  *   mbN    shake128_xN, N lanes of 8 KiB absorbed and 8 KiB squeezed each;
  *   kt128  kt128 over 256 KiB (32 whole leaves, so every kernel width runs full batches);
  *   chacha chacha8_get_keystream, 128 blocks a call.
@@ -12,8 +13,8 @@
  * round-robin in one process (bench/timing.h: each turn after a warm-up of its own code).
  * Figures: TSC cycles per lane per permutation for mbN (97 permutations a lane: ceil(8193 /
  * 168) = 49 absorbing, the padding block's included, and 48 more for the 8192 bytes out, the
- * first 168 of which the last absorbing permutation gave), cycles per byte for kt128 and
- * chacha. generator/tune_bundle.py reads the --tsv rows.
+ * first 168 of which the last absorbing permutation gave), cycles per byte for single, kt128
+ * and chacha. generator/tune_bundle.py reads the --tsv rows.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -63,7 +64,9 @@ static void run(void *arg)
                 rs_decision_name(j->d));
         exit(1);
     }
-    if (j->d == RS_DECISION_KT128) {
+    if (j->d == RS_DECISION_SINGLE) {
+        sha3_256(out_buf, in_buf, KT_BYTES);
+    } else if (j->d == RS_DECISION_KT128) {
         kt128(out_buf, 32, in_buf, KT_BYTES, NULL, 0);
     } else if (j->d == RS_DECISION_CHACHA) {
         chacha8_get_keystream(&chacha_ctx, 0, CHACHA_BLOCKS, out_buf);
@@ -82,7 +85,7 @@ static void run(void *arg)
 
 static double per_call(int d)
 {
-    if (d == RS_DECISION_KT128)
+    if (d == RS_DECISION_KT128 || d == RS_DECISION_SINGLE)
         return KT_BYTES;
     if (d == RS_DECISION_CHACHA)
         return 64.0 * CHACHA_BLOCKS;
@@ -91,7 +94,8 @@ static double per_call(int d)
 
 static const char *unit(int d)
 {
-    return d == RS_DECISION_KT128 || d == RS_DECISION_CHACHA ? "cycles/byte"
+    return d == RS_DECISION_KT128 || d == RS_DECISION_CHACHA || d == RS_DECISION_SINGLE
+               ? "cycles/byte"
                                                                : "cycles/lane/permutation";
 }
 

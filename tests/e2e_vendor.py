@@ -101,10 +101,11 @@ class Base(unittest.TestCase):
         return link(cc, folder, objs, os.path.join(self.tmp, name + ".exe"), extra,
                     list(link_flags) or list(flags))
 
-    def consumer(self, exe, path=None, prefix=(), code=0, want_path=None, among=None):
+    def consumer(self, exe, path=None, prefix=(), code=0, want_path=None, among=None, env=None):
         """Run `exe` (forced onto `path`); a path this CPU lacks must fall back to the fastest
         it has (of `among`, the paths the build has), saying so on stderr."""
-        r = run([*prefix, exe], env={"ROUNDSMITH_PATH": path} if path else {})
+        r = run([*prefix, exe], env=dict({"ROUNDSMITH_PATH": path} if path else {},
+                                         **(env or {})))
         want_path, line = host_cpu.forced(path, want_path, prefix, among)
         if line:
             self.assertIn(line, r.stderr.splitlines())
@@ -320,12 +321,13 @@ class Planted(Base):
         return folder, link(["gcc"], folder, objs, os.path.join(self.tmp, name + ".exe"),
                             [CONSUMER])
 
-    def expect(self, exe, codes):
+    def expect(self, exe, codes, env=None):
         """`codes`: path -> the self-test's code there (0 elsewhere). A forced path this CPU
         lacks runs its fallback, and fails as that one does; a bug only on such paths is
         shown nowhere here, so the test skips after checking the paths the CPU has pass."""
         for p in paths("x86_64"):
-            self.consumer(exe, p, code=codes.get(host_cpu.lands_on(p), 0), want_path=p)
+            self.consumer(exe, p, code=codes.get(host_cpu.lands_on(p), 0), want_path=p,
+                          env=env)
         if codes and not any(host_cpu.runs(p) for p in codes):
             self.skipTest(f"this CPU lacks {', '.join(sorted(codes))}: the planted bug runs "
                           "on no path here (the paths it has passed)")
@@ -343,8 +345,11 @@ class Planted(Base):
 
     def test_wrong_bmi2_flavour(self):
         _, exe = self.planted("bmi2", "keccak_p1600_bmi2.c", self.RC, "0x0000000000008083ULL")
+        # Run as a CPU whose row keeps the avx512 path on the bmi2 flavour (this CPU's row
+        # may take the single-state AVX-512 kernel there instead).
         self.expect(exe, {"avx2": selftest.CODES["keccak_f1600"],
-                          "avx512": selftest.CODES["keccak_f1600"]})
+                          "avx512": selftest.CODES["keccak_f1600"]},
+                    env={"ROUNDSMITH_CPU": scalar_row()})
 
     def test_wrong_scalar_flavour(self):
         # The last table is the C kernel's (the first is tcc's assembly kernel).
@@ -418,16 +423,29 @@ class Header(unittest.TestCase):
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def scalar_row():
+    """A ROUNDSMITH_CPU identity whose row of out/x86_64's table keeps the single-state
+    permutation on the path's scalar flavour."""
+    d = bundle.Dispatch(targets.BUNDLES["x86_64"], targets.get("x86_64"), "")
+    decisions = d.decisions
+    k = next(i for i, dec in enumerate(decisions) if dec["name"] == "single")
+    for section in d.table()["sections"]:
+        for row in section["rows"]:
+            if decisions[k]["options"][row["order"][k][0]] == "scalar":
+                return f"{row['vendor']}:{row['family']}:{row['model']}"
+    raise AssertionError("no row of out/x86_64's table keeps the scalar flavour")
+
+
 def public_functions(folder):
     """Functions declared in the folder's headers, less the internal <prefix>rs_<kernel>_
-    copies (the flavours, the AArch64 and wasm x2 kernels and the x86 kernels tagged with
-    their ISA)."""
+    copies (the flavours, the single-state AVX-512 kernel, the AArch64 and wasm x2 kernels
+    and the x86 kernels tagged with their ISA)."""
     out = set()
     for h in os.listdir(folder):
         if h.endswith(".h"):
             with open(os.path.join(folder, h)) as f:
                 out |= set(re.findall(r"^[\w *]+?\b(\w+)\(", f.read(), re.M))
-    return {f for f in out if not re.match(r"rs_(scalar|bmi2|neon|sha3|avx512vl|simd128)_", f)}
+    return {f for f in out if not re.match(r"rs_(scalar|bmi2|avx512|neon|sha3|avx512vl|simd128)_", f)}
 
 
 class CxxCase(unittest.TestCase):

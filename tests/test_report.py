@@ -340,16 +340,18 @@ class BundleSections(unittest.TestCase):
         t = self.section("### The table the x86_64 bundle carries")
         self.assertIn("minimax", t)
         gcc = t[t.index("gcc (`#if defined(__GNUC__)`)"):t.index("Any other compiler")]
+        # single: no profile here measured a single-state vector kernel, so the scalar
+        # flavour (the static order) everywhere.
         self.assertIn("| AMD EPYC (family 26 model 2) | `amd-gcc-bundle.json` (bundle profile) "
-                      "| `x2-avx512vl` | `x8-avx512` | `x8-avx512` | `x8-avx512` | `avx512` |",
-                      gcc)
+                      "| `scalar` | `x2-avx512vl` | `x8-avx512` | `x8-avx512` | `x8-avx512` | "
+                      "`avx512` |", gcc)
         # The recorded choice leads after a tie, though x8 ran faster.
         self.assertIn("| Intel Xeon (family 6 model 167) | `intel-gcc-bundle.json` (bundle "
-                      "profile) | `x2-avx512vl` | `x4-avx512vl` |", gcc)
+                      "profile) | `scalar` | `x2-avx512vl` | `x4-avx512vl` |", gcc)
         # No gcc figures for that CPU: its clang -march=native profile stands in, and says so.
         self.assertIn("| Intel Xeon Gold (family 6 model 143) | `sapphire-clang.json` (a "
                       "-march=native profile: per-instance permutation costs, not the bundle's "
-                      "own race, clang's figures) | `x4-avx512vl` | `x4-avx512vl` | "
+                      "own race, clang's figures) | `scalar` | `x4-avx512vl` | `x4-avx512vl` | "
                       "`x4-avx512vl` |", gcc)     # x8 at 300 per instance loses even at N = 8
         self.assertIn("| any other CPU (minimax) | CPU without a profile: least worst loss over ",
                       gcc)

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from generator.model import keccak_maths as keccak, reference, simd
+from generator.model import avx512_lines as lines, keccak_maths as keccak, reference, simd
 from generator.choice import variants
 from generator.emit import vendor
 from generator.errors import UsageError
@@ -72,38 +72,57 @@ class ShuffleTest(unittest.TestCase):
 
 
 class SingleStateTest(unittest.TestCase):
-    """The row layout: five 8-slot registers, simulated instruction by instruction."""
+    """The line layout (model/avx512_lines.py): five 8-slot registers, simulated instruction by
+    instruction as keccak_p1600_avx512.c.j2 prints them."""
 
-    def round(self, rows, ir):
+    def test_period_moves_lanes_as_pi_wants(self):
+        self.assertEqual(lines.slope_run(), (3, 2, 4))
+        self.assertTrue(lines.check())
+
+    def round(self, regs, ir, r, last):
         c = [0] * 8
-        for r in rows:
-            c = [x ^ y for x, y in zip(c, r)]
+        for a in regs:
+            c = [x ^ y for x, y in zip(c, a)]
         cm1 = permutexvar(simd.shift_index(4), c)
         cp1 = [reference.rol64(v, 1) for v in permutexvar(simd.shift_index(1), c)]
-        rho = simd.rho_counts()
-        regs = {}
-        for y in range(5):
-            theta = [ternlog(simd.XOR3_IMM, a, b, d) for a, b, d in zip(rows[y], cm1, cp1)]
-            rotated = [reference.rol64(v, n) for v, n in zip(theta, rho[y])]
-            regs[f"B{y}"] = permutexvar(simd.pi_to_columns()[y], rotated)
-        for x in range(5):
-            regs[f"E{x}"] = [ternlog(simd.CHI_IMM, a, b, c) for a, b, c in zip(
-                regs[f"B{x}"], regs[f"B{(x + 1) % 5}"], regs[f"B{(x + 2) % 5}"])]
-        regs["E0"][keccak.IOTA_LANE] ^= keccak.round_constants()[ir]
-        for g in simd.transpose_gathers():
-            regs[g.dst] = permutex2var(regs[g.lo], g.index, regs[g.hi])
-        return [regs[f"R{y}"] for y in range(5)]
-
+        b = []
+        for k in range(5):
+            theta = [ternlog(simd.XOR3_IMM, a, m, p) for a, m, p in zip(regs[k], cm1, cp1)]
+            b.append(permutexvar(r.pi[k], [reference.rol64(v, n) for v, n in
+                                           zip(theta, r.rho[k])]))
+        e = [[ternlog(simd.CHI_IMM, x, y, z) for x, y, z in
+              zip(b[k], b[r.chi[k][0]], b[r.chi[k][1]])] for k in range(5)]
+        e[0][0] ^= keccak.round_constants()[ir]
+        if not last:
+            out = [None] * 5
+            for k, (m, idx) in enumerate(r.realign):
+                out[m] = permutexvar(idx, e[k])
+            return out, e
+        out = [None] * 5
+        for g in lines.regroup():
+            p = permutex2var(e[g.pa], g.pi, e[g.pb])
+            q = permutex2var(e[g.qa], g.qi, e[g.qb])
+            rr = [q[s] if lines.PAIR_MASK >> s & 1 else p[s] for s in range(8)]
+            moved = permutexvar(g.li, e[g.last])
+            out[g.n] = [moved[s] if lines.LAST_MASK >> s & 1 else rr[s] for s in range(8)]
+        return out, e
 
     def test_rounds_match_reference(self):
         rng = random.Random(4)
         state = [rng.getrandbits(64) for _ in range(25)]
-        rows = [state[5 * y:5 * y + 5] + [0, 0, 0] for y in range(5)]
+        regs = [[0] * 8 for _ in range(5)]
+        for k, slots in enumerate(lines.lane_slots(lines.slope_run()[0])):
+            for s in slots:
+                regs[k][s.x] = state[s.lane]
+        period = lines.rounds()
         for ir in range(keccak.MAX_ROUNDS):
-            rows = self.round(rows, ir)
-            for y in range(5):
-                self.assertEqual(rows[y][5:], [0, 0, 0], "slots 5..7 must stay zero")
-        self.assertEqual([v for r in rows for v in r[:5]], reference.keccak_p1600(state))
+            regs, e = self.round(regs, ir, period[ir % len(period)],
+                                 ir % len(period) == len(period) - 1)
+        got = [None] * 25
+        for k, slots in enumerate(lines.chi_slots()):
+            for s in slots:
+                got[s.lane] = e[k][s.x]
+        self.assertEqual(got, reference.keccak_p1600(state))
 
 
 def unpack(a, b, hi):

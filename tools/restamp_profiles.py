@@ -30,7 +30,9 @@ def hash_at(rev, family):
             text = subprocess.run(["git", "show", f"{rev}:{rel}"], cwd=profiles.ROOT,
                                   check=True, capture_output=True).stdout
         except subprocess.CalledProcessError:
-            return None     # the file did not exist at REV: nothing was current then
+            # The file did not exist at REV: a source added since (a new model module) was
+            # no part of the family's hash then.
+            continue
         h.update(profiles.LICENSE_LINE.sub(b"", text, count=1))
     return h.hexdigest()[:16]
 

@@ -117,12 +117,39 @@ def forced_paths(w, ctx, cc, compiled):
             w.build([log], "run_check", [exe],
                     variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
             logs.append(log)
+            # A single-state vector kernel runs where the CPU's row takes it: once more as a
+            # CPU whose row does (ROUNDSMITH_CPU), so the kernel meets the vectors on any host
+            # with the path.
+            for option, ident in single_rows().items():
+                if option in path.single:
+                    log = f"{exe}.{path.name}-single-{option}.log"
+                    w.build([log], "run_check", [exe], variables=[(
+                        "check_env", f"ROUNDSMITH_PATH={path.name} ROUNDSMITH_CPU={ident}")])
+                    logs.append(log)
     logs += pq_examples(w, cc, objdir, objs, headers)
     return logs
 
 
 # The recipes of docs/multi-buffer.md for post-quantum libraries, each checking itself.
 PQ_EXAMPLES = ("examples/pq_fips202x4.c", "examples/sphincs_x4.c", "examples/liboqs_x4.c")
+
+
+@functools.lru_cache(maxsize=None)
+def single_rows():
+    """Per single-state vector kernel of out/x86_64, a ROUNDSMITH_CPU identity
+    (<vendor>:<family>:<model>) whose row of the table takes it first for the "single"
+    decision (under every compiler section that has the row)."""
+    d = bundle.Dispatch(targets.BUNDLES["x86_64"], targets.get("x86_64"), "")
+    decisions = d.decisions
+    k = next(i for i, dec in enumerate(decisions) if dec["name"] == "single")
+    options = decisions[k]["options"]
+    out = {}
+    for section in d.table()["sections"]:
+        for row in section["rows"]:
+            first = options[row["order"][k][0]]
+            if first != "scalar":
+                out.setdefault(first, f"{row['vendor']}:{row['family']}:{row['model']}")
+    return dict(sorted(out.items()))
 
 
 def pq_examples(w, cc, objdir, objs, headers):
@@ -174,9 +201,11 @@ def portable_xn(w, ctx):
 
 def msvc(w, clang):
     """MSVC mode, syntax only: the dispatch and every scalar/sponge/ChaCha file of the
-    bundles. Returns the log."""
+    bundles (not the vector Keccak kernels: clang's MSVC-mode immintrin.h declares AVX-512
+    only under /arch). Returns the log."""
     sources = [f for f in _sources(CANONICAL) + _sources(os.path.join("out", "portable"))
-               if "_x" not in os.path.basename(f)]
+               if "_x" not in os.path.basename(f)
+               and not os.path.basename(f).startswith("keccak_p1600_avx512")]
     sources.append(os.path.join("out", "aarch64", "rs_dispatch.c"))
     log = os.path.join("build", "msvc", "msvc_bundle.log")
     w.build([log], "msvc_syntax", sources, implicit=["tests/msvc_syntax.py"],

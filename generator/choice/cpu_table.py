@@ -28,7 +28,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from . import kinds, profiles
+from . import kinds, profiles, targets
 
 # The decisions, in the order the C table holds them; the multi-buffer ones per lane count.
 MB_WIDTHS = kinds.MB_WIDTHS
@@ -156,7 +156,29 @@ def width(cls):
     return 1 if cls == SINGLE else int(re.match(r"x(\d+)", cls).group(1))
 
 
-def native_costs(data, options, unrolls, chacha_levels):
+def single_costs(data, options):
+    """The "single" decision's options from a -march=native profile's keccak_scalar race:
+    "scalar" the scalar kernel it chose (else its best non-vector one), a vector option its
+    kernel at the unroll the bundle carries (targets.SINGLE_VECTOR, else that ISA's best).
+    The race times keccak_f1600 calls, which load and store the state each time: the sponge
+    a vector kernel keeps in registers is where the bundle tuner's end-to-end race says more."""
+    options = options or {}
+    rows = [r for r in data.get("candidates", {}).get("keccak_scalar", ()) if _ok(r)]
+    out = {}
+    scalar = [r for r in rows if not r["variant"].endswith(tuple(f"-{v}" for v in options))]
+    won = data.get("choice", {}).get("keccak_scalar")
+    mine = [r["median_24"] for r in scalar if r["variant"] == won]
+    if mine or scalar:
+        out["scalar"] = mine[0] if mine else min(r["median_24"] for r in scalar)
+    for v, carried in options.items():
+        isa = [r for r in rows if r["variant"].endswith(f"-{v}")]
+        exact = [r["median_24"] for r in isa if r["variant"] == carried]
+        if exact or isa:
+            out[v] = exact[0] if exact else min(r["median_24"] for r in isa)
+    return out
+
+
+def native_costs(data, options, unrolls, chacha_levels, decision_single=None):
     """Per decision, option -> cost (lower is better) from a -march=native profile: TSC
     cycles per lane per permutation for the Keccak decisions, c/B for ChaCha."""
     per = {c: _per_instance(data, c, unrolls.get(c)) for c in options}
@@ -166,6 +188,7 @@ def native_costs(data, options, unrolls, chacha_levels):
                            for c, v in per.items() if v is not None}
     # KT128 hands whole batches of leaves to one kernel: its per-instance cost.
     costs["kt128"] = {c: v for c, v in per.items() if v is not None}
+    costs["single"] = single_costs(data, decision_single)
     chacha = {}
     for r in data.get("candidates", {}).get("chacha", ()):
         if _ok(r) and r.get("level") in chacha_levels:
@@ -190,6 +213,9 @@ def static_order(decision, options):
     """The order without any figure: for N lanes the kernels no wider than N widest first,
     then the wider ones narrowest first, then the single-state kernel; KT128 and ChaCha
     widest first (options come widest first)."""
+    if decision == "single":
+        # Without figures the scalar flavour: a vector kernel runs where a CPU measured it.
+        return ("scalar",) + tuple(c for c in options if c != "scalar")
     if decision.startswith("mb"):
         n = int(decision[2:])
         fits = [c for c in options if c != SINGLE and width(c) <= n]
@@ -242,6 +268,7 @@ def build(arch, decision_options, unrolls, directory=None,
     keccak_options = decision_options.get("kt128", (SINGLE,))
     statics = {d: static_order(d, decision_options[d]) for d in DECISIONS}
     figures = {}   # (identity, compiler) -> (file, costs, choices or {})
+    native = {}    # (identity, compiler) -> costs of its -march=native profile
     for name, data in load(arch, directory):
         ident = identity(data["key"])
         cc = data["key"].get("compiler")
@@ -250,11 +277,20 @@ def build(arch, decision_options, unrolls, directory=None,
         if is_bundle(data):
             costs, lead = bundle_costs(data), data.get("choice", {})
         else:
-            costs = native_costs(data, keccak_options, unrolls, chacha_levels)
+            costs = native_costs(data, keccak_options, unrolls, chacha_levels,
+                                 {v: targets.SINGLE_VECTOR.get(v)
+                                  for v in decision_options.get("single", ()) if v != "scalar"})
             lead = {}
+            native.setdefault((ident, cc), costs)
         have = figures.get((ident, cc))
         if have is None or (is_bundle(data) and not have[0].endswith("-bundle.json")):
             figures[(ident, cc)] = (name, costs, lead)
+    # A bundle profile tuned before a decision existed says nothing of it: the same CPU's
+    # -march=native figures do.
+    for k, (name, costs, lead) in figures.items():
+        for d, c in native.get(k, {}).items():
+            if not costs.get(d) and c:
+                costs[d] = c
     idents = sorted({i for i, _ in figures})
     rows, default = {}, {}
     for cc in compilers:

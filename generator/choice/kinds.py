@@ -86,11 +86,12 @@ KINDS = (
     # The single-state permutation: scalar C, x86-64 assembly, and the single-state vector
     # kernels, which race it in one bench because which wins is a fact of the machine.
     Kind("keccak_scalar", "keccak", ("keccak_scalar",),
-         models=("keccak_maths", "x86_lowering"),
+         models=("keccak_maths", "x86_lowering", "avx512_lines"),
          templates=("keccak_p1600.h.j2", "keccak_p1600_scalar.c.j2",
                     "keccak_p1600_x86asm.c.j2", "keccak_p1600_avx512.c.j2"),
          bench="keccak", build="keccak",
          sweep=("keccak", "Keccak-p[1600]", "TSC cycles per permutation (24 rounds)"),
+         decisions=("single",),
          wasm=("keccak_scalar", "sha3_median",
                "ns per 136-byte block of SHA3-256 over 64 KiB, " + RACE_NOTE)),
     # The x-N shapes, widest first (variants.SIMD_SHAPES with more than one instance).

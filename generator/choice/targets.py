@@ -308,10 +308,11 @@ DEFAULT_X2_UNROLL_TARGET = {"wasm32": 1}
 # on it; the dispatch takes the last path in the list whose CPU features the machine has, so
 # the order is the measured preference (fastest last). The single-state permutation
 # (keccak_f1600, keccak_p1600, and the SHA-3/SHAKE block loop) is a scalar kernel on every
-# path: on the reference Zen 5 it beats the single-state AVX-512 kernel by 1.2x-1.6x
-# (docs/performance.md, "Vector Keccak kernels (x86)"); vector paths pay off in KT128's
-# leaves and ChaCha. The scalar kernel comes in flavours, the same C compiled for more of
-# the CPU: with BMI1 (ANDN) and BMI2 (RORX) it ran 1.2x faster than plain x86-64 here (798
+# path, and where a path carries one (`single`) the single-state AVX-512 kernel wherever the
+# per-CPU table's "single" decision takes it: it wins the sponge on the Intel family 6 model
+# 167 measured (docs/performance.md, "Single-state AVX-512: the line layout"), while its
+# earlier row-and-transpose form lost to the scalar kernel by 1.2x-1.6x on the reference
+# Zen 5. The scalar kernel comes in flavours, the same C compiled for more of the CPU: with BMI1 (ANDN) and BMI2 (RORX) it ran 1.2x faster than plain x86-64 here (798
 # against 655 TSC cycles per permutation, gcc 12 -O3), as fast as -march=native.
 @dataclass(frozen=True)
 class ScalarFlavour:
@@ -327,11 +328,20 @@ KECCAK_FLAVOURS = {f.name: f for f in (
 )}
 
 
+# The single-state vector kernels a bundle carries, by option name of the "single" decision:
+# the AVX-512 line-layout kernel at unroll 3, which ran as fast as its unrolls 6, 12 and 24 in
+# the sponge (Intel family 6 model 167, gcc and clang -O2, within 1%) in the least code.
+SINGLE_VECTOR = {"avx512": "keccakp1600-u3-avx512"}
+
+
 @dataclass(frozen=True)
 class DispatchPath:
     name: str                 # ROUNDSMITH_PATH=<name>; RS_NO_<NAME> compiles it out
     keccak: str = "scalar"    # the scalar Keccak flavour (KECCAK_FLAVOURS)
     kt_leaves: tuple = ()     # multi-state kernels for KT128's leaves, widest first
+    # Single-state vector kernels (SINGLE_VECTOR) the path may run instead of its scalar
+    # flavour, where the CPU's row of the table says so (the "single" decision).
+    single: tuple = ()
     chacha: str = "scalar"    # the ChaCha level
     # A preprocessor condition the compiler must meet to build the path besides the
     # architecture (the SHA3 kernel: gcc enables the extension itself, clang needs -march).
@@ -356,7 +366,7 @@ BUNDLES = {
         DispatchPath("scalar"),
         DispatchPath("sse2", chacha="sse2"),
         DispatchPath("avx2", keccak="bmi2", kt_leaves=("x4-avx2",), chacha="avx2"),
-        DispatchPath("avx512", keccak="bmi2",
+        DispatchPath("avx512", keccak="bmi2", single=("avx512",),
                      kt_leaves=("x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl"),
                      chacha="avx512"),
     ), "x86-64: scalar, SSE2, AVX2+BMI2, AVX-512+BMI2 paths chosen by CPUID"),

@@ -74,7 +74,8 @@ class Dispatch:
     def users(self, key):
         """Indices of the paths that run kernel `key` (a leaf spec, or chacha-<level>)."""
         return [i for i, p in enumerate(self.bundle.paths)
-                if key in p.kt_leaves or key in ("chacha-" + p.chacha, "keccak-" + p.keccak)]
+                if key in p.kt_leaves or key in ("chacha-" + p.chacha, "keccak-" + p.keccak)
+                or key in ("single-" + v for v in p.single)]
 
     def guards(self, key):
         """built: compiled in (some path using it is); when: the chosen path uses it."""
@@ -119,6 +120,15 @@ class Dispatch:
         return out
 
     @property
+    def singles(self):
+        """The single-state vector kernels some path may run (targets.SINGLE_VECTOR), with
+        their variant, file tag and guards."""
+        names = dict.fromkeys(v for p in self.bundle.paths for v in p.single)
+        return [dict(name=n, variant=variants.simd_from_name(targets.SINGLE_VECTOR[n]),
+                     header=f"keccak_p1600_{n}.h", choice=f"{self.NS}CHOICE_SINGLE_{n.upper()}",
+                     **self.guards("single-" + n)) for n in names]
+
+    @property
     def chacha_levels(self):
         """The ChaCha levels some path runs, narrowest (scalar) first."""
         order = list(variants.CHACHA_ISAS)
@@ -140,8 +150,15 @@ class Dispatch:
                       runs=[sum(1 << i for i, l in enumerate(levels)
                                 if set(variants.CHACHA_ISAS[l].cpu) <= f)
                             for f in self.path_features])
-        return [dict(name=d, **(chacha if d == "chacha" else keccak),
-                     choices=self.choice_names(d, (chacha if d == "chacha" else keccak)["options"]))
+        singles = self.singles
+        single = dict(options=["scalar"] + [v["name"] for v in singles],
+                      built=["1"] + [v["built"] for v in singles],
+                      runs=[1 | sum(1 << (i + 1) for i, v in enumerate(singles)
+                                    if v["name"] in p.single)
+                            for p in self.bundle.paths])
+        own = {"chacha": chacha, "single": single}
+        return [dict(name=d, **own.get(d, keccak),
+                     choices=self.choice_names(d, own.get(d, keccak)["options"]))
                 for d in cpu_table.DECISIONS]
 
     def choice_names(self, decision, options):
@@ -241,6 +258,8 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
         else:
             out.update(keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch,
                                        flavours))
+        if dispatch:
+            out.update(single_kernels(env, prefix, command, target, dispatch))
         out.update(kernels.keccak_sponge(env, keccak, prefix, command, target,
                                          dispatch=dispatch))
         out.update(kernels.keccak_xn_dispatch(env, prefix, command, target, dispatch))
@@ -379,6 +398,21 @@ def scalar_kernel(env, bundle, keccak, prefix, command, target, **kw):
     return out
 
 
+def single_kernels(env, prefix, command, target, dispatch):
+    """keccak_p1600_<name>.h/.c of each single-state vector kernel (its functions named
+    <ns><name>_keccak_p1600...), which keccak_p1600.c runs where the table's "single"
+    decision takes it."""
+    out = {}
+    for v in dispatch.singles:
+        files = kernels.keccak_simd(env, v["variant"], f"{dispatch.ns}{v['name']}_", command,
+                                    target, built=v["built"], ns=dispatch.ns,
+                                    header_name=v["header"])
+        out[v["header"]] = files["keccak_p1600.h"]
+        out[f"keccak_p1600_{v['name']}.c"] = files["keccak_p1600.c"].replace(
+            '#include "keccak_p1600.h"', f'#include "{v["header"]}"')
+    return out
+
+
 def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flavours):
     """keccak_p1600.h/.c: the API, dispatching to one copy of the scalar kernel per flavour
     (keccak_p1600_<flavour>.h/.c, its functions named <ns><flavour>_keccak_p1600...: internal
@@ -410,7 +444,7 @@ def keccak_flavours(env, bundle, keccak, prefix, command, target, dispatch, flav
               ("variant", keccak.name), ("prefix", prefix or "(none)"))
     out["keccak_p1600.c"] = render.render(
         env, "keccak_p1600_dispatch.c.j2", prefix=prefix, ns=ns, flavours=ctx[::-1],
-        fallback=flavours[0],
+        fallback=flavours[0], singles=dispatch.singles, NS=dispatch.NS,
         header=render.provenance(params, command, "keccak_p1600.c: the API, dispatched."))
     return out
 

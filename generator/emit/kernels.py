@@ -6,7 +6,7 @@ computes the few presentation facts a template needs (header guard, declared nam
 leaves every decision about the algorithm to the model modules.
 """
 
-from ..model import (chacha_maths as chacha, cpuid, keccak_maths as keccak, simd, snp_xn_model as snp_xn, sponge_maths as sponge, vectors, x86_lowering as x86asm)
+from ..model import (avx512_lines as lines, chacha_maths as chacha, cpuid, keccak_maths as keccak, simd, snp_xn_model as snp_xn, sponge_maths as sponge, vectors, x86_lowering as x86asm)
 from ..choice import cpu_table, targets, variants
 from . import render
 
@@ -292,12 +292,14 @@ def keccak_simd(env, variant, prefix, command, target, built="", suffix="", ns=N
         c = render.render(env, "keccak_p1600_avx512.c.j2", **common,
                           header=render.provenance(params, command,
                                                    f"keccak_p1600.c: {variant.name}."),
-                          unroll=variant.unroll, rc=keccak.round_constants(),
+                          rc=keccak.round_constants(),
                           xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                           shift_m1=simd.shift_index(4), shift_p1=simd.shift_index(1),
-                          rho=simd.rho_counts(), pi=simd.pi_to_columns(),
-                          transpose=simd.transpose_gathers(),
-                          iota_lane=keccak.IOTA_LANE)
+                          period=lines.rounds(), regroup=lines.regroup(), parity=lines.parity_orders(),
+                          pair_mask=lines.PAIR_MASK, last_mask=lines.LAST_MASK,
+                          unroll=lines.body_rounds(variant.unroll),
+                          loads=[lines.lane_slots(r.slope) for r in lines.rounds()],
+                          stores=lines.chi_slots(), absorb_rates=lines.CONSTANT_RATES)
         return {"keccak_p1600.h": h, "keccak_p1600.c": c}
     s = keccak.schedule(variant.unroll, lane_complement=False,
                         fused_parity=simd.fused_parity(isa))

@@ -32,7 +32,8 @@ DEFAULT_CFLAGS = "-O2"
 COMPILERS = ("gcc", "clang")
 RUNS = 2
 METRIC = ("median: the option's median over the turns of a round-robin race of every option "
-          "of the decision, end to end through the API it serves (mbN: shake128_xN, 8 KiB in "
+          "of the decision, end to end through the API it serves (single: sha3_256 over 256 KiB, "
+          "cycles per byte; mbN: shake128_xN, 8 KiB in "
           "and out per lane, TSC cycles per lane per permutation; kt128: 256 KiB, cycles per "
           "byte; chacha: chacha8 keystream, 128 blocks a call, cycles per byte), the bundle "
           "compiled with {cflags} and no -m flags; a winner other than the default only by "

@@ -3,9 +3,9 @@
 
 What each x86 vector ISA offers a 64-bit-lane kernel (width, three-input logic, native
 rotates, byte shuffles), the vpternlogq immediates computed from the boolean functions they
-stand for, the choices that shape a multi-state round, and the tables of the single-state
-kernel (rho counts per row, theta's in-row shifts, pi into column registers, the transpose
-back), all derived from keccak.py. Nothing here prints C.
+stand for, the choices that shape a multi-state round, and theta's in-register shifts (the
+single-state kernel's layout is avx512_lines.py's), all derived from keccak.py. Nothing here
+prints C.
 """
 
 from collections import Counter
@@ -97,59 +97,6 @@ def isa_for(name, instances):
 def shift_index(k):
     """vpermq indices so that slot x receives slot (x + k) mod 5 of the same row."""
     return [(x + k) % 5 for x in range(5)] + [5, 6, 7]
-
-
-def rho_counts():
-    """vprolvq counts per row y: slot x rotates by rho's offset of lane (x, y)."""
-    off = keccak.rho_offsets()
-    return [[off[keccak.index(x, y)] for x in range(5)] + [0, 0, 0] for y in range(5)]
-
-
-@dataclass(frozen=True)
-class Gather:
-    """dst = vpermt2q(lo, index, hi): slot s takes lo[i] for i < 8, hi[i - 8] otherwise."""
-    dst: str
-    lo: str
-    hi: str
-    index: tuple
-
-
-def pi_to_columns():
-    """vpermq indices taking rotated row x to column register x of pi's output.
-
-    Pi's output lane (x, y) reads input lane (x + 3y, x): every lane of output column x comes
-    from input row x, so from the row layout pi is one in-register permute per register and
-    leaves the state in the column layout, where chi's neighbours x + 1, x + 2 are whole
-    registers. Slot y of column register x holds lane (x, y).
-    """
-    return [[(x + 3 * y) % 5 for y in range(5)] + [5, 5, 5] for x in range(5)]
-
-
-def transpose_gathers():
-    """Two-source permutes (vpermt2q) from column registers E0..E4 back to rows R0..R4.
-
-    Three levels, twelve permutes: E0/E1 and E2/E3 pack slots 0..3 side by side, a second
-    level pairs them into the first four lanes of rows 0-1 and 2-3, and the last level adds
-    E4's lane; row 4 gathers slot 4 of every column separately. Slots 5..7 of every row read
-    E4's slot 5, which is zero.
-    """
-    zero = 8 + 5
-    ops = [Gather("P01", "E0", "E1", (0, 1, 2, 3, 8, 9, 10, 11)),
-           Gather("P23", "E2", "E3", (0, 1, 2, 3, 8, 9, 10, 11))]
-    for pair, ys in (("Q01", (0, 1)), ("Q23", (2, 3))):
-        idx = []
-        for y in ys:
-            idx += [y, 4 + y, 8 + y, 8 + 4 + y]
-        ops.append(Gather(pair, "P01", "P23", tuple(idx)))
-    for y in range(4):
-        base = 4 * (y % 2)
-        ops.append(Gather(f"R{y}", "Q01" if y < 2 else "Q23", "E4",
-                          (base, base + 1, base + 2, base + 3, 8 + y, zero, zero, zero)))
-    ops += [Gather("S01", "E0", "E1", (4, 12, 0, 0, 0, 0, 0, 0)),
-            Gather("S23", "E2", "E3", (4, 12, 0, 0, 0, 0, 0, 0)),
-            Gather("S", "S01", "S23", (0, 1, 8, 9, 0, 0, 0, 0)),
-            Gather("R4", "S", "E4", (0, 1, 2, 3, 8 + 4, zero, zero, zero))]
-    return ops
 
 
 def rotations_used(sched):

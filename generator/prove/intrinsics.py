@@ -492,6 +492,16 @@ def _indices(arg, bits, what):
     return [e & ((1 << bits) - 1) for e in elems]
 
 
+@model("_mm512_mask_blend_epi64", "m8,v__m512i,v__m512i->v__m512i")
+def _mask_blend_epi64(interp, args, node):
+    # Slot s of b where bit s of the mask is set, of a elsewhere; the mask must be a constant.
+    k = _mask_bits(args[0], 8)
+    if not all(isinstance(bit, int) for bit in k):
+        raise Unsupported("a mask register from data")
+    a, b = _vec(args[1], 64).elems, _vec(args[2], 64).elems
+    return Vector([y if bit else x for bit, x, y in zip(k, a, b)], 64), M512
+
+
 @model("_mm512_set_epi64", ",".join(["i64"] * 8) + "->v__m512i")
 def _set_epi64(interp, args, node):
     # The highest element first.
@@ -503,6 +513,18 @@ def _permutexvar_epi64(interp, args, node):
     idx = _indices(args[0], 3, "a permutation index")
     a = _vec(args[1], 64).elems
     return Vector([a[i] for i in idx], 64), M512
+
+
+@model("_mm512_mask_permutexvar_epi64", "v__m512i,m8,v__m512i,v__m512i->v__m512i")
+def _mask_permutexvar_epi64(interp, args, node):
+    # vpermq under a merging mask: slot s of src where bit s of the mask is clear.
+    src = _vec(args[0], 64).elems
+    k = _mask_bits(args[1], 8)
+    if not all(isinstance(bit, int) for bit in k):
+        raise Unsupported("a mask register from data")
+    idx = _indices(args[2], 3, "a permutation index")
+    a = _vec(args[3], 64).elems
+    return Vector([a[i] if bit else s for bit, s, i in zip(k, src, idx)], 64), M512
 
 
 @model("_mm512_permutex2var_epi64", "v__m512i,v__m512i,v__m512i->v__m512i")

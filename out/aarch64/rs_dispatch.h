@@ -53,19 +53,22 @@ extern "C" {
  * ROUNDSMITH_CPU=<vendor>:<family>:<model> (for example GenuineIntel:6:167) makes the choice
  * as for that CPU; ROUNDSMITH_PATH still forces the path.
  */
-#define RS_DECISION_MB2 0 /* options: x1, x2-sha3, x2-neon */
-#define RS_DECISION_MB4 1 /* options: x1, x2-sha3, x2-neon */
-#define RS_DECISION_MB8 2 /* options: x1, x2-sha3, x2-neon */
-#define RS_DECISION_KT128 3 /* options: x1, x2-sha3, x2-neon */
-#define RS_DECISION_CHACHA 4 /* options: scalar, neon */
-#define RS_DECISIONS 5
+#define RS_DECISION_SINGLE 0 /* options: scalar */
+#define RS_DECISION_MB2 1 /* options: x1, x2-sha3, x2-neon */
+#define RS_DECISION_MB4 2 /* options: x1, x2-sha3, x2-neon */
+#define RS_DECISION_MB8 3 /* options: x1, x2-sha3, x2-neon */
+#define RS_DECISION_KT128 4 /* options: x1, x2-sha3, x2-neon */
+#define RS_DECISION_CHACHA 5 /* options: scalar, neon */
+#define RS_DECISIONS 6
 #define RS_OPTIONS_MAX 3
 
 /*
  * The options as constants, to compare with what rs_choice(d) returns: each one's value is
  * its option number in the list of its decision above. mb2, mb4, mb8, kt128 share one list
- * (RS_CHOICE_<kernel>); the chacha decision's are RS_CHOICE_CHACHA_<level>.
+ * (RS_CHOICE_<kernel>); the single and chacha decisions' are RS_CHOICE_SINGLE_<kernel>
+ * (the path's scalar flavour or a single-state vector kernel) and RS_CHOICE_CHACHA_<level>.
  */
+#define RS_CHOICE_SINGLE_SCALAR 0
 #define RS_CHOICE_X1 0
 #define RS_CHOICE_X2_SHA3 1
 #define RS_CHOICE_X2_NEON 2
@@ -75,7 +78,7 @@ extern "C" {
 /* The option (its number in the list above) decision d takes on the path in use. */
 int rs_choice(int d);
 
-/* The decision's name ("mb2", "mb4", "mb8", "kt128", "chacha") and the name of the option it takes, or
+/* The decision's name ("single", "mb2", "mb4", "mb8", "kt128", "chacha") and the name of the option it takes, or
  * NULL for a d out of range. */
 const char *rs_decision_name(int d);
 const char *rs_choice_name(int d);

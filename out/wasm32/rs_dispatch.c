@@ -97,23 +97,24 @@ struct rs_cpu_row {
 #if defined(__clang__)
 static const struct rs_cpu_row rs_rows[] = {
     {"", 0, 0, "no CPU measured: the generator's static order",
-     { { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 } }},
+     { { 0, 255 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 } }},
 };
 #elif defined(__GNUC__)
 static const struct rs_cpu_row rs_rows[] = {
     {"", 0, 0, "no CPU measured: the generator's static order",
-     { { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 } }},
+     { { 0, 255 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 } }},
 };
 #else
 static const struct rs_cpu_row rs_rows[] = {
     {"", 0, 0, "no CPU measured: the generator's static order",
-     { { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 } }},
+     { { 0, 255 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 }, { 1, 0 } }},
 };
 #endif
 #define RS_ROWS (sizeof rs_rows / sizeof rs_rows[0])
 
-static const char *const rs_decision_names[RS_DECISIONS] = { "mb2", "mb4", "mb8", "kt128", "chacha" };
+static const char *const rs_decision_names[RS_DECISIONS] = { "single", "mb2", "mb4", "mb8", "kt128", "chacha" };
 static const char *const rs_option_names[RS_DECISIONS][RS_SLOTS] = {
+    { "scalar", NULL },
     { "x1", "x2-simd128" },
     { "x1", "x2-simd128" },
     { "x1", "x2-simd128" },
@@ -123,6 +124,7 @@ static const char *const rs_option_names[RS_DECISIONS][RS_SLOTS] = {
 
 /* Bit o of rs_runs[d][p]: path p's CPU features cover option o of decision d. */
 static const unsigned rs_runs[RS_DECISIONS][2] = {
+    { 1, 1 },
     { 3, 3 },
     { 3, 3 },
     { 3, 3 },
@@ -136,9 +138,6 @@ static unsigned rs_options_built(int d)
     unsigned built = 1u;
     switch (d) {
     case 0:
-#if defined(RS_BUILD_SIMD128)
-        built |= 1u << 1;
-#endif
         break;
     case 1:
 #if defined(RS_BUILD_SIMD128)
@@ -156,6 +155,11 @@ static unsigned rs_options_built(int d)
 #endif
         break;
     case 4:
+#if defined(RS_BUILD_SIMD128)
+        built |= 1u << 1;
+#endif
+        break;
+    case 5:
 #if defined(RS_BUILD_SIMD128)
         built |= 1u << 1;
 #endif
@@ -228,8 +232,8 @@ static int rs_row(void)
 }
 
 /* Path, row and every decision's option in one int: bits 0-3 the path, 4 bits per decision
- * from bit 4, the row from bit 24. */
-#define RS_ROW_SHIFT 24
+ * from bit 4, the row from bit 28. */
+#define RS_ROW_SHIFT 28
 static int rs_decide(void)
 {
     int path = rs_choose(), row = rs_row(), d, state;

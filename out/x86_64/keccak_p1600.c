@@ -19,17 +19,28 @@
 #include "rs_dispatch.h"
 #include "keccak_p1600_bmi2.h"
 #include "keccak_p1600_scalar.h"
+#include "keccak_p1600_avx512.h"
 
 /*
  * The permutation API on the scalar kernel flavour of the path rs_dispatch.c chose:
  *   bmi2: avx2, avx512
  *   scalar: scalar, sse2
- * One cached int read and a branch per call (a few cycles against hundreds per permutation).
+ * and, where this CPU's row of the table says so (the "single" decision), a single-state
+ * vector kernel instead:
+ *   avx512: keccakp1600-u3-avx512
+ * A few cached int reads and branches per call (a few cycles against hundreds per
+ * permutation).
  */
 void keccak_f1600(uint64_t state[25])
 {
     int path = rs_path();
     (void)path;
+#if defined(RS_BUILD_AVX512)
+    if (rs_choice(RS_DECISION_SINGLE) == RS_CHOICE_SINGLE_AVX512) {
+        rs_avx512_keccak_f1600(state);
+        return;
+    }
+#endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512) {
         rs_bmi2_keccak_f1600(state);
@@ -43,6 +54,12 @@ void keccak_p1600(uint64_t state[25], unsigned rounds)
 {
     int path = rs_path();
     (void)path;
+#if defined(RS_BUILD_AVX512)
+    if (rs_choice(RS_DECISION_SINGLE) == RS_CHOICE_SINGLE_AVX512) {
+        rs_avx512_keccak_p1600(state, rounds);
+        return;
+    }
+#endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512) {
         rs_bmi2_keccak_p1600(state, rounds);
@@ -57,6 +74,10 @@ size_t keccak_p1600_absorb(uint64_t state[25], unsigned rounds, unsigned lanes,
 {
     int path = rs_path();
     (void)path;
+#if defined(RS_BUILD_AVX512)
+    if (rs_choice(RS_DECISION_SINGLE) == RS_CHOICE_SINGLE_AVX512)
+        return rs_avx512_keccak_p1600_absorb(state, rounds, lanes, data, len);
+#endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
         return rs_bmi2_keccak_p1600_absorb(state, rounds, lanes, data, len);
@@ -69,6 +90,10 @@ size_t keccak_p1600_squeeze(uint64_t state[25], unsigned rounds, unsigned lanes,
 {
     int path = rs_path();
     (void)path;
+#if defined(RS_BUILD_AVX512)
+    if (rs_choice(RS_DECISION_SINGLE) == RS_CHOICE_SINGLE_AVX512)
+        return rs_avx512_keccak_p1600_squeeze(state, rounds, lanes, out, len);
+#endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512)
         return rs_bmi2_keccak_p1600_squeeze(state, rounds, lanes, out, len);

@@ -190,7 +190,7 @@ static int rs_choose(void)
 /*
  * The per-CPU table. Options of a decision are numbered as in rs_dispatch.h; a row holds,
  * per decision, the options best first (5 slots, 255 past the last). Figures
- * from: x86_64-amd-epyc-f26m2-clang-bundle.json, x86_64-amd-epyc-f26m2-gcc-bundle.json, x86_64-intel-r-xeon-r-processor-f6m167-clang.json, x86_64-intel-r-xeon-r-processor-f6m167-gcc.json.
+ * from: x86_64-amd-epyc-f26m2-clang-bundle.json, x86_64-amd-epyc-f26m2-gcc-bundle.json, x86_64-intel-r-xeon-r-processor-f6m167-clang-bundle.json, x86_64-intel-r-xeon-r-processor-f6m167-gcc-bundle.json.
  */
 #define RS_SLOTS RS_OPTIONS_MAX
 struct rs_cpu_row {
@@ -204,31 +204,32 @@ struct rs_cpu_row {
 #if defined(__clang__)
 static const struct rs_cpu_row rs_rows[] = {
     {"AuthenticAMD", 26, 2, "AuthenticAMD family 26 model 2: x86_64-amd-epyc-f26m2-clang-bundle.json",
-     { { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
-    {"GenuineIntel", 6, 167, "GenuineIntel family 6 model 167: x86_64-intel-r-xeon-r-processor-f6m167-clang.json",
-     { { 4, 2, 3, 1, 0 }, { 2, 3, 1, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+     { { 0, 1, 255, 255, 255 }, { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+    {"GenuineIntel", 6, 167, "GenuineIntel family 6 model 167: x86_64-intel-r-xeon-r-processor-f6m167-clang-bundle.json",
+     { { 1, 0, 255, 255, 255 }, { 4, 2, 1, 0, 3 }, { 2, 1, 4, 3, 0 }, { 1, 2, 4, 3, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
     {"", 0, 0, "CPU without a profile: least worst loss over 2 measured CPUs (clang figures)",
-     { { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+     { { 0, 1, 255, 255, 255 }, { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
 };
 #elif defined(__GNUC__)
 static const struct rs_cpu_row rs_rows[] = {
     {"AuthenticAMD", 26, 2, "AuthenticAMD family 26 model 2: x86_64-amd-epyc-f26m2-gcc-bundle.json",
-     { { 2, 1, 4, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
-    {"GenuineIntel", 6, 167, "GenuineIntel family 6 model 167: x86_64-intel-r-xeon-r-processor-f6m167-gcc.json",
-     { { 2, 4, 3, 1, 0 }, { 2, 3, 1, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+     { { 0, 1, 255, 255, 255 }, { 2, 1, 4, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+    {"GenuineIntel", 6, 167, "GenuineIntel family 6 model 167: x86_64-intel-r-xeon-r-processor-f6m167-gcc-bundle.json",
+     { { 1, 0, 255, 255, 255 }, { 4, 2, 1, 0, 3 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
     {"", 0, 0, "CPU without a profile: least worst loss over 2 measured CPUs (gcc figures)",
-     { { 2, 4, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+     { { 0, 1, 255, 255, 255 }, { 2, 4, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
 };
 #else
 static const struct rs_cpu_row rs_rows[] = {
     {"", 0, 0, "CPU without a profile: least worst loss over 2 measured CPUs",
-     { { 2, 4, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+     { { 0, 1, 255, 255, 255 }, { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
 };
 #endif
 #define RS_ROWS (sizeof rs_rows / sizeof rs_rows[0])
 
-static const char *const rs_decision_names[RS_DECISIONS] = { "mb2", "mb4", "mb8", "kt128", "chacha" };
+static const char *const rs_decision_names[RS_DECISIONS] = { "single", "mb2", "mb4", "mb8", "kt128", "chacha" };
 static const char *const rs_option_names[RS_DECISIONS][RS_SLOTS] = {
+    { "scalar", "avx512", NULL, NULL, NULL },
     { "x1", "x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl" },
     { "x1", "x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl" },
     { "x1", "x8-avx512", "x4-avx512vl", "x4-avx2", "x2-avx512vl" },
@@ -238,6 +239,7 @@ static const char *const rs_option_names[RS_DECISIONS][RS_SLOTS] = {
 
 /* Bit o of rs_runs[d][p]: path p's CPU features cover option o of decision d. */
 static const unsigned rs_runs[RS_DECISIONS][4] = {
+    { 1, 1, 1, 3 },
     { 1, 1, 9, 31 },
     { 1, 1, 9, 31 },
     { 1, 1, 9, 31 },
@@ -253,15 +255,6 @@ static unsigned rs_options_built(int d)
     case 0:
 #if defined(RS_BUILD_AVX512)
         built |= 1u << 1;
-#endif
-#if defined(RS_BUILD_AVX512)
-        built |= 1u << 2;
-#endif
-#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
-        built |= 1u << 3;
-#endif
-#if defined(RS_BUILD_AVX512)
-        built |= 1u << 4;
 #endif
         break;
     case 1:
@@ -307,6 +300,20 @@ static unsigned rs_options_built(int d)
 #endif
         break;
     case 4:
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 1;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 2;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+        built |= 1u << 3;
+#endif
+#if defined(RS_BUILD_AVX512)
+        built |= 1u << 4;
+#endif
+        break;
+    case 5:
 #if defined(RS_BUILD_SSE2)
         built |= 1u << 1;
 #endif
@@ -404,8 +411,8 @@ static int rs_row(void)
 }
 
 /* Path, row and every decision's option in one int: bits 0-3 the path, 4 bits per decision
- * from bit 4, the row from bit 24. */
-#define RS_ROW_SHIFT 24
+ * from bit 4, the row from bit 28. */
+#define RS_ROW_SHIFT 28
 static int rs_decide(void)
 {
     int path = rs_choose(), row = rs_row(), d, state;
