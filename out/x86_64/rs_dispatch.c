@@ -206,7 +206,7 @@ static const struct rs_cpu_row rs_rows[] = {
     {"AuthenticAMD", 26, 2, "AuthenticAMD family 26 model 2: x86_64-amd-epyc-f26m2-clang-bundle.json",
      { { 0, 1, 255, 255, 255 }, { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
     {"GenuineIntel", 6, 167, "GenuineIntel family 6 model 167: x86_64-intel-r-xeon-r-processor-f6m167-clang-bundle.json",
-     { { 1, 0, 255, 255, 255 }, { 4, 2, 1, 0, 3 }, { 2, 1, 4, 3, 0 }, { 1, 2, 4, 3, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
+     { { 1, 0, 255, 255, 255 }, { 4, 2, 1, 0, 3 }, { 2, 1, 4, 3, 0 }, { 1, 2, 4, 3, 0 }, { 1, 2, 4, 3, 0 }, { 3, 2, 1, 0, 255 } }},
     {"", 0, 0, "CPU without a profile: least worst loss over 2 measured CPUs (clang figures)",
      { { 0, 1, 255, 255, 255 }, { 4, 2, 1, 3, 0 }, { 2, 1, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 1, 2, 3, 4, 0 }, { 3, 2, 1, 0, 255 } }},
 };
