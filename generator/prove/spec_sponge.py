@@ -30,6 +30,46 @@ BYTES = z3.ArraySort(L64, z3.BitVecSort(8))
 _POW = {}
 _BLK = {}
 
+# The lane vectors the specification hands to f, power and blocks while `recording` is on:
+# the prover's cut points (sponge_api.canon matches the C's against them).
+RECORDED = []
+recording = [False]
+
+
+# Divisions by the rate the specification makes: (x, c, q, r), and the facts defining each
+# q = floor(x / c), r = x mod c (FACTS, added to the path condition). The C's divisions of a
+# provably equal x take the same q, r (sponge_api.canon_div).
+DIVS = []
+FACTS = []
+
+
+def divmod_(x, c):
+    x = z3.simplify(x)
+    for (y, d, q, r) in DIVS:
+        if d == c and y.eq(x):
+            return q, r
+    q, r = z3.FreshConst(L64, "q"), z3.FreshConst(L64, "r")
+    FACTS.extend(div_facts(x, c, q, r))
+    if recording[0]:
+        DIVS.append((x, c, q, r))
+    return q, r
+
+
+# (x, c, q, r) of every division's facts, by the id of the equation: the arithmetic solver
+# takes x = q c + r as the exact integer identity it is (no wrap: q = floor(x / c)).
+EXACT = {}
+
+
+def div_facts(x, c, q, r):
+    eq = x == q * c + r
+    EXACT[eq.get_id()] = (x, c, q, r)
+    return [z3.ULT(r, c), z3.ULE(q, ((1 << 64) - 1) // c), eq]
+
+
+def _record(lanes):
+    if recording[0] and not any(all(a.eq(b) for a, b in zip(lanes, v)) for v in RECORDED):
+        RECORDED.append(list(lanes))
+
 
 def _pow_fns(rounds):
     if rounds not in _POW:
@@ -61,6 +101,7 @@ def permute(lanes, rounds):
     """f(S), rewritten to power(X, q + 1) when S is power(X, q)."""
     fns = _pow_fns(rounds)
     lanes = [z3.simplify(x) for x in lanes]
+    _record(lanes)
     # If(q == 0, X, power(X, q)) is power(X, q) for every q, f of it power(X, q + 1)
     lanes = [x.children()[2] if _is_power_or_start(x, fns[i], i) else x
              for i, x in enumerate(lanes)]
@@ -74,12 +115,16 @@ def permute(lanes, rounds):
 def power(lanes, q, rounds):
     """f applied q times (q a 64-bit term)."""
     fns = _pow_fns(rounds)
+    lanes = [z3.simplify(x) for x in lanes]
+    _record(lanes)
     return [z3.If(q == 0, lanes[i], fns[i](*lanes, q)) for i in range(25)]
 
 
 def blocks(lanes, rounds, rate, mem, off, k):
     """k whole blocks of M (mem) from off: S <- f(S ^ block), k times."""
     fns = _blk_fns(rounds, rate)
+    lanes = [z3.simplify(x) for x in lanes]
+    _record(lanes)
     return [z3.If(k == 0, lanes[i], fns[i](*lanes, mem, off, k)) for i in range(25)]
 
 
@@ -118,9 +163,8 @@ def absorb(S, pos, mem, off, n, rate, rounds):
     s_short = xor_at(S, pos, mem, off, n)
     s1 = permute(xor_at(S, pos, mem, off, first), rounds)
     m = n - first
-    k = z3.UDiv(m, rate)
+    k, rem = divmod_(m, rate)
     s2 = blocks(s1, rounds, rate, mem, off + first, k)
-    rem = z3.URem(m, rate)
     s3 = xor_at(s2, z3.BitVecVal(0, 64), mem, off + first + k * rate, rem)
     return ([z3.If(short, a, b) for a, b in zip(s_short, s3)], z3.If(short, pos + n, rem))
 
@@ -144,7 +188,7 @@ def stream_byte(S, pos, i, rate, rounds):
 def squeeze_state(S, pos, n, rate, rounds):
     """(S', pos') after squeezing n bytes from (S, pos), 1 <= pos <= rate."""
     e = pos + n - 1
-    q = z3.UDiv(e, rate)
+    q, _ = divmod_(e, rate)
     moved = z3.And(n != 0, q != 0)
     s2 = power(S, q, rounds)
     return ([z3.If(moved, a, b) for a, b in zip(s2, S)],

@@ -325,15 +325,64 @@ def _store_lanes(eng, st, p, lanes):
 def _concrete(eng, st, v, what):
     x = z3.simplify(v.v)
     if not z3.is_bv_value(x):
-        m = eng.sat(st, v.v != eng.sat(st).eval(v.v, True)) if eng.sat(st) else None
-        raise Unsupported(f"{what} is not one value on a path" if m is not None else what)
+        raise Unsupported(f"{what} is not a constant on a path")
     return x.as_long()
+
+
+def canon(eng, st, lanes):
+    """The lanes as the specification spelt them, where a recorded vector is provably equal
+    under the path condition (a cut point: the C's terms and the specification's then meet
+    at one name, and the uninterpreted f, power and blocks take equal arguments
+    syntactically); the lanes themselves otherwise."""
+    lanes = [z3.simplify(x) for x in lanes]
+    for v in SP.RECORDED:
+        if all(a.eq(b) for a, b in zip(lanes, v)):
+            return v
+    for v in SP.RECORDED:
+        diff = [a != b for a, b in zip(lanes, v) if not a.eq(b)]
+        try:
+            if not eng.feasible(st, z3.Or(*diff)):
+                return v
+        except Unsupported:
+            continue
+    return lanes
+
+
+def decide(eng, st, t, memo):
+    """t with each if-then-else whose condition the path decides replaced by its branch (the
+    specification's case split by length, resolved once per path)."""
+    if not z3.is_app(t):
+        return t
+    if z3.is_app_of(t, z3.Z3_OP_ITE):
+        c, a, b = t.children()
+        key = c.get_id()
+        if key not in memo:
+            memo[key] = (True if not eng.feasible(st, z3.Not(c)) else
+                         False if not eng.feasible(st, c) else None)
+        if memo[key] is True:
+            return decide(eng, st, a, memo)
+        if memo[key] is False:
+            return decide(eng, st, b, memo)
+        return t
+    return t
+
+
+def canon_div(eng, st, x, c):
+    """floor(x / c) and x mod c as fresh q, r defined on the path (the specification's own
+    where its dividend is provably x): done = x - r then needs no divider."""
+    x = z3.simplify(x)
+    for (y, d, q, r) in SP.DIVS:
+        if d == c and (y.eq(x) or not eng.feasible(st, y != x)):
+            return q, r
+    q, r = z3.FreshConst(z3.BitVecSort(64), "q"), z3.FreshConst(z3.BitVecSort(64), "r")
+    st.pc.extend(SP.div_facts(x, c, q, r))
+    return q, r
 
 
 def c_permute(eng, st, args):
     state, rounds = args
     r = _concrete(eng, st, rounds, "the round count")
-    lanes = _lanes_at(eng, st, state)
+    lanes = canon(eng, st, _lanes_at(eng, st, state))
     if r not in (12, 24):
         raise Unsupported(f"a permutation of {r} rounds")
     _store_lanes(eng, st, state, SP.permute(lanes, r))
@@ -347,15 +396,15 @@ def c_absorb(eng, st, args):
     if w == 0 or w > 25:
         return [(st, Val(bv(0), T.SIZE_T))]
     rate = 8 * w
-    k = z3.UDiv(n.v, rate)
-    done = k * rate
+    k, rem = canon_div(eng, st, n.v, rate)
+    done = z3.simplify(n.v - rem)
     if data.oid is None:
         eng.must(st, done == 0, "oob", "keccak_p1600_absorb: a null buffer")
         return [(st, Val(bv(0), T.SIZE_T))]
     o = eng.objs[data.oid]
     eng.must(st, z3.Or(done == 0, z3.And(z3.ULE(done, o.size), z3.ULE(data.off, o.size - done))),
              "oob", "keccak_p1600_absorb: blocks read outside " + o.name)
-    lanes = _lanes_at(eng, st, state)
+    lanes = canon(eng, st, _lanes_at(eng, st, state))
     _store_lanes(eng, st, state, SP.blocks(lanes, r, rate, st.mem[data.oid], data.off, k))
     return [(st, Val(done, T.SIZE_T))]
 
@@ -367,8 +416,8 @@ def c_squeeze(eng, st, args):
     if w == 0 or w > 25:
         return [(st, Val(bv(0), T.SIZE_T))]
     rate = 8 * w
-    k = z3.UDiv(n.v, rate)
-    done = k * rate
+    k, rem = canon_div(eng, st, n.v, rate)
+    done = z3.simplify(n.v - rem)
     if out.oid is None:
         eng.must(st, done == 0, "oob", "keccak_p1600_squeeze: a null buffer")
         return [(st, Val(bv(0), T.SIZE_T))]
@@ -377,7 +426,7 @@ def c_squeeze(eng, st, args):
              "oob", "keccak_p1600_squeeze: blocks written outside " + o.name)
     if not o.writable:
         eng.must(st, done == 0, "oob", f"keccak_p1600_squeeze: a write to {o.name}")
-    lanes = _lanes_at(eng, st, state)
+    lanes = canon(eng, st, _lanes_at(eng, st, state))
     a = z3.BitVec("a", 64)
     d = a - out.off
     byte = SP.state_byte(SP.power(lanes, z3.UDiv(d, rate) + 1, r), z3.URem(d, rate))
@@ -453,13 +502,20 @@ class Sponge:
         return conds
 
     def check_r(self, st, oid, spec, what):
-        conds = self.r_holds(st, oid, *spec)
-        bad = [c for _, c in conds]
-        m = self.eng.sat(st, z3.Or(*[z3.Not(c) for c in bad]))
-        if m is not None:
-            names = [n for n, c in conds if z3.is_true(m.eval(z3.Not(c), True))]
-            raise Failure("mismatch", f"{what}: the context's {', '.join(names[:3])} "
-                          "differ from the specification's state", m, st)
+        S, rest = spec[0], spec[1:]
+        memo = {}
+        S = [decide(self.eng, st, x, memo) for x in S]
+        rest = (decide(self.eng, st, rest[0], memo),) + tuple(rest[1:])
+        conds = self.r_holds(st, oid, S, *rest)
+        # one query per condition: 25 small ones are far faster than their disjunction
+        for name, c in conds:
+            c = z3.simplify(c)
+            if z3.is_true(c):
+                continue
+            m = self.eng.sat(st, z3.Not(c))
+            if m is not None:
+                raise Failure("mismatch", f"{what}: the context's {name} differs from the "
+                              "specification's state", m, st)
 
     def check_out(self, st, oid, n, byte_of, what):
         x = z3.BitVec("i", 64)
@@ -534,38 +590,54 @@ class Sponge:
                     if domain is None:
                         args.append(Val(z3.Extract(7, 0, dom_param), T.U8))
                 entry = dict(st.mem)
+                SP.RECORDED.clear()
+                SP.DIVS.clear()
+                SP.FACTS.clear()
+                SP.recording[0] = True
+                try:
+                    want = self._spec(role, buf, entry, S, pos, phase, n, rate, rounds, dom,
+                                      digest, locals())
+                finally:
+                    SP.recording[0] = False
+                st.pc.extend(SP.FACTS)
+                SP.FACTS.clear()
                 for s2, _ in eng.invoke(st, fd, args):
                     cases += 1
-                    self._check(s2, role, ctx, buf, entry, S, pos, phase, n, rate, rounds, dom,
-                                digest, locals())
+                    self._check(s2, role, ctx, want)
         return cases
 
-    def _check(self, st, role, ctx, buf, entry, S, pos, phase, n, rate, rounds, dom, digest,
-               env):
+    def _check(self, st, role, ctx, want):
         what = "the result"
+        outs, r = want
+        for oid, n, byte_of in outs:
+            self.check_out(st, oid, n, byte_of, what)
+        if r is not None:
+            self.check_r(st, ctx.oid, r, what)
+
+    def _spec(self, role, buf, entry, S, pos, phase, n, rate, rounds, dom, digest, env):
+        """([(object, length, byte i of it)], R's state after the call or None)."""
         if role == "init":
-            self.check_r(st, ctx.oid, ([bv(0)] * 25, bv(0), 0, rate, rounds, dom), what)
-            return
+            return [], ([bv(0)] * 25, bv(0), 0, rate, rounds, dom)
         if role in ("update", "absorb"):
             if phase:
                 S2, p2 = S, pos
             else:
                 mem = entry[buf.oid] if buf else z3.K(z3.BitVecSort(64), z3.BitVecVal(0, 8))
                 S2, p2 = SP.absorb(S, pos, mem, bv(0), n, rate, rounds)
-            self.check_r(st, ctx.oid, (S2, p2, phase, rate, rounds, dom), what)
-            return
+            return [], (S2, p2, phase, rate, rounds, dom)
         if role in ("final", "squeeze"):
             S0, p0 = (S, pos) if phase else (SP.pad(S, pos, rate, dom), bv(rate))
+            SP.power(S0, bv(1), rounds)          # S0 is a cut point
+            outs = []
             if buf is not None:
-                self.check_out(st, buf.oid, n, lambda i: SP.stream_byte(S0, p0, i, rate, rounds),
-                               what)
+                outs.append((buf.oid, n, lambda i: SP.stream_byte(S0, p0, i, rate, rounds)))
             S2, p2 = SP.squeeze_state(S0, p0, n, rate, rounds)
-            self.check_r(st, ctx.oid, (S2, p2, 1, rate, rounds, dom), what)
-            return
+            return outs, (S2, p2, 1, rate, rounds, dom)
         # one-shot: absorb everything from the zero state, pad, squeeze
         out, src, inlen = env["out"], env["src"], env["inlen"]
         mem = entry[src.oid]
         S1, p1 = SP.absorb([bv(0)] * 25, bv(0), mem, bv(0), inlen, rate, rounds)
         S0 = SP.pad(S1, p1, rate, dom)
-        self.check_out(st, out.oid, env["outn"], lambda i: SP.stream_byte(S0, bv(rate), i, rate,
-                                                                          rounds), what)
+        SP.power(S0, bv(1), rounds)
+        return [(out.oid, env["outn"], lambda i: SP.stream_byte(S0, bv(rate), i, rate,
+                                                                rounds))], None

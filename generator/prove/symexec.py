@@ -115,11 +115,12 @@ class _NotLinear(Exception):
     pass
 
 
-def to_lia(fs):
+def to_lia(fs, exact=None):
     """The formulas over unbounded integers (each w-bit value its number in [0, 2^w)), or
     None where one of them is more than arithmetic (bytes of memory, xor, functions). The
     same models: the integer form of each operation is its exact value modulo 2^w."""
     memo, facts, names = {}, [], {}
+    exact = exact or {}
 
     def num(e):
         key = e.get_id()
@@ -191,6 +192,9 @@ def to_lia(fs):
     def prop(e):
         if z3.is_true(e) or z3.is_false(e):
             return e
+        if e.get_id() in exact:
+            x, c, q, r = exact[e.get_id()]
+            return num(x) == c * num(q) + num(r)
         if not z3.is_app(e):
             raise _NotLinear()
         k, kids = e.decl().kind(), e.children()
@@ -324,21 +328,28 @@ class Engine:
             f"{name}#{o.oid}", BYTES)
         return o
 
-    def sat(self, st, *extra):
-        """A model of the path with `extra`, or None."""
+    def feasible(self, st, *extra):
+        return self.sat(st, *extra, model=False) is not None
+
+    def sat(self, st, *extra, model=True):
+        """A model of the path with `extra` (True where model is False), or None."""
         self.queries += 1
         # a fresh solver per query: z3 preprocesses (and bit-blasts) a one-shot query far
         # better than checks under assumptions on a shared one
-        fs = [z3.simplify(f) for f in list(st.pc) + list(extra)]
-        lia = to_lia(fs)
+        from .spec_sponge import EXACT
+        fs = [f if f.get_id() in EXACT else z3.simplify(f) for f in list(st.pc) + list(extra)]
+        lia = to_lia(fs, EXACT)
         if lia is not None:
             # arithmetic only (bounds, lengths, positions): decided over the integers, which
             # z3 does in milliseconds where bit-blasting 64-bit adders takes seconds
             s = z3.SolverFor("QF_LIA")
             s.set("timeout", 30000)
             s.add(*lia)
-            if s.check() == z3.unsat:
+            r = s.check()
+            if r == z3.unsat:
                 return None
+            if r == z3.sat and not model:
+                return True
         s = z3.Solver()
         s.set("timeout", self.timeout)
         s.add(*elim_div(fs))
@@ -368,9 +379,9 @@ class Engine:
         if z3.is_false(cond):
             return [(st, False)]
         out = []
-        if self.sat(st, cond) is not None:
+        if self.feasible(st, cond):
             out.append((st.fork(cond), True))
-        if self.sat(st, z3.Not(cond)) is not None:
+        if self.feasible(st, z3.Not(cond)):
             out.append((st.fork(z3.Not(cond)), False))
         return out
 
