@@ -124,7 +124,7 @@ def counterexample_text(name, failure, sponge, cnames):
     """The path's lengths and position, and C calling the folder's API from init to that
     state and then the failing call: it differs from hashlib's bytes, or writes out of its
     buffer (run it under AddressSanitizer)."""
-    m = failure.model
+    m = smallest(failure, sponge.eng)
     vals = {}
     for d in m.decls():
         if d.arity() == 0 and d.name() in ("len", "pos", "inlen", "domain"):
@@ -134,6 +134,24 @@ def counterexample_text(name, failure, sponge, cnames):
     lines.append("    reproduce (cc -fsanitize=address -I<folder> repro.c <folder>/*.c && ./a.out):")
     lines += ["      " + x for x in c_repro(name, vals).splitlines()]
     return "\n".join(lines)
+
+
+def smallest(failure, eng):
+    """The failing path's model with the lengths as small as z3 finds them (a reproduction
+    allocates them): below 2^8, 2^16, 2^32 + 2^12, 2^33 in turn, else the model found."""
+    import z3
+    if failure.state is None:
+        return failure.model
+    names = [z3.BitVec(n, 64) for n in ("len", "inlen")]
+    for bound in (1 << 8, 1 << 16, (1 << 32) + (1 << 12), 1 << 33):
+        try:
+            m = eng.sat(failure.state, *failure.query,
+                        *[z3.ULE(v, bound) for v in names])
+        except Exception:
+            m = None
+        if m is not None:
+            return m
+    return failure.model
 
 
 def c_repro(name, vals):

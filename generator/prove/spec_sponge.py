@@ -61,7 +61,8 @@ EXACT = {}
 
 
 def div_facts(x, c, q, r):
-    eq = x == q * c + r
+    # in 72 bits: q c + r must equal x without wrapping (else q, r are not the quotient)
+    eq = z3.ZeroExt(8, x) == z3.ZeroExt(8, q) * c + z3.ZeroExt(8, r)
     EXACT[eq.get_id()] = (x, c, q, r)
     return [z3.ULT(r, c), z3.ULE(q, ((1 << 64) - 1) // c), eq]
 
@@ -165,7 +166,8 @@ def absorb(S, pos, mem, off, n, rate, rounds):
     m = n - first
     k, rem = divmod_(m, rate)
     s2 = blocks(s1, rounds, rate, mem, off + first, k)
-    s3 = xor_at(s2, z3.BitVecVal(0, 64), mem, off + first + k * rate, rem)
+    # k whole blocks are m - rem bytes (k r, written without the product)
+    s3 = xor_at(s2, z3.BitVecVal(0, 64), mem, off + first + (m - rem), rem)
     return ([z3.If(short, a, b) for a, b in zip(s_short, s3)], z3.If(short, pos + n, rem))
 
 

@@ -515,14 +515,15 @@ class Sponge:
             m = self.eng.sat(st, z3.Not(c))
             if m is not None:
                 raise Failure("mismatch", f"{what}: the context's {name} differs from the "
-                              "specification's state", m, st)
+                              "specification's state", m, st, [z3.Not(c)])
 
     def check_out(self, st, oid, n, byte_of, what):
         x = z3.BitVec("i", 64)
-        m = self.eng.sat(st, z3.ULT(x, n), sel(st.mem[oid], x) != byte_of(x))
+        q = [z3.ULT(x, n), sel(st.mem[oid], x) != byte_of(x)]
+        m = self.eng.sat(st, *q)
         if m is not None:
             raise Failure("mismatch", f"{what}: output byte {m.eval(x, True)} differs from "
-                          "the specification's", m, st)
+                          "the specification's", m, st, q)
 
     def prove(self, name):
         """Raises Failure or Unsupported; returns the cases run."""

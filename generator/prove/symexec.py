@@ -33,9 +33,10 @@ class Failure(Exception):
     """A query found a path that leaves a buffer, hits undefined behaviour or differs from
     the specification. kind: oob, ub, mismatch; model: z3 model of the path."""
 
-    def __init__(self, kind, what, model, state=None):
+    def __init__(self, kind, what, model, state=None, query=()):
         super().__init__(f"{kind}: {what}")
         self.kind, self.what, self.model, self.state = kind, what, model, state
+        self.query = list(query)      # what was added to the path for the model
 
 
 class Obj:
@@ -105,7 +106,9 @@ def elim_div(fs):
         if key not in pairs:
             q, r = z3.FreshConst(x.sort(), "q"), z3.FreshConst(x.sort(), "r")
             pairs[key] = (q, r)
-            facts += [z3.ULE(q, ((1 << x.size()) - 1) // c), z3.ULT(r, c), x == q * c + r]
+            w = 8
+            facts += [z3.ULE(q, ((1 << x.size()) - 1) // c), z3.ULT(r, c),
+                      z3.ZeroExt(w, x) == z3.ZeroExt(w, q) * c + z3.ZeroExt(w, r)]
         q, r = pairs[key]
         subst.append((e, q if e.decl().kind() in (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I) else r))
     return [z3.substitute(f, *subst) for f in fs] + facts
@@ -366,7 +369,7 @@ class Engine:
             return
         m = self.sat(st, z3.Not(cond))
         if m is not None:
-            raise Failure(kind, what + self.where(), m, st)
+            raise Failure(kind, what + self.where(), m, st, [z3.Not(cond)])
 
     def where(self):
         return f" (in {' < '.join(reversed(self.fn_stack))})" if self.fn_stack else ""
