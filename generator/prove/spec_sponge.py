@@ -168,7 +168,14 @@ def absorb(S, pos, mem, off, n, rate, rounds):
     s2 = blocks(s1, rounds, rate, mem, off + first, k)
     # k whole blocks are m - rem bytes (k r, written without the product)
     s3 = xor_at(s2, z3.BitVecVal(0, 64), mem, off + first + (m - rem), rem)
-    return ([z3.If(short, a, b) for a, b in zip(s_short, s3)], z3.If(short, pos + n, rem))
+    # At a block's start the first block is a whole one: the same machine, unrolled from
+    # there (the form a caller's whole-block loop meets)
+    k0, rem0 = divmod_(n, rate)
+    s0 = xor_at(blocks(S, rounds, rate, mem, off, k0), z3.BitVecVal(0, 64), mem,
+                off + (n - rem0), rem0)
+    start = pos == 0
+    return ([z3.If(start, a0, z3.If(short, a, b)) for a0, a, b in zip(s0, s_short, s3)],
+            z3.If(start, rem0, z3.If(short, pos + n, rem)))
 
 
 def pad(S, pos, rate, domain):

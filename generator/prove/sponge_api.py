@@ -324,9 +324,15 @@ def _store_lanes(eng, st, p, lanes):
 
 def _concrete(eng, st, v, what):
     x = z3.simplify(v.v)
-    if not z3.is_bv_value(x):
-        raise Unsupported(f"{what} is not a constant on a path")
-    return x.as_long()
+    if z3.is_bv_value(x):
+        return x.as_long()
+    # one value on the path (a field read back through stores the path keeps elsewhere)
+    m = eng.sat(st)
+    if m is not None:
+        val = m.eval(v.v, True)
+        if not eng.feasible(st, v.v != val):
+            return val.as_long()
+    raise Unsupported(f"{what} is not a constant on a path")
 
 
 def canon(eng, st, lanes):
