@@ -176,7 +176,7 @@ def c_repro(name, vals):
     absorb = "update" if digest is not None else "absorb"
     sq = "final" if digest is not None else "squeeze"
     outn = digest if digest is not None else 64
-    body = [f"keccak_sponge *ctx = malloc(sizeof *ctx);",
+    body = ["keccak_sponge *ctx = malloc(sizeof *ctx);",
             f"uint8_t *pre = calloc(1, {pos} + 1);",
             f"uint8_t *buf = calloc((size_t){max(n, inlen, 1)}ULL, 1);",
             f"uint8_t out[{max(outn, 1)}];",

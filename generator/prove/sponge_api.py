@@ -25,7 +25,6 @@ the exit condition. A wrong summary fails its proof: nothing is taken on trust.
 """
 
 import re
-import time
 
 import z3
 
@@ -174,7 +173,7 @@ def _arr_eq(eng, st, a, b, what, size=None):
     x = z3.BitVec("x", 64)
     if a.eq(b):
         return
-    if size is not None and False:
+    if size is not None and False:      # slower than one symbolic index, kept off
         # a small object of known length: its bytes one by one, at concrete addresses
         diff = [sel(a, bv(j)) != sel(b, bv(j)) for j in range(size)]
         diff = [d for d in (z3.simplify(d) for d in diff) if not z3.is_false(d)]
@@ -211,14 +210,8 @@ def _induct(eng, st, node, iterate, effect):
     lenL = st.env[lenvar].v
     t_L = len0 - lenL
 
-    def inv_mem(s, t):
-        return effect(eng, s, _with_mem(args_entry), t)
-
-    # the memory at entry, which the effect is relative to
+    # the memory at the helper's entry, which the effect is relative to
     entry_mem = dict(eng.entry_mem)
-
-    def _with_mem(args):
-        return args
 
     def effect_at(t):
         s = State([], dict(entry_mem), {})
