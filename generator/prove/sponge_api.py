@@ -164,23 +164,9 @@ def _steps(node):
     return out
 
 
-def _small(eng, oid):
-    size = z3.simplify(eng.objs[oid].size)
-    return size.as_long() if z3.is_bv_value(size) and size.as_long() <= 256 else None
-
-
-def _arr_eq(eng, st, a, b, what, size=None):
+def _arr_eq(eng, st, a, b, what):
     x = z3.BitVec("x", 64)
     if a.eq(b):
-        return
-    if size is not None and False:      # slower than one symbolic index, kept off
-        # a small object of known length: its bytes one by one, at concrete addresses
-        diff = [sel(a, bv(j)) != sel(b, bv(j)) for j in range(size)]
-        diff = [d for d in (z3.simplify(d) for d in diff) if not z3.is_false(d)]
-        if diff:
-            m = eng.sat(st, z3.Or(*diff))
-            if m is not None:
-                raise Failure("mismatch", what, m, st)
         return
     # Select pushed through the stores and into the lambdas: a formula without arrays but
     # the caller's untouched ones, which z3 decides far faster
@@ -219,8 +205,7 @@ def _induct(eng, st, node, iterate, effect):
 
     # base: the state at the loop head is the effect after t_L bytes
     for oid, arr in effect_at(t_L).items():
-        _arr_eq(eng, st, st.mem[oid], arr, f"{fn}: the loop invariant fails on entry",
-                _small(eng, oid))
+        _arr_eq(eng, st, st.mem[oid], arr, f"{fn}: the loop invariant fails on entry")
     # Every count below 2^8 is ZeroExt of an 8-bit variable: the same set of values where the
     # length is below 2^8 (checked), and circuits z3 bit-blasts 8 bits wide, not 64
     eng.must(st, z3.ULT(lenL, 256), "mismatch", f"{fn}: a length of 256 or more in a loop")
@@ -248,8 +233,7 @@ def _induct(eng, st, node, iterate, effect):
                     ok = new.v == cur.v + z3.Extract(cur.t.bits - 1, 0, bv(sv) * (k + 1))
                 eng.must(s2, ok, "mismatch", f"{fn}: {v} does not step as the loop's next says")
             for oid, arr in effect_at(t_L + step * (k + 1)).items():
-                _arr_eq(eng, s2, s2.mem[oid], arr, f"{fn}: one iteration breaks the invariant",
-                        _small(eng, oid))
+                _arr_eq(eng, s2, s2.mem[oid], arr, f"{fn}: one iteration breaks the invariant")
             for oid in s2.mem:
                 if oid not in effect_at(t_L).keys() and oid in h.mem:
                     _arr_eq(eng, s2, s2.mem[oid], h.mem[oid], f"{fn}: writes outside its summary")
@@ -294,8 +278,7 @@ def prove_helper(eng, which, helpers):
         try:
             for s2, _ in eng.invoke(st, fd, args):
                 for oid, arr in want.items():
-                    _arr_eq(eng, s2, s2.mem[oid], arr, f"{which}: differs from its summary",
-                            _small(eng, oid))
+                    _arr_eq(eng, s2, s2.mem[oid], arr, f"{which}: differs from its summary")
                 for oid, arr in st.mem.items():
                     if oid not in want:
                         _arr_eq(eng, s2, s2.mem[oid], arr, f"{which}: writes outside its summary")
