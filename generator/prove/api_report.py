@@ -206,9 +206,11 @@ def c_repro(name, vals):
         body.append("    if (out[i] != want[i]) {")
         body.append('        printf("output byte %zu differs from the standard\'s (hashlib): '
                     '%02x, not %02x\\n", i, out[i], want[i]);')
+        body.append("        free(ctx); free(pre); free(buf);")
         body.append("        return 1;")
         body.append("    }")
     body.append('puts("the same as the standard\'s output");')
+    body.append("free(ctx); free(pre); free(buf);")
     body.append("return 0;")
     return ("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n"
             "#include \"keccak_sponge.h\"\n\nint main(void)\n{\n"
