@@ -48,6 +48,13 @@ def edges(w, ctx):
                 (planted if cls in PLANTED else []),
                 variables=[("module", f"tests.e2e_prove.{cls}")])
         logs.append(log)
+    # The byte layer's planted bugs (prove --api), on a copy of out/portable.
+    log = os.path.join("build", "prove", "ApiPlantedBugs.log")
+    w.build([log], "e2e_module", implicit=inputs + ["tests/e2e_prove_api.py"] + sorted(
+        rel(os.path.join(ROOT, "out", "portable", f))
+        for f in os.listdir(os.path.join(ROOT, "out", "portable"))),
+        variables=[("module", "tests.e2e_prove_api.ApiPlantedBugs")])
+    logs.append(log)
     # Under qemu-aarch64 with the cross compiler: rerun when those tools appear.
     log = os.path.join("build", "prove", "ModelCheck_aarch64.log")
     w.build([log], "e2e_module", implicit=inputs,

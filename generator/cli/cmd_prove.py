@@ -34,6 +34,15 @@ def cmd_prove(args):
     settings = dict(quick=args.quick, only=only, repro_dir=args.repro_dir or None,
                    configs=configs)
     code = 0
+    if args.api:
+        from ..prove import api_report
+        for f in args.folders:
+            if not api_report.report(f, configs=configs, only=only):
+                code = 1
+        sys.stdout.flush()
+        if code:
+            sys.exit(code)
+        return
     if args.folders:
         code, _ = prove_report.run(args.folders, jobs, **settings)
     if named and not prove_report.prove_files(named, jobs, **settings):
@@ -84,6 +93,9 @@ def add(sub):
         O("--variant", "also prove these variants, generated for --target without being "
           "written", "comma-separated variant names, as `list variants` prints them", "none",
           {"default": ""}),
+        O("--api", "prove the public functions of the folders' headers (the byte layer: "
+          "every length, every sequence of calls) instead of the kernels", "", "off",
+          {"action": "store_true"}),
         cli_options.TARGET), cmd_prove,
         "prove every kernel of the folders equal to FIPS 202 Keccak-p[1600, n_r] or RFC 8439 "
         "ChaCha for all inputs (exit 0: all proved, 1: a counterexample or an unsupported "

@@ -1,0 +1,217 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""`prove --api`: a line per public function of a folder's public headers, proven by the
+byte-layer engine (symexec.py) where its obligations cover the function's class
+(sponge_api.py: the single-state sponge), `not supported` with the reason elsewhere."""
+
+import os
+import re
+import time
+
+from . import cfront, driver
+from . import sponge_api as A
+from .symexec import Failure, Unsupported
+
+HEADERS = ("keccak_sponge.h", "chacha.h", "chacha8.h", "KeccakP-1600-SnP.h",
+           "KeccakP-1600-times2-SnP.h", "KeccakP-1600-times4-SnP.h",
+           "KeccakP-1600-times8-SnP.h")
+
+# The classes not covered yet, by the name's shape, with the reason printed.
+NOT_YET = [
+    (r".*_x[248](_.*)?", "the multi-buffer sponge (rs_mb_*) is not covered by the byte-layer "
+                        "prover yet"),
+    (r"kt(128|256)(_.*)?", "KangarooTwelve's tree is not covered by the byte-layer prover yet"),
+    (r"(cshake|kmac|kmacxof|tuplehash|tuplehashxof|parallelhash|parallelhashxof)\d+(_.*)?",
+     "SP 800-185's encodings are not covered by the byte-layer prover yet"),
+    (r"chacha.*", "ChaCha's API (counters, partial blocks) is not covered by the byte-layer "
+                  "prover yet"),
+    (r"Keccak[PF]1600.*", "XKCP's SnP byte functions are not covered by the byte-layer prover "
+                       "yet"),
+]
+
+
+def public_functions(folder):
+    """[(header, name)] of every function a public header of the folder declares."""
+    out = []
+    for h in HEADERS:
+        path = os.path.join(folder, h)
+        if not os.path.exists(path):
+            continue
+        text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
+        text = re.sub(r"^\s*#.*$", "", text, flags=re.M)
+        for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*;", text):
+            name = m.group(1)
+            if name not in ("sizeof",) and (h, name) not in out:
+                out.append((h, name))
+    return out
+
+
+def prove_api(folder, configs=None, only=None, progress=None):
+    """[(status, function, configs, seconds, detail, failure)] for the folder's public
+    functions."""
+    arch = driver.folder_arch(folder, [os.path.join(folder, f) for f in os.listdir(folder)
+                                       if driver.is_kernel_file(os.path.join(folder, f))])
+    cfgs = configs or [c for c in cfront.CONFIGS_FOR_ARCH.get(arch, ())
+                       if cfront.CONFIGS[c].available()]
+    src = os.path.join(folder, "keccak_sponge.c")
+    sponges = {}          # digest -> (Sponge, [config names])
+    if os.path.exists(src):
+        for c in cfgs:
+            cfg = cfront.CONFIGS[c]
+            unit = cfront.load(src, cfg)
+            key = (unit.digest, cfg.big_endian)
+            if key not in sponges:
+                sponges[key] = (A.Sponge(unit, cfg), [])
+            sponges[key][1].append(c)
+    results = []
+    for header, name in public_functions(folder):
+        if only and name not in only:
+            continue
+        t0 = time.time()
+        if A.classify(name) is None:
+            reason = next((r for pat, r in NOT_YET if re.fullmatch(pat, name)),
+                          "no specification of this function in the byte-layer prover")
+            results.append(("not supported", name, [], 0.0, reason, None))
+            if progress:
+                progress(results[-1])
+            continue
+        status, detail, failure, names = "proved", "", None, []
+        for sp, cnames in sponges.values():
+            names += cnames
+            try:
+                cases = sp.prove(name)
+                detail = detail or f"{cases} paths"
+            except Failure as f:
+                status, detail, failure = "counterexample", str(f), (f, sp, cnames)
+                break
+            except Unsupported as u:
+                status, detail = "not supported", str(u)
+                break
+        if not sponges:
+            status, detail = "not supported", "keccak_sponge.c is not in the folder"
+        results.append((status, name, names, time.time() - t0, detail, failure))
+        if progress:
+            progress(results[-1])
+    return results
+
+
+def report(folder, configs=None, only=None, out=None):
+    """Print a line per public function; True when every one proved."""
+    import sys
+    out = out or sys.stdout
+    t0 = time.time()
+
+    def line(r):
+        status, name, cnames, secs, detail, failure = r
+        text = f"{status:14} {folder}: {name}"
+        if cnames:
+            text += f" [{', '.join(cnames)}]"
+        text += f" {secs:.1f} s"
+        if detail:
+            text += f": {detail}"
+        print(text, file=out, flush=True)
+        if failure:
+            print(counterexample_text(name, *failure), file=out, flush=True)
+
+    results = prove_api(folder, configs, only, progress=line)
+    ok = sum(r[0] == "proved" for r in results)
+    print(f"{folder}: {ok} of {len(results)} public functions proved ({time.time() - t0:.0f} s)",
+          file=out, flush=True)
+    return bool(results) and ok == len(results)
+
+
+def counterexample_text(name, failure, sponge, cnames):
+    """The path's lengths and position, and C calling the folder's API from init to that
+    state and then the failing call: it differs from hashlib's bytes, or writes out of its
+    buffer (run it under AddressSanitizer)."""
+    m = smallest(failure, sponge.eng)
+    vals = {}
+    for d in m.decls():
+        if d.arity() == 0 and d.name() in ("len", "pos", "inlen", "domain"):
+            vals[d.name()] = m[d].as_long()
+    lines = [f"    kind: {failure.kind}; the call's " +
+             ", ".join(f"{k} = {v}" for k, v in sorted(vals.items()))]
+    lines.append("    reproduce (cc -fsanitize=address -I<folder> repro.c <folder>/*.c && ./a.out):")
+    lines += ["      " + x for x in c_repro(name, vals).splitlines()]
+    return "\n".join(lines)
+
+
+def smallest(failure, eng):
+    """The failing path's model with the lengths as small as z3 finds them (a reproduction
+    allocates them): below 2^8, 2^16, 2^32 + 2^12, 2^33 in turn, else the model found."""
+    import z3
+    if failure.state is None:
+        return failure.model
+    names = [z3.BitVec(n, 64) for n in ("len", "inlen")]
+    for bound in (1 << 8, 1 << 16, (1 << 32) + (1 << 12), 1 << 33):
+        try:
+            m = eng.sat(failure.state, *failure.query,
+                        *[z3.ULE(v, bound) for v in names])
+        except Exception:
+            m = None
+        if m is not None:
+            return m
+    return failure.model
+
+
+def _expected(fam, role, pos, n, inlen, outn):
+    """The standard's output (hashlib) for the repro's message of zero bytes, where hashlib
+    has the function and the message is small enough to hash here; else None."""
+    import hashlib
+    total = inlen if role == "oneshot" else pos + (n if role in ("update", "absorb") else 0)
+    if total > 1 << 26 or role == "squeeze":
+        return None
+    name = fam.replace("shake", "shake_")
+    if not hasattr(hashlib, name):
+        return None
+    h = getattr(hashlib, name)(bytes(total))
+    return list(h.digest(outn) if fam.startswith("shake") else h.digest())
+
+
+def c_repro(name, vals):
+    fam, role = A.classify(name)
+    rate, rounds, domain, digest = A.FAMILIES[fam]
+    pos, n, inlen = vals.get("pos", 0), vals.get("len", 0), vals.get("inlen", 0)
+    dom = vals.get("domain", 0x1F)
+    darg = "" if domain is not None else f", {dom}"
+    absorb = "update" if digest is not None else "absorb"
+    sq = "final" if digest is not None else "squeeze"
+    outn = digest if digest is not None else 64
+    body = ["keccak_sponge *ctx = malloc(sizeof *ctx);",
+            f"uint8_t *pre = calloc(1, {pos} + 1);",
+            f"uint8_t *buf = calloc((size_t){max(n, inlen, 1)}ULL, 1);",
+            f"uint8_t out[{max(outn, 1)}];",
+            "if (!ctx || !pre || !buf) return 2;"]
+    if role == "oneshot":
+        if digest is not None:
+            body.append(f"{name}(out, buf, (size_t){inlen}ULL);")
+        else:
+            body.append(f"{name}(out, {outn}, buf, (size_t){inlen}ULL{darg});")
+    else:
+        body.append(f"{fam}_init(ctx{darg});")
+        body.append(f"{fam}_{absorb}(ctx, pre, {pos});   /* pos = {pos} */")
+        if role in ("update", "absorb"):
+            body.append(f"{name}(ctx, buf, (size_t){n}ULL);")
+        if role in ("init", "update", "absorb"):
+            body.append(f"{fam}_{sq}(ctx, out" + ("" if digest is not None else f", {outn}")
+                        + ");")
+        elif role == "final":
+            body.append(f"{name}(ctx, out);")
+        elif role == "squeeze":
+            body.append(f"{name}(ctx, buf, (size_t){n}ULL);")
+    want = _expected(fam, role, pos, n, inlen, outn)
+    if want is not None:
+        arr = ", ".join(f"0x{b:02x}" for b in want)
+        body.append(f"static const uint8_t want[{len(want)}] = {{{arr}}};")
+        body.append(f"for (size_t i = 0; i < {len(want)}; i++)")
+        body.append("    if (out[i] != want[i]) {")
+        body.append('        printf("output byte %zu differs from the standard\'s (hashlib): '
+                    '%02x, not %02x\\n", i, out[i], want[i]);')
+        body.append("        free(ctx); free(pre); free(buf);")
+        body.append("        return 1;")
+        body.append("    }")
+    body.append('puts("the same as the standard\'s output");')
+    body.append("free(ctx); free(pre); free(buf);")
+    body.append("return 0;")
+    return ("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n"
+            "#include \"keccak_sponge.h\"\n\nint main(void)\n{\n"
+            + "".join(f"    {x}\n" for x in body) + "}\n")

@@ -1,0 +1,626 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""The single-state sponge's public functions (keccak_sponge.h: SHA3-*, SHAKE*, Keccak-256,
+TurboSHAKE*; one-shot, init/update/final, init/absorb/squeeze) proven equal to the sponge of
+spec_sponge.py for every length, memory-safe and free of undefined behaviour, by the engine of
+symexec.py.
+
+The argument is induction over the calls. R(ctx, S, pos, phase) says the context holds the
+specification's state: its lanes are S, its rate, rounds and domain are the function's, and
+`pos`/`squeezing` are the machine's position and phase (absorbing: pos < r; squeezing:
+1 <= pos <= r). Each public function is run once on a context related to a symbolic
+(S, pos, phase), with symbolic lengths and buffers of exactly the caller's length:
+init establishes R; update/absorb ends related to the specification's state after the chunk,
+for any chunk; final/squeeze writes the specification's bytes for any output length and ends
+related; so every sequence of calls, of any lengths, gives the standard's output. A one-shot
+function is run whole from its own context.
+
+Contracts (what the proof assumes of the calls out of the file): keccak_p1600 is f (the
+kernels' proof); keccak_p1600_absorb xors then permutes floor(len / rate) whole blocks and
+returns their bytes; keccak_p1600_squeeze permutes then stores as many. The two byte helpers
+of the file (rs_xor_bytes, rs_extract_bytes) are summarised, and the summaries proven on their
+own, by induction over their loops: the prover proposes at each loop head "the memory is the
+summary after the bytes consumed so far, every variable the loop steps has moved by that
+count", proves it on entry and across one symbolic iteration, and leaves the loop with it and
+the exit condition. A wrong summary fails its proof: nothing is taken on trust.
+"""
+
+import re
+
+import z3
+
+from . import ctypes_ as T
+from . import spec_sponge as SP
+from .symexec import BYTES, Engine, sel, Failure, Ptr, State, Unsupported, Val, bv
+
+STATE_BYTES = 200
+
+
+def _suffix_byte(bits):
+    """The domain byte: the suffix bits (FIPS 202 section 6.1/6.2, first bit lowest) then pad10*1's
+    first 1."""
+    b = 0
+    for i, c in enumerate(bits + "1"):
+        b |= int(c) << i
+    return b
+
+
+def functions():
+    """name -> (rate bytes, rounds, domain byte or None for the caller's, digest bytes or None)."""
+    out = {}
+    for d in (224, 256, 384, 512):                        # FIPS 202 section 6.1
+        out[f"sha3_{d}"] = ((1600 - 2 * d) // 8, 24, _suffix_byte("01"), d // 8)
+    out["keccak256"] = ((1600 - 512) // 8, 24, _suffix_byte(""), 32)   # the Keccak submission
+    for s in (128, 256):                                  # FIPS 202 section 6.2
+        out[f"shake{s}"] = ((1600 - 2 * s) // 8, 24, _suffix_byte("1111"), None)
+        out[f"turboshake{s}"] = ((1600 - 2 * s) // 8, 12, None, None)   # RFC 9861 section 2
+    return out
+
+
+FAMILIES = functions()
+
+
+def classify(name):
+    """(family, role) of a public function of the single-state sponge, or None."""
+    m = re.fullmatch(r"(sha3_\d+|keccak256|shake\d+|turboshake\d+)(_init|_update|_final|"
+                     r"_absorb|_squeeze)?", name)
+    if m is None or m.group(1) not in FAMILIES:
+        return None
+    return m.group(1), (m.group(2) or "_oneshot")[1:]
+
+
+# -- the helpers' summaries --
+
+class Helpers:
+    """rs_xor_bytes / rs_extract_bytes: the summary (an effect on memory) and the loop
+    invariant proposed from it."""
+
+    def __init__(self, big_endian):
+        self.e = 7 if big_endian else 0
+
+    def _lbyte(self, d):
+        return d ^ self.e if self.e else d
+
+    def xor_effect(self, eng, st, args, n):
+        state, pos, src = args[0], args[1], args[2]
+        old = st.mem[state.oid]
+        a = z3.BitVec("a", 64)
+        d = a - state.off
+        L = self._lbyte(d)
+        inside = z3.And(z3.ULT(d, STATE_BYTES), z3.ULE(pos.v, L), z3.ULT(L - pos.v, n))
+        if src.oid is None:
+            return {state.oid: old}
+        srcm = st.mem[src.oid]
+        return {state.oid: z3.Lambda([a], z3.If(inside, old[a] ^ srcm[src.off + (L - pos.v)],
+                                                old[a]))}
+
+    def extract_effect(self, eng, st, args, n):
+        state, pos, add, out = args[0], args[1], args[2], args[3]
+        if out.oid is None:
+            return {}
+        old = st.mem[out.oid]
+        sm = st.mem[state.oid]
+        a = z3.BitVec("a", 64)
+        d = a - out.off
+        byte = sm[state.off + self._lbyte(pos.v + d)]
+        if add.oid is not None:
+            byte = byte ^ st.mem[add.oid][add.off + d]
+        return {out.oid: z3.Lambda([a], z3.If(z3.ULT(d, n), byte, old[a]))}
+
+    def pre(self, eng, st, args, which):
+        """The summary's precondition, checked at a call (Failure where it fails)."""
+        state, pos, n = args[0], args[1], args[-1]
+        eng.must(st, z3.And(z3.ULE(pos.v, STATE_BYTES), z3.ULE(n.v, STATE_BYTES - pos.v)),
+                 "oob", f"{which}: bytes past the state's {STATE_BYTES}")
+        eng.check_access(st, state, STATE_BYTES, which == "rs_xor_bytes")
+        eng.must(st, state.off == 0, "oob", f"{which}: a state not at its object's start")
+        bufs = [(args[2], False)] if which == "rs_xor_bytes" else [(args[2], False),
+                                                                     (args[3], True)]
+        for p, w in bufs:
+            if p.oid is None:
+                if w or which == "rs_xor_bytes":
+                    eng.must(st, n.v == 0, "oob", f"{which}: a null buffer of nonzero length")
+                continue
+            o = eng.objs[p.oid]
+            eng.must(st, z3.Or(n.v == 0, z3.And(z3.ULE(n.v, o.size), z3.ULE(p.off, o.size - n.v))),
+                     "oob", f"{which}: {n.v} bytes outside {o.name}")
+            if w and not o.writable:
+                eng.must(st, z3.BoolVal(False), "oob", f"{which}: a write to {o.name}")
+
+    def summary(self, which):
+        effect = self.xor_effect if which == "rs_xor_bytes" else self.extract_effect
+
+        def run(eng, st, args):
+            if which == "rs_extract_bytes" and args[2].oid is not None:
+                return eng.invoke(st, eng.funcs[which], args)
+            self.pre(eng, st, args, which)
+            st = st.fork()
+            for oid, arr in effect(eng, st, args, args[-1].v).items():
+                st.mem[oid] = arr
+            return [(st, None)]
+        return run
+
+    def invariant(self, which):
+        effect = self.xor_effect if which == "rs_xor_bytes" else self.extract_effect
+        return lambda eng, st, node, iterate: _induct(eng, st, node, iterate, effect)
+
+
+def _steps(node):
+    """{variable: step} of a for loop's `next` (x++, x--, x += c, x -= c), or None."""
+    from pycparser import c_ast
+    if node.next is None:
+        return None
+    items = node.next.exprs if isinstance(node.next, c_ast.ExprList) else [node.next]
+    out = {}
+    for it in items:
+        if isinstance(it, c_ast.UnaryOp) and it.op in ("p++", "p--", "++", "--") and \
+                isinstance(it.expr, c_ast.ID):
+            out[it.expr.name] = 1 if "+" in it.op else -1
+        elif isinstance(it, c_ast.Assignment) and it.op in ("+=", "-=") and \
+                isinstance(it.lvalue, c_ast.ID) and isinstance(it.rvalue, c_ast.Constant):
+            c = int(it.rvalue.value.rstrip("uUlL"), 0)
+            out[it.lvalue.name] = c if it.op == "+=" else -c
+        else:
+            return None
+    return out
+
+
+def _arr_eq(eng, st, a, b, what):
+    x = z3.BitVec("x", 64)
+    if a.eq(b):
+        return
+    # Select pushed through the stores and into the lambdas: a formula without arrays but
+    # the caller's untouched ones, which z3 decides far faster
+    m = eng.sat(st, sel(a, x) != sel(b, x))
+    if m is not None:
+        raise Failure("mismatch", what, m, st)
+
+
+def _div(x, c):
+    if c & (c - 1) == 0:
+        return z3.LShR(x, c.bit_length() - 1) if c > 1 else x
+    return z3.UDiv(x, c)
+
+
+def _induct(eng, st, node, iterate, effect):
+    """Run a loop of a summarised helper by induction (see the module's docstring)."""
+    steps = _steps(node)
+    fn = st.env["__fn__"]
+    entry = st.env["__entry__"]
+    lenvar = [v for v, s in (steps or {}).items() if s < 0]
+    if not steps or len(lenvar) != 1 or lenvar[0] != eng.funcs[fn].decl.type.args.params[-1].name:
+        raise Unsupported(f"a loop of {fn} without a length that counts down")
+    lenvar = lenvar[0]
+    step = -steps[lenvar]
+    args_entry = [entry[p.name] for p in eng.funcs[fn].decl.type.args.params]
+    len0 = entry[lenvar].v
+    lenL = st.env[lenvar].v
+    t_L = len0 - lenL
+
+    # the memory at the helper's entry, which the effect is relative to
+    entry_mem = dict(eng.entry_mem)
+
+    def effect_at(t):
+        s = State([], dict(entry_mem), {})
+        return effect(eng, s, args_entry, t)
+
+    # base: the state at the loop head is the effect after t_L bytes
+    for oid, arr in effect_at(t_L).items():
+        _arr_eq(eng, st, st.mem[oid], arr, f"{fn}: the loop invariant fails on entry")
+    # Every count below 2^8 is ZeroExt of an 8-bit variable: the same set of values where the
+    # length is below 2^8 (checked), and circuits z3 bit-blasts 8 bits wide, not 64
+    eng.must(st, z3.ULT(lenL, 256), "mismatch", f"{fn}: a length of 256 or more in a loop")
+    k = z3.ZeroExt(56, z3.BitVec(f"k{eng.queries}", 8))
+    h = st.fork(z3.ULE(k, _div(lenL, step)))
+    for v, s in steps.items():
+        cur = st.env[v]
+        if isinstance(cur, Ptr):
+            h.env[v] = Ptr(cur.oid, cur.off + s * k, cur.t)
+        else:
+            h.env[v] = Val(cur.v + z3.Extract(cur.t.bits - 1, 0, bv(s) * k), cur.t)
+    for oid, arr in effect_at(t_L + step * k).items():
+        h.mem[oid] = arr
+    exits = []
+    for s2, kind, val in iterate(h):
+        if kind == "again":
+            # one step keeps the invariant, at k + 1
+            eng.must(s2, z3.ULE(k + 1, _div(lenL, step)), "mismatch",
+                     f"{fn}: the loop runs past its length")
+            for v, sv in steps.items():
+                cur, new = st.env[v], s2.env[v]
+                if isinstance(cur, Ptr):
+                    ok = z3.And(z3.BoolVal(new.oid == cur.oid), new.off == cur.off + sv * (k + 1))
+                else:
+                    ok = new.v == cur.v + z3.Extract(cur.t.bits - 1, 0, bv(sv) * (k + 1))
+                eng.must(s2, ok, "mismatch", f"{fn}: {v} does not step as the loop's next says")
+            for oid, arr in effect_at(t_L + step * (k + 1)).items():
+                _arr_eq(eng, s2, s2.mem[oid], arr, f"{fn}: one iteration breaks the invariant")
+            for oid in s2.mem:
+                if oid not in effect_at(t_L).keys() and oid in h.mem:
+                    _arr_eq(eng, s2, s2.mem[oid], h.mem[oid], f"{fn}: writes outside its summary")
+        elif kind == "normal":
+            exits.append((s2, "normal", None))
+        else:
+            raise Unsupported(f"a {kind} inside a loop of {fn}")
+    return exits
+
+
+def prove_helper(eng, which, helpers):
+    """The summary of `which` holds for every pos, length and buffer: its body run by
+    induction from symbolic arguments satisfying the precondition."""
+    fd = eng.funcs[which]
+    params, _ = eng.params(fd)
+    # rs_extract_bytes's `add` is NULL in the single-state sponge: the summary is proven, and
+    # applies, for that case only (a call with a buffer there runs the body)
+    for _ in (0,):
+        st = State([], {}, {})
+        so = eng.new_obj(st, "state", STATE_BYTES)
+        soff = bv(0)
+        # pos and len are below 2^8 (the precondition): 8-bit variables zero-extended
+        pos, n = (z3.ZeroExt(56, z3.BitVec(x, 8)) for x in ("pos", "len"))
+        st.pc += [z3.ULE(pos, STATE_BYTES), z3.ULE(n, STATE_BYTES - pos)]
+        state = Ptr(so.oid, soff, params[0][1])
+        # The caller's buffer as an object of exactly `len` bytes at its start: the code's
+        # behaviour does not depend on where a buffer sits (no pointer is compared or turned
+        # into an integer), and an object of exactly that length makes any access outside it
+        # a failure.
+        if which == "rs_xor_bytes":
+            io = eng.new_obj(st, "in", n, writable=False)
+            args = [state, Val(pos, T.SIZE_T), Ptr(io.oid, bv(0), params[2][1]),
+                    Val(n, T.SIZE_T)]
+        else:
+            oo = eng.new_obj(st, "out", n)
+            args = [state, Val(pos, T.SIZE_T), Ptr(None, bv(0), params[2][1]),
+                    Ptr(oo.oid, bv(0), params[3][1]), Val(n, T.SIZE_T)]
+        eng.entry_mem = dict(st.mem)
+        effect = helpers.xor_effect if which == "rs_xor_bytes" else helpers.extract_effect
+        want = effect(eng, State([], dict(st.mem), {}), args, n)
+        eng.invariants[which] = helpers.invariant(which)
+        try:
+            for s2, _ in eng.invoke(st, fd, args):
+                for oid, arr in want.items():
+                    _arr_eq(eng, s2, s2.mem[oid], arr, f"{which}: differs from its summary")
+                for oid, arr in st.mem.items():
+                    if oid not in want:
+                        _arr_eq(eng, s2, s2.mem[oid], arr, f"{which}: writes outside its summary")
+        finally:
+            del eng.invariants[which]
+
+
+# -- contracts of the kernels --
+
+def _lanes_at(eng, st, p):
+    eng.check_access(st, p, STATE_BYTES, True)
+    return [eng.load(st, Ptr(p.oid, p.off + 8 * i, None), T.U64) for i in range(25)]
+
+
+def _store_lanes(eng, st, p, lanes):
+    for i, x in enumerate(lanes):
+        eng.store(st, Ptr(p.oid, p.off + 8 * i, None), T.U64, x)
+
+
+def _concrete(eng, st, v, what):
+    x = z3.simplify(v.v)
+    if z3.is_bv_value(x):
+        return x.as_long()
+    # one value on the path (a field read back through stores the path keeps elsewhere)
+    m = eng.sat(st)
+    if m is not None:
+        val = m.eval(v.v, True)
+        if not eng.feasible(st, v.v != val):
+            return val.as_long()
+    raise Unsupported(f"{what} is not a constant on a path")
+
+
+def canon(eng, st, lanes):
+    """The lanes as the specification spelt them, where a recorded vector is provably equal
+    under the path condition (a cut point: the C's terms and the specification's then meet
+    at one name, and the uninterpreted f, power and blocks take equal arguments
+    syntactically); the lanes themselves otherwise."""
+    lanes = [z3.simplify(x) for x in lanes]
+    for v in SP.RECORDED:
+        if all(a.eq(b) for a, b in zip(lanes, v)):
+            return v
+    for v in SP.RECORDED:
+        diff = [a != b for a, b in zip(lanes, v) if not a.eq(b)]
+        try:
+            if not eng.feasible(st, z3.Or(*diff)):
+                return v
+        except Unsupported:
+            continue
+    return lanes
+
+
+def decide(eng, st, t, memo):
+    """t with each if-then-else whose condition the path decides replaced by its branch (the
+    specification's case split by length, resolved once per path)."""
+    if not z3.is_app(t):
+        return t
+    if z3.is_app_of(t, z3.Z3_OP_ITE):
+        c, a, b = t.children()
+        key = c.get_id()
+        if key not in memo:
+            memo[key] = (True if not eng.feasible(st, z3.Not(c)) else
+                         False if not eng.feasible(st, c) else None)
+        if memo[key] is True:
+            return decide(eng, st, a, memo)
+        if memo[key] is False:
+            return decide(eng, st, b, memo)
+        return t
+    return t
+
+
+def canon_div(eng, st, x, c):
+    """floor(x / c) and x mod c as fresh q, r defined on the path (the specification's own
+    where its dividend is provably x): done = x - r then needs no divider."""
+    x = z3.simplify(x)
+    for (y, d, q, r) in SP.DIVS:
+        if d == c and (y.eq(x) or not eng.feasible(st, y != x)):
+            return q, r
+    q, r = z3.FreshConst(z3.BitVecSort(64), "q"), z3.FreshConst(z3.BitVecSort(64), "r")
+    st.pc.extend(SP.div_facts(x, c, q, r))
+    return q, r
+
+
+def c_permute(eng, st, args):
+    state, rounds = args
+    r = _concrete(eng, st, rounds, "the round count")
+    lanes = canon(eng, st, _lanes_at(eng, st, state))
+    if r not in (12, 24):
+        raise Unsupported(f"a permutation of {r} rounds")
+    _store_lanes(eng, st, state, SP.permute(lanes, r))
+    return [(st, None)]
+
+
+def c_absorb(eng, st, args):
+    state, rounds, lanes_n, data, n = args
+    r = _concrete(eng, st, rounds, "the round count")
+    w = _concrete(eng, st, lanes_n, "the lane count")
+    if w == 0 or w > 25:
+        return [(st, Val(bv(0), T.SIZE_T))]
+    rate = 8 * w
+    k, rem = canon_div(eng, st, n.v, rate)
+    done = z3.simplify(n.v - rem)
+    if data.oid is None:
+        eng.must(st, done == 0, "oob", "keccak_p1600_absorb: a null buffer")
+        return [(st, Val(bv(0), T.SIZE_T))]
+    o = eng.objs[data.oid]
+    eng.must(st, z3.Or(done == 0, z3.And(z3.ULE(done, o.size), z3.ULE(data.off, o.size - done))),
+             "oob", "keccak_p1600_absorb: blocks read outside " + o.name)
+    lanes = canon(eng, st, _lanes_at(eng, st, state))
+    _store_lanes(eng, st, state, SP.blocks(lanes, r, rate, st.mem[data.oid], data.off, k))
+    return [(st, Val(done, T.SIZE_T))]
+
+
+def c_squeeze(eng, st, args):
+    state, rounds, lanes_n, out, n = args
+    r = _concrete(eng, st, rounds, "the round count")
+    w = _concrete(eng, st, lanes_n, "the lane count")
+    if w == 0 or w > 25:
+        return [(st, Val(bv(0), T.SIZE_T))]
+    rate = 8 * w
+    k, rem = canon_div(eng, st, n.v, rate)
+    done = z3.simplify(n.v - rem)
+    if out.oid is None:
+        eng.must(st, done == 0, "oob", "keccak_p1600_squeeze: a null buffer")
+        return [(st, Val(bv(0), T.SIZE_T))]
+    o = eng.objs[out.oid]
+    eng.must(st, z3.Or(done == 0, z3.And(z3.ULE(done, o.size), z3.ULE(out.off, o.size - done))),
+             "oob", "keccak_p1600_squeeze: blocks written outside " + o.name)
+    if not o.writable:
+        eng.must(st, done == 0, "oob", f"keccak_p1600_squeeze: a write to {o.name}")
+    lanes = canon(eng, st, _lanes_at(eng, st, state))
+    a = z3.BitVec("a", 64)
+    d = a - out.off
+    byte = SP.state_byte(SP.power(lanes, z3.UDiv(d, rate) + 1, r), z3.URem(d, rate))
+    old = st.mem[out.oid]
+    st.mem[out.oid] = z3.Lambda([a], z3.If(z3.ULT(d, done), byte, old[a]))
+    _store_lanes(eng, st, state, SP.power(lanes, k, r))
+    return [(st, Val(done, T.SIZE_T))]
+
+
+KERNEL_CONTRACTS = {"keccak_p1600": c_permute, "keccak_p1600_absorb": c_absorb,
+                    "keccak_p1600_squeeze": c_squeeze}
+
+
+# -- the public functions --
+
+def _width(v, bits):
+    if isinstance(v, int):
+        return bv(v, bits)
+    if v.size() > bits:
+        return z3.Extract(bits - 1, 0, v)
+    return z3.ZeroExt(bits - v.size(), v) if v.size() < bits else v
+
+
+class Sponge:
+    """The obligations of one file's single-state sponge under one configuration."""
+
+    def __init__(self, unit, config):
+        self.eng = Engine(unit, config.big_endian)
+        self.eng.externs.update(KERNEL_CONTRACTS)
+        self.helpers = Helpers(config.big_endian)
+        self.ctx_t = self.eng.typedefs.get("keccak_sponge")
+        self.helpers_proven = None
+
+    def prove_helpers(self):
+        """The byte helpers' summaries, proven once; then used at every call."""
+        if self.helpers_proven is None:
+            try:
+                for which in ("rs_xor_bytes", "rs_extract_bytes"):
+                    if which in self.eng.funcs:
+                        prove_helper(self.eng, which, self.helpers)
+                        self.eng.summaries[which] = self.helpers.summary(which)
+                self.helpers_proven = True
+            except Failure as f:
+                self.helpers_proven = f
+        return self.helpers_proven
+
+    def _field(self, name):
+        return self.ctx_t.field(name)
+
+    def related(self, st, oid, S, pos, phase, rate, rounds, domain):
+        """A context object holding (S, pos, phase): the stores R asks for, on a fresh array."""
+        arr = z3.Const(f"ctx_rest{len(self.eng.objs)}", BYTES)
+        st.mem[oid] = arr
+        p = Ptr(oid, bv(0), None)
+        _store_lanes(self.eng, st, p, S)
+        for name, v in (("rate", rate), ("pos", pos), ("rounds", rounds), ("domain", domain),
+                        ("squeezing", phase)):
+            _, t, off = self._field(name)
+            self.eng.store(st, Ptr(oid, bv(off), t), t, _width(v, t.bits))
+
+    def r_holds(self, st, oid, S, pos, phase, rate, rounds, domain):
+        """The conditions of R on the object's bytes, one Bool each with a name."""
+        eng = self.eng
+        conds = []
+        for i, x in enumerate(_lanes_at(eng, st, Ptr(oid, bv(0), None))):
+            conds.append((f"lane {i}", x == S[i]))
+        for name, v in (("rate", rate), ("pos", pos), ("rounds", rounds), ("domain", domain),
+                        ("squeezing", phase)):
+            _, t, off = self._field(name)
+            got = eng.load(st, Ptr(oid, bv(off), t), t)
+            want = _width(v, t.bits)
+            conds.append((name, got == want))
+        return conds
+
+    def check_r(self, st, oid, spec, what):
+        S, rest = spec[0], spec[1:]
+        memo = {}
+        S = [decide(self.eng, st, x, memo) for x in S]
+        rest = (decide(self.eng, st, rest[0], memo),) + tuple(rest[1:])
+        conds = self.r_holds(st, oid, S, *rest)
+        # one query per condition: 25 small ones are far faster than their disjunction
+        for name, c in conds:
+            c = z3.simplify(c)
+            if z3.is_true(c):
+                continue
+            m = self.eng.sat(st, z3.Not(c))
+            if m is not None:
+                raise Failure("mismatch", f"{what}: the context's {name} differs from the "
+                              "specification's state", m, st, [z3.Not(c)])
+
+    def check_out(self, st, oid, n, byte_of, what):
+        x = z3.BitVec("i", 64)
+        q = [z3.ULT(x, n), sel(st.mem[oid], x) != byte_of(x)]
+        m = self.eng.sat(st, *q)
+        if m is not None:
+            raise Failure("mismatch", f"{what}: output byte {m.eval(x, True)} differs from "
+                          "the specification's", m, st, q)
+
+    def prove(self, name):
+        """Raises Failure or Unsupported; returns the cases run."""
+        fam, role = classify(name)
+        rate, rounds, domain, digest = FAMILIES[fam]
+        eng = self.eng
+        fd = eng.funcs.get(name)
+        if fd is None:
+            raise Unsupported(f"{name} has no definition in this file")
+        if self.ctx_t is None:
+            raise Unsupported("keccak_sponge has no definition here")
+        got = self.prove_helpers()
+        if isinstance(got, Failure):
+            raise got
+        params, _ = eng.params(fd)
+        dom_param = z3.ZeroExt(56, z3.BitVec("domain", 8))
+        dom = bv(domain) if domain is not None else dom_param
+        cases = 0
+        for phase in ((0,) if role in ("init", "oneshot") else (0, 1)):
+            for null in ((False,) if role == "init" or (role == "final") else (False, True)):
+                st = State([], {}, {})
+                S = [z3.BitVec(f"S{i}", 64) for i in range(25)]
+                p8 = z3.BitVec("pos", 8)
+                pos = z3.ZeroExt(56, p8)
+                st.pc.append(z3.ULT(pos, rate) if phase == 0 else
+                             z3.And(z3.UGE(pos, 1), z3.ULE(pos, rate)))
+                n = z3.BitVec("len", 64)
+                if role == "final":
+                    n = bv(digest)
+                args, ctx, buf = [], None, None
+                if role != "oneshot":
+                    ctx = eng.new_obj(st, "ctx", self.ctx_t.size)
+                    if role != "init":
+                        self.related(st, ctx.oid, S, pos, bv(phase, 8), rate, rounds, dom)
+                    args.append(Ptr(ctx.oid, bv(0), params[0][1]))
+                if null:
+                    st.pc.append(n == 0)
+                if role in ("update", "absorb"):
+                    buf = None if null else eng.new_obj(st, "in", n, writable=False)
+                    args += [Ptr(buf.oid if buf else None, bv(0), params[1][1]),
+                             Val(n, T.SIZE_T)]
+                elif role in ("final", "squeeze"):
+                    buf = None if null else eng.new_obj(st, "out", n)
+                    args += [Ptr(buf.oid if buf else None, bv(0), params[1][1])]
+                    if role == "squeeze":
+                        args.append(Val(n, T.SIZE_T))
+                elif role == "init":
+                    if domain is None:
+                        args.append(Val(z3.Extract(7, 0, dom_param), T.U8))
+                else:
+                    inlen = z3.BitVec("inlen", 64)
+                    src = eng.new_obj(st, "in", inlen, writable=False)
+                    if null:
+                        st.pc.append(inlen == 0)
+                    outn = bv(digest) if digest is not None else n
+                    out = eng.new_obj(st, "out", outn)
+                    args = [Ptr(out.oid, bv(0), params[0][1])]
+                    if digest is None:
+                        args.append(Val(n, T.SIZE_T))
+                    args += [Ptr(None if null else src.oid, bv(0), params[-2 if domain is not None
+                                                                         else -3][1]),
+                             Val(inlen, T.SIZE_T)]
+                    if digest is not None:
+                        args = [args[0], args[1], args[2]]
+                    if domain is None:
+                        args.append(Val(z3.Extract(7, 0, dom_param), T.U8))
+                entry = dict(st.mem)
+                SP.RECORDED.clear()
+                SP.DIVS.clear()
+                SP.FACTS.clear()
+                SP.recording[0] = True
+                try:
+                    want = self._spec(role, buf, entry, S, pos, phase, n, rate, rounds, dom,
+                                      digest, locals())
+                finally:
+                    SP.recording[0] = False
+                st.pc.extend(SP.FACTS)
+                SP.FACTS.clear()
+                for s2, _ in eng.invoke(st, fd, args):
+                    cases += 1
+                    self._check(s2, role, ctx, want)
+        return cases
+
+    def _check(self, st, role, ctx, want):
+        what = "the result"
+        outs, r = want
+        for oid, n, byte_of in outs:
+            self.check_out(st, oid, n, byte_of, what)
+        if r is not None:
+            self.check_r(st, ctx.oid, r, what)
+
+    def _spec(self, role, buf, entry, S, pos, phase, n, rate, rounds, dom, digest, env):
+        """([(object, length, byte i of it)], R's state after the call or None)."""
+        if role == "init":
+            return [], ([bv(0)] * 25, bv(0), 0, rate, rounds, dom)
+        if role in ("update", "absorb"):
+            if phase:
+                S2, p2 = S, pos
+            else:
+                mem = entry[buf.oid] if buf else z3.K(z3.BitVecSort(64), z3.BitVecVal(0, 8))
+                S2, p2 = SP.absorb(S, pos, mem, bv(0), n, rate, rounds)
+            return [], (S2, p2, phase, rate, rounds, dom)
+        if role in ("final", "squeeze"):
+            S0, p0 = (S, pos) if phase else (SP.pad(S, pos, rate, dom), bv(rate))
+            SP.power(S0, bv(1), rounds)          # S0 is a cut point
+            outs = []
+            if buf is not None:
+                outs.append((buf.oid, n, lambda i: SP.stream_byte(S0, p0, i, rate, rounds)))
+            S2, p2 = SP.squeeze_state(S0, p0, n, rate, rounds)
+            return outs, (S2, p2, 1, rate, rounds, dom)
+        # one-shot: absorb everything from the zero state, pad, squeeze
+        out, src, inlen = env["out"], env["src"], env["inlen"]
+        mem = entry[src.oid]
+        S1, p1 = SP.absorb([bv(0)] * 25, bv(0), mem, bv(0), inlen, rate, rounds)
+        S0 = SP.pad(S1, p1, rate, dom)
+        SP.power(S0, bv(1), rounds)
+        return [(out.oid, env["outn"], lambda i: SP.stream_byte(S0, bv(rate), i, rate,
+                                                                rounds))], None

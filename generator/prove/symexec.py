@@ -1,0 +1,972 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""A second engine for the byte layer: preprocessed C run over z3 bit-vectors.
+
+Integers are bit-vectors of their C width, pointers are (object, offset) with a 64-bit offset,
+and every object is an array of bytes of a (possibly symbolic) length. A branch on a symbolic
+condition forks; z3 drops the side the path condition rules out. Every memory access is
+checked in bounds, every shift against its width, every signed operation against overflow,
+by a z3 query under the path condition: a failing query is a counterexample (Failure).
+
+Where the kernel interpreter (interp.py) decides control flow on concrete values only, this
+engine lets lengths, offsets and counters be symbolic, so one run covers every value of
+them. Loops run by unrolling while the path condition bounds them; a loop the caller gives an
+invariant for (Engine.invariants) runs by induction instead (base, one symbolic step, exit).
+Calls out of the unit are contracts (Engine.externs); calls in the unit run their bodies
+unless the caller gave a summary (Engine.summaries), which it then proves on its own.
+"""
+
+import z3
+from pycparser import c_ast
+
+from . import ctypes_ as T
+
+BV64 = z3.BitVecSort(64)
+BYTES = z3.ArraySort(BV64, z3.BitVecSort(8))
+MAX_UNROLL = 80
+
+
+class Unsupported(Exception):
+    """C outside what this engine runs: the function is reported `not supported`."""
+
+
+class Failure(Exception):
+    """A query found a path that leaves a buffer, hits undefined behaviour or differs from
+    the specification. kind: oob, ub, mismatch; model: z3 model of the path."""
+
+    def __init__(self, kind, what, model, state=None, query=()):
+        super().__init__(f"{kind}: {what}")
+        self.kind, self.what, self.model, self.state = kind, what, model, state
+        self.query = list(query)      # what was added to the path for the model
+
+
+class Obj:
+    """A region of memory: name, length in bytes (z3 term), writable or not."""
+
+    def __init__(self, oid, name, size, writable=True):
+        self.oid, self.name, self.size, self.writable = oid, name, size, writable
+
+
+class Ptr:
+    __slots__ = ("oid", "off", "t")
+
+    def __init__(self, oid, off, t):
+        self.oid, self.off, self.t = oid, off, t     # oid None: the null pointer
+
+
+class Val:
+    __slots__ = ("v", "t")
+
+    def __init__(self, v, t):
+        self.v, self.t = v, t
+
+
+class State:
+    """One path: its condition, the bytes of every object, the current frame's variables."""
+
+    def __init__(self, pc, mem, env):
+        self.pc, self.mem, self.env = pc, mem, env
+
+    def fork(self, cond=None):
+        pc = self.pc + [cond] if cond is not None else list(self.pc)
+        return State(pc, dict(self.mem), dict(self.env))
+
+
+def bv(x, bits=64):
+    return z3.BitVecVal(x, bits) if isinstance(x, int) else x
+
+
+_DIVS = (z3.Z3_OP_BUDIV, z3.Z3_OP_BUREM, z3.Z3_OP_BUDIV_I, z3.Z3_OP_BUREM_I)
+
+
+def elim_div(fs):
+    """The formulas with each unsigned division or remainder by a constant c replaced by fresh
+    q, r and the facts x = q c + r, r < c, q c without overflow: the same models, without the
+    64-bit divider circuits z3 would otherwise bit-blast."""
+    found, seen = [], set()
+
+    def walk(e):
+        if e.get_id() in seen or not z3.is_app(e):
+            return
+        seen.add(e.get_id())
+        for c in e.children():
+            walk(c)
+        if e.decl().kind() in _DIVS:
+            d = z3.simplify(e.children()[1])
+            if z3.is_bv_value(d) and d.as_long() > 0:
+                found.append(e)
+    for f in fs:
+        walk(f)
+    if not found:
+        return fs
+    subst, pairs, facts = [], {}, []
+    for e in found:                      # inner divisions first (post-order)
+        x = z3.substitute(e.children()[0], *subst) if subst else e.children()[0]
+        c = z3.simplify(e.children()[1]).as_long()
+        key = (z3.simplify(x).sexpr(), c)
+        if key not in pairs:
+            q, r = z3.FreshConst(x.sort(), "q"), z3.FreshConst(x.sort(), "r")
+            pairs[key] = (q, r)
+            w = 8
+            facts += [z3.ULE(q, ((1 << x.size()) - 1) // c), z3.ULT(r, c),
+                      z3.ZeroExt(w, x) == z3.ZeroExt(w, q) * c + z3.ZeroExt(w, r)]
+        q, r = pairs[key]
+        subst.append((e, q if e.decl().kind() in (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I) else r))
+    return [z3.substitute(f, *subst) for f in fs] + facts
+
+
+class _NotLinear(Exception):
+    pass
+
+
+def to_lia(fs, exact=None):
+    """The formulas over unbounded integers (each w-bit value its number in [0, 2^w)), or
+    None where one of them is more than arithmetic (bytes of memory, xor, functions). The
+    same models: the integer form of each operation is its exact value modulo 2^w."""
+    memo, facts, names = {}, [], {}
+    exact = exact or {}
+
+    def num(e):
+        key = e.get_id()
+        if key in memo:
+            return memo[key]
+        w = e.size()
+        M = 1 << w
+        if z3.is_bv_value(e):
+            out = z3.IntVal(e.as_long())
+        elif z3.is_const(e):
+            out = z3.Int(f"i_{e.sexpr()}")
+            if out.get_id() not in names:
+                names[out.get_id()] = out
+                facts.extend([out >= 0, out < M])
+        elif not z3.is_app(e):
+            raise _NotLinear()
+        else:
+            k, kids = e.decl().kind(), e.children()
+            consts = [z3.simplify(c) for c in kids]
+            if k == z3.Z3_OP_BADD:
+                out = sum(num(c) for c in kids) % M
+            elif k == z3.Z3_OP_BSUB:
+                out = (num(kids[0]) - num(kids[1])) % M
+            elif k == z3.Z3_OP_BNEG:
+                out = (-num(kids[0])) % M
+            elif k == z3.Z3_OP_BMUL:
+                c = [x for x in consts if z3.is_bv_value(x)]
+                if len(kids) != 2 or not c:
+                    raise _NotLinear()
+                other = kids[1] if z3.is_bv_value(consts[0]) else kids[0]
+                cv = c[0].as_long()
+                cv = cv - M if cv >= M // 2 else cv     # a - b is a + (2^w - 1) b
+                out = (cv * num(other)) % M
+            elif k == z3.Z3_OP_CONCAT:
+                out, acc = z3.IntVal(0), 0
+                for c in reversed(kids):
+                    out = out + num(c) * (1 << acc)
+                    acc += c.size()
+            elif k == z3.Z3_OP_EXTRACT:
+                hi, lo = e.params()
+                out = (num(kids[0]) / (1 << lo)) % (1 << (hi - lo + 1))
+            elif k == z3.Z3_OP_ZERO_EXT:
+                out = num(kids[0])
+            elif k in (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I, z3.Z3_OP_BUREM, z3.Z3_OP_BUREM_I,
+                       z3.Z3_OP_BLSHR) and z3.is_bv_value(consts[1]):
+                c = consts[1].as_long()
+                if k == z3.Z3_OP_BLSHR:
+                    out = num(kids[0]) / (1 << c) if c < w else z3.IntVal(0)
+                elif c == 0:
+                    raise _NotLinear()
+                else:
+                    out = num(kids[0]) / c if k in (z3.Z3_OP_BUDIV, z3.Z3_OP_BUDIV_I) \
+                        else num(kids[0]) % c
+            elif k == z3.Z3_OP_BSHL and z3.is_bv_value(consts[1]):
+                c = consts[1].as_long()
+                out = (num(kids[0]) * (1 << c)) % M if c < w else z3.IntVal(0)
+            elif k == z3.Z3_OP_BAND and len(kids) == 2 and any(
+                    z3.is_bv_value(x) and (x.as_long() + 1) & x.as_long() == 0 for x in consts):
+                c = [x for x in consts if z3.is_bv_value(x)][0].as_long()
+                other = kids[1] if z3.is_bv_value(consts[0]) else kids[0]
+                out = num(other) % (c + 1)
+            elif k == z3.Z3_OP_ITE:
+                out = z3.If(prop(kids[0]), num(kids[1]), num(kids[2]))
+            else:
+                raise _NotLinear()
+        memo[key] = out
+        return out
+
+    def prop(e):
+        if z3.is_true(e) or z3.is_false(e):
+            return e
+        if e.get_id() in exact:
+            x, c, q, r = exact[e.get_id()]
+            return num(x) == c * num(q) + num(r)
+        if not z3.is_app(e):
+            raise _NotLinear()
+        k, kids = e.decl().kind(), e.children()
+        if k == z3.Z3_OP_AND:
+            return z3.And(*[prop(c) for c in kids])
+        if k == z3.Z3_OP_OR:
+            return z3.Or(*[prop(c) for c in kids])
+        if k == z3.Z3_OP_NOT:
+            return z3.Not(prop(kids[0]))
+        if k == z3.Z3_OP_IMPLIES:
+            return z3.Implies(prop(kids[0]), prop(kids[1]))
+        if k == z3.Z3_OP_ITE:
+            return z3.If(prop(kids[0]), prop(kids[1]), prop(kids[2]))
+        if k in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT) and len(kids) == 2:
+            if kids[0].sort().kind() == z3.Z3_BOOL_SORT:
+                r = prop(kids[0]) == prop(kids[1])
+            elif not z3.is_bv(kids[0]):
+                raise _NotLinear()
+            else:
+                r = num(kids[0]) == num(kids[1])
+            return r if k == z3.Z3_OP_EQ else z3.Not(r)
+        cmp = {z3.Z3_OP_ULEQ: lambda a, b: a <= b, z3.Z3_OP_ULT: lambda a, b: a < b,
+               z3.Z3_OP_UGEQ: lambda a, b: a >= b, z3.Z3_OP_UGT: lambda a, b: a > b}
+        if k in cmp:
+            return cmp[k](num(kids[0]), num(kids[1]))
+        raise _NotLinear()
+
+    try:
+        got = [prop(f) for f in fs]
+    except (_NotLinear, z3.Z3Exception):
+        return None
+    return got + facts
+
+
+def sel(arr, x):
+    """arr[x] with the stores and lambdas on top of the base array unfolded: a formula whose
+    only array terms are the untouched ones, which z3 decides far faster."""
+    if z3.is_app_of(arr, z3.Z3_OP_STORE):
+        a, i, v = arr.children()
+        same = z3.simplify(i == x)
+        if z3.is_true(same):
+            return v
+        rest = sel(a, x)
+        return rest if z3.is_false(same) else z3.If(same, v, rest)
+    if z3.is_quantifier(arr) and arr.is_lambda():
+        return z3.simplify(z3.substitute_vars(arr.body(), x))
+    return z3.Select(arr, x)
+
+
+class Engine:
+    def __init__(self, unit, big_endian=False):
+        self.unit = unit
+        self.big_endian = big_endian
+        self.typedefs, self.structs, self.funcs = {}, {}, {}
+        self.objs = []
+        self.externs = {}       # name -> f(engine, state, [Val|Ptr]) -> [(state, value)]
+        self.summaries = {}     # name -> same signature, for functions of the unit
+        self.invariants = {}    # function name -> f(engine, state, loop node, k) (see _loop)
+        self.timeout = 300000
+        self._taken = {}
+        self.queries = 0
+        self.fn_stack = []
+        for ext in unit.ast.ext:
+            if isinstance(ext, c_ast.FuncDef):
+                self.funcs[ext.decl.name] = ext
+            elif isinstance(ext, c_ast.Typedef):
+                try:
+                    self.typedefs[ext.name] = self.type_of(ext.type)
+                except Unsupported:
+                    pass
+            elif isinstance(ext, c_ast.Decl) and ext.name is None:
+                try:
+                    self.type_of(ext.type)
+                except Unsupported:
+                    pass
+
+    # -- types --
+
+    def type_of(self, node):
+        if isinstance(node, (c_ast.TypeDecl, c_ast.Typename)):
+            return self.type_of(node.type)
+        if isinstance(node, c_ast.IdentifierType):
+            names = tuple(n for n in node.names if n not in ("const", "volatile"))
+            if len(names) == 1 and names[0] in self.typedefs:
+                return self.typedefs[names[0]]
+            if names in T.BASIC:
+                return T.BASIC[names]
+            raise Unsupported(f"the type {' '.join(names)}")
+        if isinstance(node, c_ast.PtrDecl):
+            return T.Ptr(self.type_of(node.type))
+        if isinstance(node, c_ast.ArrayDecl):
+            elem = self.type_of(node.type)
+            n = self.const(node.dim) if node.dim is not None else 0
+            return T.Arr(elem, n)
+        if isinstance(node, c_ast.Struct):
+            if node.decls is None:
+                if node.name not in self.structs:
+                    raise Unsupported(f"struct {node.name}")
+                return self.structs[node.name]
+            fields, off, align_max = [], 0, 1
+            for d in node.decls:
+                t = self.type_of(d.type)
+                a = align(t)
+                align_max = max(align_max, a)
+                off = (off + a - 1) // a * a
+                fields.append((d.name, t, off))
+                off += t.size
+            st = T.Struct(node.name or "", tuple(fields), (off + align_max - 1) // align_max
+                          * align_max)
+            if node.name:
+                self.structs[node.name] = st
+            return st
+        if isinstance(node, c_ast.FuncDecl):
+            return T.Func(self.type_of(node.type))
+        raise Unsupported(f"the declarator {type(node).__name__}")
+
+    def const(self, node):
+        st = State([], {}, {})
+        (_, v), = self.eval(node, st)
+        v = z3.simplify(v.v)
+        if not z3.is_bv_value(v):
+            raise Unsupported("a non-constant array size")
+        return v.as_long()
+
+    # -- objects and queries --
+
+    def new_obj(self, st, name, size, writable=True, contents=None):
+        o = Obj(len(self.objs), name, bv(size), writable)
+        self.objs.append(o)
+        st.mem[o.oid] = contents if contents is not None else z3.Const(
+            f"{name}#{o.oid}", BYTES)
+        return o
+
+    def feasible(self, st, *extra):
+        return self.sat(st, *extra, model=False) is not None
+
+    def sat(self, st, *extra, model=True):
+        """A model of the path with `extra` (True where model is False), or None."""
+        self.queries += 1
+        # a fresh solver per query: z3 preprocesses (and bit-blasts) a one-shot query far
+        # better than checks under assumptions on a shared one
+        from .spec_sponge import EXACT
+        fs = [f if f.get_id() in EXACT else z3.simplify(f) for f in list(st.pc) + list(extra)]
+        lia = to_lia(fs, EXACT)
+        if lia is not None:
+            # arithmetic only (bounds, lengths, positions): decided over the integers, which
+            # z3 does in milliseconds where bit-blasting 64-bit adders takes seconds
+            s = z3.SolverFor("QF_LIA")
+            s.set("timeout", 30000)
+            s.add(*lia)
+            r = s.check()
+            if r == z3.unsat:
+                return None
+            if r == z3.sat and not model:
+                return True
+        s = z3.Solver()
+        s.set("timeout", self.timeout)
+        s.add(*elim_div(fs))
+        r = s.check()
+        if r == z3.sat:
+            return s.model()
+        if r == z3.unknown:
+            raise Unsupported(f"z3 gave up ({s.reason_unknown()})")
+        return None
+
+    def must(self, st, cond, kind, what):
+        cond = z3.simplify(cond)
+        if z3.is_true(cond):
+            return
+        m = self.sat(st, z3.Not(cond))
+        if m is not None:
+            raise Failure(kind, what + self.where(), m, st, [z3.Not(cond)])
+
+    def where(self):
+        return f" (in {' < '.join(reversed(self.fn_stack))})" if self.fn_stack else ""
+
+    def split(self, st, cond):
+        """[(state, truth)] for the feasible sides of cond."""
+        cond = z3.simplify(cond)
+        if z3.is_true(cond):
+            return [(st, True)]
+        if z3.is_false(cond):
+            return [(st, False)]
+        out = []
+        if self.feasible(st, cond):
+            out.append((st.fork(cond), True))
+        if self.feasible(st, z3.Not(cond)):
+            out.append((st.fork(z3.Not(cond)), False))
+        return out
+
+    def check_access(self, st, p, n, write):
+        if p.oid is None:
+            self.must(st, z3.BoolVal(False), "oob", "a null pointer dereferenced")
+        o = self.objs[p.oid]
+        if write and not o.writable:
+            self.must(st, z3.BoolVal(False), "oob", f"a write to the read-only {o.name}")
+        n = bv(n)
+        self.must(st, z3.And(z3.ULE(n, o.size), z3.ULE(p.off, o.size - n)), "oob",
+                  f"{'write' if write else 'read'} of {n} bytes outside {o.name}")
+
+    def load_bytes(self, st, p, n):
+        self.check_access(st, p, n, False)
+        arr = st.mem[p.oid]
+        return [sel(arr, z3.simplify(p.off + i)) for i in range(n)]
+
+    def load(self, st, p, t):
+        if isinstance(t, T.Ptr):
+            raise Unsupported("a pointer loaded from memory")
+        if not isinstance(t, T.Int):
+            raise Unsupported(f"a load of {t}")
+        bs = self.load_bytes(st, p, t.size)
+        if t.size == 1:
+            return bs[0]
+        order = bs if self.big_endian else list(reversed(bs))
+        return z3.simplify(z3.Concat(*order))
+
+    def store(self, st, p, t, v):
+        if not isinstance(t, T.Int):
+            raise Unsupported(f"a store of {t}")
+        self.check_access(st, p, t.size, True)
+        arr = st.mem[p.oid]
+        for i in range(t.size):
+            sh = (t.size - 1 - i) if self.big_endian else i
+            arr = z3.Store(arr, p.off + i, z3.Extract(8 * sh + 7, 8 * sh, v))
+        st.mem[p.oid] = arr
+
+    # -- functions --
+
+    def call(self, st, name, args):
+        """[(state, value)] of calling `name` with args (Val or Ptr)."""
+        if name in self.summaries:
+            if name in self.funcs:
+                params, _ = self.params(self.funcs[name])
+                args = [self.convert(a, pt) for a, (_, pt) in zip(args, params)]
+            return self.summaries[name](self, st, args)
+        if name in self.funcs:
+            return self.invoke(st, self.funcs[name], args)
+        if name in self.externs:
+            return self.externs[name](self, st, args)
+        if name in ("memcpy", "memset", "__builtin_memcpy", "__builtin_memset"):
+            return self._mem_builtin(st, name, args)
+        raise Unsupported(f"a call to {name}, which has no definition or contract here")
+
+    def params(self, fd):
+        out = []
+        ftype = fd.decl.type
+        for p in (ftype.args.params if ftype.args else []):
+            pt = self.type_of(p.type)
+            if isinstance(pt, T.Void):
+                continue
+            out.append((p.name, T.Ptr(pt.elem) if isinstance(pt, T.Arr) else pt))
+        return out, self.type_of(ftype.type)
+
+    def invoke(self, st, fd, args):
+        params, rt = self.params(fd)
+        if len(params) != len(args):
+            raise Unsupported(f"{fd.decl.name} called with {len(args)} arguments")
+        caller = st.env
+        st = st.fork()
+        st.env = {"__fn__": fd.decl.name}
+        self.fn_stack.append(fd.decl.name)
+        taken = self._addr_taken()
+        for (name, pt), a in zip(params, args):
+            st.env[name] = self.convert(a, pt)
+        st.env["__entry__"] = dict(st.env)
+        for (name, pt), a in zip(params, args):
+            if name in taken:
+                o = self.new_obj(st, name, pt.size)
+                self.store(st, Ptr(o.oid, bv(0), pt), pt, st.env[name].v)
+                st.env[name] = ("obj", o.oid, pt)
+        try:
+            outs = []
+            for s, kind, val in self.exec_stmt(fd.body, st):
+                if kind not in ("normal", "return"):
+                    raise Unsupported(f"{kind} outside a loop")
+                s.env = dict(caller)
+                outs.append((s, self.convert(val, rt) if val is not None and
+                             not isinstance(rt, T.Void) else None))
+            return outs
+        finally:
+            self.fn_stack.pop()
+
+    def _mem_builtin(self, st, name, args):
+        if "memcpy" in name:
+            dst, src, n = args
+            n = z3.simplify(n.v)
+            if not z3.is_bv_value(n):
+                raise Unsupported("memcpy of a symbolic length")
+            bs = self.load_bytes(st, src, n.as_long())
+            self.check_access(st, dst, n.as_long(), True)
+            arr = st.mem[dst.oid]
+            for i, b in enumerate(bs):
+                arr = z3.Store(arr, dst.off + i, b)
+            st.mem[dst.oid] = arr
+            return [(st, dst)]
+        dst, c, n = args
+        n = z3.simplify(n.v)
+        if not z3.is_bv_value(n):
+            raise Unsupported("memset of a symbolic length")
+        self.check_access(st, dst, n.as_long(), True)
+        byte = z3.Extract(7, 0, c.v)
+        arr = st.mem[dst.oid]
+        for i in range(n.as_long()):
+            arr = z3.Store(arr, dst.off + i, byte)
+        st.mem[dst.oid] = arr
+        return [(st, dst)]
+
+    # -- statements: each returns [(state, kind, value)], kind normal/return/break/continue --
+
+    def exec_stmt(self, s, st):
+        if s is None:
+            return [(st, "normal", None)]
+        m = getattr(self, "_s_" + type(s).__name__, None)
+        if m is None:
+            return [(s2, "normal", None) for s2, _ in self.eval(s, st)]
+        return m(s, st)
+
+    def _s_Compound(self, s, st):
+        states = [(st, "normal", None)]
+        for item in (s.block_items or []):
+            nxt = []
+            for s2, kind, val in states:
+                if kind != "normal":
+                    nxt.append((s2, kind, val))
+                else:
+                    nxt += self.exec_stmt(item, s2)
+            states = nxt
+        return states
+
+    def _s_EmptyStatement(self, s, st):
+        return [(st, "normal", None)]
+
+    def _s_DeclList(self, s, st):
+        states = [(st, "normal", None)]
+        for d in s.decls:
+            states = [x for s2, _, _ in states for x in self._s_Decl(d, s2)]
+        return states
+
+    def _s_Decl(self, d, st):
+        t = self.type_of(d.type)
+        if isinstance(t, T.Func):
+            return [(st, "normal", None)]
+        if isinstance(t, (T.Arr, T.Struct)) or d.name in self._addr_taken():
+            o = self.new_obj(st, d.name, t.size)
+            st.env[d.name] = ("obj", o.oid, t)
+            if d.init is not None:
+                if isinstance(t, (T.Arr, T.Struct)):
+                    raise Unsupported("an initialised aggregate")
+                outs = []
+                for s2, v in self.eval(d.init, st):
+                    self.store(s2, Ptr(o.oid, bv(0), t), t, self.convert(v, t).v)
+                    outs.append((s2, "normal", None))
+                return outs
+            return [(st, "normal", None)]
+        if d.init is None:
+            st.env[d.name] = self.fresh_val(t, d.name)
+            return [(st, "normal", None)]
+        outs = []
+        for s2, v in self.eval(d.init, st):
+            s2.env[d.name] = self.convert(v, t)
+            outs.append((s2, "normal", None))
+        return outs
+
+    def fresh_val(self, t, name):
+        if isinstance(t, T.Int):
+            return Val(z3.BitVec(f"undef_{name}", t.bits), t)
+        return Ptr(None, bv(0), t)
+
+    def _addr_taken(self):
+        fd = self.funcs.get(self.fn_stack[-1]) if self.fn_stack else None
+        if fd is None:
+            return set()
+        got = self._taken.get(id(fd))
+        if got is None:
+            got = set()
+
+            class V(c_ast.NodeVisitor):
+                def visit_UnaryOp(self, n):
+                    if n.op == "&" and isinstance(n.expr, c_ast.ID):
+                        got.add(n.expr.name)
+                    self.generic_visit(n)
+            V().visit(fd.body)
+            self._taken[id(fd)] = got
+        return got
+
+    def _s_Return(self, s, st):
+        if s.expr is None:
+            return [(st, "return", None)]
+        return [(s2, "return", v) for s2, v in self.eval(s.expr, st)]
+
+    def _s_Break(self, s, st):
+        return [(st, "break", None)]
+
+    def _s_Continue(self, s, st):
+        return [(st, "continue", None)]
+
+    def _s_If(self, s, st):
+        outs = []
+        for s2, c in self.eval(s.cond, st):
+            for s3, truth in self.split(s2, self.truth(c)):
+                outs += self.exec_stmt(s.iftrue if truth else s.iffalse, s3)
+        return outs
+
+    def _s_For(self, s, st):
+        states = self.exec_stmt(s.init, st) if s.init is not None else [(st, "normal", None)]
+        outs = []
+        for s2, _, _ in states:
+            outs += self._loop(s, s2, s.cond, s.stmt, s.next, False)
+        return outs
+
+    def _s_While(self, s, st):
+        return self._loop(s, st, s.cond, s.stmt, None, False)
+
+    def _s_DoWhile(self, s, st):
+        return self._loop(s, st, s.cond, s.stmt, None, True)
+
+    def _loop(self, node, st, cond, body, nxt, first):
+        inv = self.invariants.get(self.fn_stack[-1]) if self.fn_stack else None
+        if inv is not None and not first:
+            return inv(self, st, node, lambda s: self._iterate(s, cond, body, nxt, 1))
+        done, live = [], [st]
+        for i in range(MAX_UNROLL + 1):
+            if not live:
+                return done
+            if i == MAX_UNROLL:
+                raise Unsupported(f"a loop the path condition does not bound ({MAX_UNROLL} "
+                                  f"iterations){self.where()}")
+            nxt_live = []
+            for s in live:
+                for s2, kind, val in self._iterate(s, cond, body, nxt, 0 if first and i == 0
+                                                   else 1):
+                    if kind == "again":
+                        nxt_live.append(s2)
+                    else:
+                        done.append((s2, kind, val))
+            live = nxt_live
+        return done
+
+    def _iterate(self, st, cond, body, nxt, test):
+        """One iteration: [(state, kind, value)], kind 'again' for the states that go round,
+        'normal' for those leaving, return for a return."""
+        heads = [(st, True)]
+        if test and cond is not None:
+            heads = []
+            for s2, c in self.eval(cond, st):
+                heads += self.split(s2, self.truth(c))
+        outs = []
+        for s2, go in heads:
+            if not go:
+                outs.append((s2, "normal", None))
+                continue
+            for s3, kind, val in self.exec_stmt(body, s2):
+                if kind == "break":
+                    outs.append((s3, "normal", None))
+                elif kind == "return":
+                    outs.append((s3, kind, val))
+                else:
+                    tails = [(s3, None)] if nxt is None else self.eval(nxt, s3)
+                    outs += [(s4, "again", None) for s4, _ in tails]
+        return outs
+
+    # -- expressions: each returns [(state, value)] --
+
+    def eval(self, e, st):
+        m = getattr(self, "_e_" + type(e).__name__, None)
+        if m is None:
+            raise Unsupported(f"the expression {type(e).__name__}")
+        return m(e, st)
+
+    def _e_Constant(self, e, st):
+        if e.type == "char":
+            return [(st, Val(bv(ord(e.value.strip("'")[-1]), 32), T.INT))]
+        if e.type == "string":
+            raise Unsupported("a string literal")
+        text = e.value.lower()
+        suf = ""
+        while text[-1] in "ul":
+            suf = text[-1] + suf
+            text = text[:-1]
+        n = int(text, 0) if not (text.startswith("0") and text[1:2].isdigit()) else \
+            int(text, 8)
+        if "u" in suf:
+            t = T.U64 if "l" in suf or n >= 2 ** 32 else T.UINT
+        elif "l" in suf or n >= 2 ** 31:
+            t = T.I64 if n < 2 ** 63 else T.U64
+            if n >= 2 ** 31 and "l" not in suf and text.startswith("0x") and n < 2 ** 32:
+                t = T.UINT
+        else:
+            t = T.INT
+        return [(st, Val(bv(n, t.bits), t))]
+
+    def _e_ID(self, e, st):
+        got = st.env.get(e.name)
+        if got is None:
+            raise Unsupported(f"the identifier {e.name}")
+        if isinstance(got, tuple):
+            _, oid, t = got
+            if isinstance(t, T.Arr):
+                return [(st, Ptr(oid, bv(0), T.Ptr(t.elem)))]
+            if isinstance(t, T.Struct):
+                return [(st, ("lv", Ptr(oid, bv(0), t), t))]
+            return [(st, Val(self.load(st, Ptr(oid, bv(0), t), t), t))]
+        return [(st, got)]
+
+    def lvalue(self, e, st):
+        """[(state, ('var', name, t) | ('mem', Ptr, t))]"""
+        if isinstance(e, c_ast.ID):
+            got = st.env.get(e.name)
+            if got is None:
+                raise Unsupported(f"the identifier {e.name}")
+            if isinstance(got, tuple):
+                return [(st, ("mem", Ptr(got[1], bv(0), got[2]), got[2]))]
+            return [(st, ("var", e.name, got.t))]
+        if isinstance(e, c_ast.UnaryOp) and e.op == "*":
+            outs = []
+            for s2, p in self.eval(e.expr, st):
+                if not isinstance(p, Ptr):
+                    raise Unsupported("a dereference of a non-pointer")
+                outs.append((s2, ("mem", p, p.t.to)))
+            return outs
+        if isinstance(e, c_ast.ArrayRef):
+            return self.lvalue(c_ast.UnaryOp("*", c_ast.BinaryOp("+", e.name, e.subscript)), st)
+        if isinstance(e, c_ast.StructRef):
+            outs = []
+            if e.type == "->":
+                bases = [(s2, p, p.t.to) for s2, p in self.eval(e.name, st)]
+            else:
+                bases = []
+                for s2, lv in self.lvalue(e.name, st):
+                    if lv[0] != "mem":
+                        raise Unsupported("a struct held in a variable")
+                    bases.append((s2, lv[1], lv[2]))
+            for s2, p, t in bases:
+                if not isinstance(t, T.Struct):
+                    raise Unsupported("a member of a non-struct")
+                name, ft, off = t.field(e.field.name)
+                outs.append((s2, ("mem", Ptr(p.oid, p.off + off, ft), ft)))
+            return outs
+        raise Unsupported(f"the lvalue {type(e).__name__}")
+
+    def read(self, st, lv):
+        if lv[0] == "var":
+            return st.env[lv[1]]
+        p, t = lv[1], lv[2]
+        if isinstance(t, T.Arr):
+            return Ptr(p.oid, p.off, T.Ptr(t.elem))
+        if isinstance(t, T.Struct):
+            return ("lv", p, t)
+        return Val(self.load(st, p, t), t)
+
+    def write(self, st, lv, v):
+        if lv[0] == "var":
+            st.env[lv[1]] = self.convert(v, lv[2])
+            return
+        if isinstance(v, Ptr):
+            raise Unsupported("a pointer stored to memory")
+        self.store(st, lv[1], lv[2], self.convert(v, lv[2]).v)
+
+    def _e_ArrayRef(self, e, st):
+        return [(s2, self.read(s2, lv)) for s2, lv in self.lvalue(e, st)]
+
+    def _e_StructRef(self, e, st):
+        return [(s2, self.read(s2, lv)) for s2, lv in self.lvalue(e, st)]
+
+    def _e_Cast(self, e, st):
+        t = self.type_of(e.to_type)
+        return [(s2, self.convert(v, t)) for s2, v in self.eval(e.expr, st)]
+
+    def _e_ExprList(self, e, st):
+        states = [(st, None)]
+        for x in e.exprs:
+            states = [y for s2, _ in states for y in self.eval(x, s2)]
+        return states
+
+    def _e_TernaryOp(self, e, st):
+        outs = []
+        for s2, c in self.eval(e.cond, st):
+            for s3, truth in self.split(s2, self.truth(c)):
+                outs += self.eval(e.iftrue if truth else e.iffalse, s3)
+        return outs
+
+    def _e_FuncCall(self, e, st):
+        name = e.name.name if isinstance(e.name, c_ast.ID) else None
+        if name is None:
+            raise Unsupported("a call through a pointer")
+        states = [(st, [])]
+        for a in (e.args.exprs if e.args else []):
+            states = [(s3, vs + [v]) for s2, vs in states for s3, v in self.eval(a, s2)]
+        outs = []
+        for s2, vs in states:
+            outs += self.call(s2, name, vs)
+        return outs
+
+    def _e_Assignment(self, e, st):
+        outs = []
+        for s2, v in self.eval(e.rvalue, st):
+            for s3, lv in self.lvalue(e.lvalue, s2):
+                if e.op != "=":
+                    old = self.read(s3, lv)
+                    v2 = self.binop(s3, e.op[:-1], old, v)
+                else:
+                    v2 = v
+                self.write(s3, lv, v2)
+                outs.append((s3, self.read(s3, lv) if lv[0] == "var" else
+                             self.convert(v2, lv[2])))
+        return outs
+
+    def _e_UnaryOp(self, e, st):
+        op = e.op
+        if op == "sizeof":
+            t = self.type_of(e.expr) if isinstance(e.expr, c_ast.Typename) else \
+                self._type_of_expr(e.expr, st)
+            return [(st, Val(bv(t.size), T.SIZE_T))]
+        if op == "&":
+            outs = []
+            for s2, lv in self.lvalue(e.expr, st):
+                if lv[0] != "mem":
+                    raise Unsupported("the address of a register variable")
+                outs.append((s2, Ptr(lv[1].oid, lv[1].off, T.Ptr(lv[2]))))
+            return outs
+        if op == "*":
+            return [(s2, self.read(s2, lv)) for s2, lv in self.lvalue(e, st)]
+        if op in ("++", "--", "p++", "p--"):
+            outs = []
+            for s2, lv in self.lvalue(e.expr, st):
+                old = self.read(s2, lv)
+                new = self.binop(s2, "+" if "+" in op else "-", old, Val(bv(1, 32), T.INT))
+                self.write(s2, lv, new)
+                outs.append((s2, old if op.startswith("p") else self.read(s2, lv)))
+            return outs
+        outs = []
+        for s2, v in self.eval(e.expr, st):
+            if op == "!":
+                outs.append((s2, Val(z3.If(self.truth(v), bv(0, 32), bv(1, 32)), T.INT)))
+                continue
+            v = self.convert(v, T.promote(v.t))
+            if op == "-":
+                if v.t.signed:
+                    self.must(s2, v.v != z3.BitVecVal(1 << (v.t.bits - 1), v.t.bits), "ub",
+                              "signed negation overflows")
+                outs.append((s2, Val(-v.v, v.t)))
+            elif op == "~":
+                outs.append((s2, Val(~v.v, v.t)))
+            elif op == "+":
+                outs.append((s2, v))
+            else:
+                raise Unsupported(f"the operator {op}")
+        return outs
+
+    def _type_of_expr(self, e, st):
+        if isinstance(e, c_ast.StructRef) or isinstance(e, c_ast.ID):
+            lvs = self.lvalue(e, st.fork())
+            return lvs[0][1][2]
+        raise Unsupported("sizeof of an expression")
+
+    def truth(self, v):
+        if isinstance(v, Ptr):
+            return z3.BoolVal(v.oid is not None)
+        return v.v != 0
+
+    def _e_BinaryOp(self, e, st):
+        if e.op in ("&&", "||"):
+            outs = []
+            for s2, a in self.eval(e.left, st):
+                for s3, truth in self.split(s2, self.truth(a)):
+                    if truth == (e.op == "||"):
+                        outs.append((s3, Val(bv(1 if truth else 0, 32), T.INT)))
+                        continue
+                    for s4, b in self.eval(e.right, s3):
+                        outs.append((s4, Val(z3.If(self.truth(b), bv(1, 32), bv(0, 32)),
+                                             T.INT)))
+            return outs
+        outs = []
+        for s2, a in self.eval(e.left, st):
+            for s3, b in self.eval(e.right, s2):
+                outs.append((s3, self.binop(s3, e.op, a, b)))
+        return outs
+
+    def binop(self, st, op, a, b):
+        if isinstance(a, Ptr) or isinstance(b, Ptr):
+            return self._ptr_op(st, op, a, b)
+        if op in ("<<", ">>"):
+            t = T.promote(a.t)
+            x = self.convert(a, t).v
+            n = self.convert(b, T.promote(b.t))
+            nv = z3.ZeroExt(t.bits - n.t.bits, n.v) if n.t.bits < t.bits else \
+                z3.Extract(t.bits - 1, 0, n.v) if n.t.bits > t.bits else n.v
+            cnt_ok = z3.ULT(n.v, z3.BitVecVal(t.bits, n.t.bits))
+            if n.t.signed:
+                cnt_ok = z3.And(cnt_ok, n.v >= 0)
+            self.must(st, cnt_ok, "ub", f"a shift by {t.bits} or more")
+            if op == "<<":
+                if t.signed:
+                    self.must(st, z3.And(x >= 0, z3.LShR(x << nv, nv) == x, (x << nv) >= 0),
+                              "ub", "a signed left shift overflows")
+                return Val(x << nv, t)
+            return Val(x >> nv if t.signed else z3.LShR(x, nv), t)
+        t = T.common(a.t, b.t)
+        x, y = self.convert(a, t).v, self.convert(b, t).v
+        if op in ("==", "!=", "<", ">", "<=", ">="):
+            if t.signed:
+                r = {"==": x == y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y,
+                     ">=": x >= y}[op]
+            else:
+                r = {"==": x == y, "!=": x != y, "<": z3.ULT(x, y), ">": z3.UGT(x, y),
+                     "<=": z3.ULE(x, y), ">=": z3.UGE(x, y)}[op]
+            return Val(z3.If(r, bv(1, 32), bv(0, 32)), T.INT)
+        if op in ("/", "%"):
+            self.must(st, y != 0, "ub", "a division by zero")
+            if t.signed:
+                return Val(x / y if op == "/" else z3.SRem(x, y), t)
+            return Val(z3.UDiv(x, y) if op == "/" else z3.URem(x, y), t)
+        if t.signed and op in "+-*":
+            chk = {"+": [z3.BVAddNoOverflow(x, y, True), z3.BVAddNoUnderflow(x, y)],
+                   "-": [z3.BVSubNoOverflow(x, y), z3.BVSubNoUnderflow(x, y, True)],
+                   "*": [z3.BVMulNoOverflow(x, y, True), z3.BVMulNoUnderflow(x, y)]}[op]
+            self.must(st, z3.And(*chk), "ub", f"signed overflow in {op}")
+        f = {"+": lambda: x + y, "-": lambda: x - y, "*": lambda: x * y, "&": lambda: x & y,
+             "|": lambda: x | y, "^": lambda: x ^ y}.get(op)
+        if f is None:
+            raise Unsupported(f"the operator {op}")
+        return Val(f(), t)
+
+    def _ptr_op(self, st, op, a, b):
+        if op in ("+", "-") and isinstance(a, Ptr) and isinstance(b, Val):
+            n = self.convert(b, T.I64 if b.t.signed else T.U64).v
+            scale = a.t.to.size if not isinstance(a.t.to, T.Void) else 1
+            off = a.off + n * scale if op == "+" else a.off - n * scale
+            return Ptr(a.oid, z3.simplify(off), a.t)
+        if op == "+" and isinstance(b, Ptr):
+            return self._ptr_op(st, op, b, a)
+        if op in ("==", "!=") and isinstance(b, Val):     # p == NULL
+            eq = z3.BoolVal(a.oid is None) if True else None
+            eq = z3.simplify(z3.And(eq, b.v == 0)) if a.oid is None else z3.BoolVal(False)
+            r = eq if op == "==" else z3.Not(eq)
+            return Val(z3.If(r, bv(1, 32), bv(0, 32)), T.INT)
+        raise Unsupported(f"the pointer operation {op}")
+
+    def convert(self, v, t):
+        if isinstance(v, tuple):
+            raise Unsupported("a struct value")
+        if isinstance(t, T.Ptr):
+            if isinstance(v, Ptr):
+                return Ptr(v.oid, v.off, t)
+            z = z3.simplify(v.v)
+            if z3.is_bv_value(z) and z.as_long() == 0:
+                return Ptr(None, bv(0), t)
+            raise Unsupported("an integer converted to a pointer")
+        if isinstance(t, T.Void):
+            return v
+        if not isinstance(t, T.Int):
+            raise Unsupported(f"a conversion to {t}")
+        if isinstance(v, Ptr):
+            raise Unsupported("a pointer converted to an integer")
+        if v.t == t:
+            return v
+        x, src = v.v, v.t
+        if t.bits == 8 and t.signed is False and src.bits == 8:
+            return Val(x, t)
+        if t.bits < src.bits:
+            x = z3.Extract(t.bits - 1, 0, x)
+        elif t.bits > src.bits:
+            x = (z3.SignExt if src.signed else z3.ZeroExt)(t.bits - src.bits, x)
+        return Val(x, t)
+
+
+def align(t):
+    if isinstance(t, T.Arr):
+        return align(t.elem)
+    if isinstance(t, T.Struct):
+        return max((align(f[1]) for f in t.fields), default=1)
+    return min(t.size, 8) or 1
