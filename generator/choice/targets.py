@@ -122,7 +122,8 @@ DEFAULT_KECCAK_X86ASM = {
 # Vector kernels: two rounds per loop body measured as fast as 24 for x8 AVX-512 (gcc 12 and
 # clang 14, 128-131 TSC cycles per instance at any unroll) and faster for x4 (AVX2 237
 # against 273-280, AVX-512VL 136-139 against 138-154), with a twelfth of the code. The
-# single-state AVX-512 kernel loses to the scalar one on Zen 5, so no default picks it.
+# single-state AVX-512 kernel is no build's default: where it wins (measured per CPU), the
+# bundles' table runs it.
 DEFAULT_SIMD_UNROLL = 2
 
 
