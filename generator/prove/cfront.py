@@ -350,3 +350,28 @@ def _squeeze(text):
         if line:
             out.append(line if '"' in line or "'" in line else " ".join(line.split()))
     return "\n".join(out) + "\n"
+
+
+def addresses_taken(fd):
+    """The names whose address (`&name`) a function body takes, memoised per definition: both
+    engines keep such a variable in memory, where a pointer can reach it, and every other one
+    as a plain value."""
+    hit = _TAKEN.get(id(fd))
+    if hit is not None and hit[0] is fd:
+        return hit[1]
+    from pycparser import c_ast
+
+    got = set()
+
+    class V(c_ast.NodeVisitor):
+        def visit_UnaryOp(self, n):
+            if n.op == "&" and isinstance(n.expr, c_ast.ID):
+                got.add(n.expr.name)
+            self.generic_visit(n)
+
+    V().visit(fd.body)
+    _TAKEN[id(fd)] = (fd, got)     # fd held, so its id stays its own
+    return got
+
+
+_TAKEN = {}

@@ -102,7 +102,6 @@ class Interp:
         # is not recorded for replay (generator/prove/replay.py).
         self.effects = 0
         self._type_cache = {}
-        self._addr_taken = {}
         self._loop_bodies = set()       # ids of the statements loops of the unit run
         for ext in unit.ast.ext:
             self._top(ext)
@@ -232,19 +231,7 @@ class Interp:
         return None, rt
 
     def _taken(self, fd):
-        got = self._addr_taken.get(id(fd))
-        if got is None:
-            got = set()
-
-            class V(c_ast.NodeVisitor):
-                def visit_UnaryOp(self, n):
-                    if n.op == "&" and isinstance(n.expr, c_ast.ID):
-                        got.add(n.expr.name)
-                    self.generic_visit(n)
-
-            V().visit(fd.body)
-            self._addr_taken[id(fd)] = got
-        return got
+        return cfront.addresses_taken(fd)
 
     def _bind(self, frame, name, t, value, taken):
         if name in taken or isinstance(t, (T.Arr, T.Struct)):

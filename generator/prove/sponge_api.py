@@ -371,41 +371,42 @@ def c_permute(eng, st, args):
     return [(st, None)]
 
 
-def c_absorb(eng, st, args):
-    state, rounds, lanes_n, data, n = args
+def _blocks_call(eng, st, args, name, verb):
+    """What a block loop's contract asks before it acts: its round count and rate, the whole
+    blocks of its length (k of them, `done` bytes) and the buffer they stay inside. None when
+    the call does nothing (a lane count outside 1..25, or a null buffer with no whole block)."""
+    state, rounds, lanes_n, buf, n = args
     r = _concrete(eng, st, rounds, "the round count")
     w = _concrete(eng, st, lanes_n, "the lane count")
     if w == 0 or w > 25:
-        return [(st, Val(bv(0), T.SIZE_T))]
+        return None
     rate = 8 * w
     k, rem = canon_div(eng, st, n.v, rate)
     done = z3.simplify(n.v - rem)
-    if data.oid is None:
-        eng.must(st, done == 0, "oob", "keccak_p1600_absorb: a null buffer")
+    if buf.oid is None:
+        eng.must(st, done == 0, "oob", f"{name}: a null buffer")
+        return None
+    o = eng.objs[buf.oid]
+    eng.must(st, z3.Or(done == 0, z3.And(z3.ULE(done, o.size), z3.ULE(buf.off, o.size - done))),
+             "oob", f"{name}: blocks {verb} outside {o.name}")
+    return state, buf, o, r, rate, k, done
+
+
+def c_absorb(eng, st, args):
+    call = _blocks_call(eng, st, args, "keccak_p1600_absorb", "read")
+    if call is None:
         return [(st, Val(bv(0), T.SIZE_T))]
-    o = eng.objs[data.oid]
-    eng.must(st, z3.Or(done == 0, z3.And(z3.ULE(done, o.size), z3.ULE(data.off, o.size - done))),
-             "oob", "keccak_p1600_absorb: blocks read outside " + o.name)
+    state, data, _, r, rate, k, done = call
     lanes = canon(eng, st, _lanes_at(eng, st, state))
     _store_lanes(eng, st, state, SP.blocks(lanes, r, rate, st.mem[data.oid], data.off, k))
     return [(st, Val(done, T.SIZE_T))]
 
 
 def c_squeeze(eng, st, args):
-    state, rounds, lanes_n, out, n = args
-    r = _concrete(eng, st, rounds, "the round count")
-    w = _concrete(eng, st, lanes_n, "the lane count")
-    if w == 0 or w > 25:
+    call = _blocks_call(eng, st, args, "keccak_p1600_squeeze", "written")
+    if call is None:
         return [(st, Val(bv(0), T.SIZE_T))]
-    rate = 8 * w
-    k, rem = canon_div(eng, st, n.v, rate)
-    done = z3.simplify(n.v - rem)
-    if out.oid is None:
-        eng.must(st, done == 0, "oob", "keccak_p1600_squeeze: a null buffer")
-        return [(st, Val(bv(0), T.SIZE_T))]
-    o = eng.objs[out.oid]
-    eng.must(st, z3.Or(done == 0, z3.And(z3.ULE(done, o.size), z3.ULE(out.off, o.size - done))),
-             "oob", "keccak_p1600_squeeze: blocks written outside " + o.name)
+    state, out, o, r, rate, k, done = call
     if not o.writable:
         eng.must(st, done == 0, "oob", f"keccak_p1600_squeeze: a write to {o.name}")
     lanes = canon(eng, st, _lanes_at(eng, st, state))

@@ -18,6 +18,7 @@ unless the caller gave a summary (Engine.summaries), which it then proves on its
 import z3
 from pycparser import c_ast
 
+from . import cfront
 from . import ctypes_ as T
 
 BV64 = z3.BitVecSort(64)
@@ -257,7 +258,6 @@ class Engine:
         self.summaries = {}     # name -> same signature, for functions of the unit
         self.invariants = {}    # function name -> f(engine, state, loop node, k) (see _loop)
         self.timeout = 300000
-        self._taken = {}
         self.queries = 0
         self.fn_stack = []
         for ext in unit.ast.ext:
@@ -568,20 +568,7 @@ class Engine:
 
     def _addr_taken(self):
         fd = self.funcs.get(self.fn_stack[-1]) if self.fn_stack else None
-        if fd is None:
-            return set()
-        got = self._taken.get(id(fd))
-        if got is None:
-            got = set()
-
-            class V(c_ast.NodeVisitor):
-                def visit_UnaryOp(self, n):
-                    if n.op == "&" and isinstance(n.expr, c_ast.ID):
-                        got.add(n.expr.name)
-                    self.generic_visit(n)
-            V().visit(fd.body)
-            self._taken[id(fd)] = got
-        return got
+        return cfront.addresses_taken(fd) if fd is not None else set()
 
     def _s_Return(self, s, st):
         if s.expr is None:
