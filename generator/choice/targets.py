@@ -313,8 +313,9 @@ DEFAULT_X2_UNROLL_TARGET = {"wasm32": 1}
 # per-CPU table's "single" decision takes it: it wins the sponge on the Intel family 6 model
 # 167 measured (docs/performance.md, "Single-state AVX-512: the line layout"), while its
 # earlier row-and-transpose form lost to the scalar kernel by 1.2x-1.6x on the reference
-# Zen 5. The scalar kernel comes in flavours, the same C compiled for more of the CPU: with BMI1 (ANDN) and BMI2 (RORX) it ran 1.2x faster than plain x86-64 here (798
-# against 655 TSC cycles per permutation, gcc 12 -O3), as fast as -march=native.
+# Zen 5. The scalar kernel comes in flavours, the same C compiled for more of the CPU: with
+# BMI1 (ANDN) and BMI2 (RORX) it ran 1.2x faster than plain x86-64 here (798 against 655 TSC
+# cycles per permutation, gcc 12 -O3), as fast as -march=native.
 @dataclass(frozen=True)
 class ScalarFlavour:
     name: str

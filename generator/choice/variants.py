@@ -247,6 +247,14 @@ class VectorIsa:
         return self.widths[0] if self.widths else 1
 
     @property
+    def row_sets(self):
+        """The row paths' set counts (rows blocks a set): enough sets for every tail below the
+        narrowest width, one path per count; none without row paths."""
+        if not self.rows:
+            return ()
+        return tuple(range(1, -(-(self.widths[-1] - 1) // self.rows) + 1))
+
+    @property
     def compiler(self):
         """What the compiler must support (configure.py probes it): target attributes and
         immintrin.h, which tcc lacks."""

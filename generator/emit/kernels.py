@@ -79,11 +79,10 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None):
                       first_vector=chacha.interleave(first_vector, n),
                       vtype=targets.vector_type(level, w)[0], p=targets.vector_type(level, w)[1],
                       si=targets.vector_type(level, w)[2]) for w, n in shapes]
-        # Row sets enough for every tail below the narrowest width.
-        row_sets = [dict(sets=n, blocks=level.rows * n, sets_blocks=level.rows,
+        # above: the block count the next fewer sets cover, so n > above takes these sets.
+        row_sets = [dict(sets=n, blocks=level.rows * n, above=level.rows * (n - 1),
                          ops=chacha.interleave_rows(chacha.row_double_round(rotate), n))
-                    for n in range(1, -(-(level.widths[-1] - 1) // level.rows) + 1)] \
-            if level.rows else []
+                    for n in level.row_sets]
         levels.append(dict(isa=level.name, attribute=level.attribute, cpu=level.cpu,
                            family=level.family, rows=row_sets, unroll=level.unroll,
                            min_blocks=1 if row_sets else level.widths[-1] if paths else 0,
