@@ -131,7 +131,7 @@ def counterexample_text(name, failure, sponge, cnames):
     lines = [f"    kind: {failure.kind}; the call's " +
              ", ".join(f"{k} = {v}" for k, v in sorted(vals.items()))]
     lines.append("    reproduce (cc -fsanitize=address -I<folder> repro.c <folder>/*.c && ./a.out):")
-    lines += ["      " + x for x in c_repro(name, vals).splitlines()]
+    lines += ["      " + x for x in c_repro(name, vals, getattr(failure, "role", None)).splitlines()]
     return "\n".join(lines)
 
 
@@ -167,8 +167,18 @@ def _expected(fam, role, pos, n, inlen, outn):
     return list(h.digest(outn) if fam.startswith("shake") else h.digest())
 
 
-def c_repro(name, vals):
-    fam, role = A.classify(name)
+def c_repro(name, vals, role=None):
+    """C that reaches the failing call through the folder's API; `role`: the call is the
+    family's update/absorb or squeeze/final whatever function failed (the sponge's own absorb
+    or squeeze failed its proof under it)."""
+    fam, own = A.classify(name)
+    if role is None:
+        role = own
+    else:
+        digest = A.FAMILIES[fam][3]
+        role = {"update": "update" if digest is not None else "absorb",
+                "squeeze": "final" if digest is not None else "squeeze"}[role]
+        name = f"{fam}_{role}"
     rate, rounds, domain, digest = A.FAMILIES[fam]
     pos, n, inlen = vals.get("pos", 0), vals.get("len", 0), vals.get("inlen", 0)
     dom = vals.get("domain", 0x1F)

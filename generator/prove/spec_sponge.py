@@ -50,9 +50,29 @@ def divmod_(x, c):
             return q, r
     q, r = z3.FreshConst(L64, "q"), z3.FreshConst(L64, "r")
     FACTS.extend(div_facts(x, c, q, r))
-    if recording[0]:
-        DIVS.append((x, c, q, r))
+    DIVS.append((x, c, q, r))
     return q, r
+
+
+class scope:
+    """A proof's own recorded states, divisions and facts: saved on entry, restored on exit,
+    so a contract proven in the middle of another proof leaves that proof's intact."""
+
+    def __enter__(self):
+        self.saved = (list(RECORDED), list(DIVS), list(FACTS), recording[0])
+        RECORDED.clear()
+        DIVS.clear()
+        FACTS.clear()
+        recording[0] = False
+        return self
+
+    def __exit__(self, *exc):
+        r, d, f, rec = self.saved
+        RECORDED[:] = r
+        DIVS[:] = d
+        FACTS[:] = f
+        recording[0] = rec
+        return False
 
 
 # (x, c, q, r) of every division's facts, by the id of the equation: the arithmetic solver
@@ -67,22 +87,27 @@ def div_facts(x, c, q, r):
     return [z3.ULT(r, c), z3.ULE(q, ((1 << 64) - 1) // c), eq]
 
 
-def _record(lanes):
-    if recording[0] and not any(all(a.eq(b) for a, b in zip(lanes, v)) for v in RECORDED):
-        RECORDED.append(list(lanes))
+def _if(c, a, b):
+    """If(c, a, b), or the branch itself where c is a constant (the one-shot's position 0)."""
+    c = z3.simplify(c)
+    return a if z3.is_true(c) else b if z3.is_false(c) else z3.If(c, a, b)
 
 
-def _pow_fns(rounds):
+def _record(arr):
+    if recording[0] and not any(arr.eq(v) for v in RECORDED):
+        RECORDED.append(arr)
+
+
+def _pow_fn(rounds):
     if rounds not in _POW:
-        _POW[rounds] = [z3.Function(f"f{rounds}pow_{i}", *([L64] * 26), L64) for i in range(25)]
+        _POW[rounds] = z3.Function(f"f{rounds}pow", BYTES, L64, BYTES)
     return _POW[rounds]
 
 
-def _blk_fns(rounds, rate):
+def _blk_fn(rounds, rate):
     key = (rounds, rate)
     if key not in _BLK:
-        _BLK[key] = [z3.Function(f"f{rounds}r{rate}blocks_{i}", *([L64] * 25), BYTES, L64, L64,
-                                 L64) for i in range(25)]
+        _BLK[key] = z3.Function(f"f{rounds}r{rate}blocks", BYTES, BYTES, L64, L64, BYTES)
     return _BLK[key]
 
 
@@ -90,71 +115,60 @@ def _is_app(t, f):
     return z3.is_app(t) and t.decl().eq(f)
 
 
-def _is_power_or_start(x, fn, i):
-    if not z3.is_app_of(x, z3.Z3_OP_ITE):
-        return False
-    c, a, b = x.children()
-    return (_is_app(b, fn) and a.eq(b.children()[i])
-            and z3.simplify(c).eq(z3.simplify(b.children()[25] == 0)))
+def _power_parts(x, fn):
+    """(X, q) where x is power(X, q) spelt If(q == 0, X, pow(X, q)) or pow(X, q); else None."""
+    if z3.is_app_of(x, z3.Z3_OP_ITE):
+        c, a, b = x.children()
+        if _is_app(b, fn) and a.eq(b.arg(0)) and z3.simplify(c).eq(z3.simplify(b.arg(1) == 0)):
+            return b.arg(0), b.arg(1)
+    if _is_app(x, fn):
+        return x.arg(0), x.arg(1)
+    return None
 
 
-def permute(lanes, rounds):
+def permute(S, rounds):
     """f(S), rewritten to power(X, q + 1) when S is power(X, q)."""
-    fns = _pow_fns(rounds)
-    lanes = [z3.simplify(x) for x in lanes]
-    _record(lanes)
-    # If(q == 0, X, power(X, q)) is power(X, q) for every q, f of it power(X, q + 1)
-    lanes = [x.children()[2] if _is_power_or_start(x, fns[i], i) else x
-             for i, x in enumerate(lanes)]
-    if all(_is_app(x, fns[i]) for i, x in enumerate(lanes)):
-        args = [list(x.children()) for x in lanes]
-        if all(all(a.eq(b) for a, b in zip(args[0], ar)) for ar in args[1:]):
-            return [fns[i](*args[0][:25], z3.simplify(args[0][25] + 1)) for i in range(25)]
-    return [fns[i](*lanes, z3.BitVecVal(1, 64)) for i in range(25)]
+    fn = _pow_fn(rounds)
+    _record(S)
+    parts = _power_parts(S, fn)
+    if parts is not None:
+        return fn(parts[0], z3.simplify(parts[1] + 1))
+    return fn(S, z3.BitVecVal(1, 64))
 
 
-def power(lanes, q, rounds):
+def power(S, q, rounds):
     """f applied q times (q a 64-bit term)."""
-    fns = _pow_fns(rounds)
-    lanes = [z3.simplify(x) for x in lanes]
-    _record(lanes)
-    return [z3.If(q == 0, lanes[i], fns[i](*lanes, q)) for i in range(25)]
+    _record(S)
+    return _if(q == 0, S, _pow_fn(rounds)(S, q))
 
 
-def blocks(lanes, rounds, rate, mem, off, k):
+def blocks(S, rounds, rate, mem, off, k):
     """k whole blocks of M (mem) from off: S <- f(S ^ block), k times."""
-    fns = _blk_fns(rounds, rate)
-    lanes = [z3.simplify(x) for x in lanes]
-    _record(lanes)
-    return [z3.If(k == 0, lanes[i], fns[i](*lanes, mem, off, k)) for i in range(25)]
+    _record(S)
+    return _if(k == 0, S, _blk_fn(rounds, rate)(S, mem, off, k))
 
 
-def state_byte(lanes, j):
+def state_byte(S, j):
     """Byte j (a 64-bit term below 200) of the state."""
-    lane = lanes[24]
-    for i in range(23, -1, -1):
-        lane = z3.If(z3.ULT(j, 8 * (i + 1)), lanes[i], lane)
-    return z3.Extract(7, 0, z3.LShR(lane, z3.ZeroExt(0, (j & 7) * 8)))
+    return z3.Select(S, j)
 
 
-def xor_at(lanes, pos, mem, off, n):
+def zero_state():
+    return z3.K(L64, z3.BitVecVal(0, 8))
+
+
+def xor_at(S, pos, mem, off, n):
     """S with M[off .. off + n) xored at bytes pos .. pos + n (pos + n <= 200)."""
-    out = []
-    for i in range(25):
-        word = []
-        for b in range(8):
-            j = 8 * i + b
-            inside = z3.And(z3.ULE(pos, j), z3.ULT(j - pos, n), z3.ULE(pos, 200))
-            word.append(z3.If(inside, z3.Select(mem, off + (j - pos)), z3.BitVecVal(0, 8)))
-        out.append(lanes[i] ^ z3.Concat(*reversed(word)))
-    return out
+    j = z3.BitVec("j", 64)
+    inside = z3.And(z3.ULE(pos, j), z3.ULT(j - pos, n))
+    return z3.Lambda([j], z3.If(inside, z3.Select(S, j) ^ z3.Select(mem, off + (j - pos)),
+                                z3.Select(S, j)))
 
 
-def xor_byte_at(lanes, pos, byte):
+def xor_byte_at(S, pos, byte):
     """S with `byte` (8 bits) xored at byte pos (a 64-bit term below 200)."""
-    return [lanes[i] ^ z3.If(z3.LShR(pos, 3) == i,
-                             z3.ZeroExt(56, byte) << ((pos & 7) * 8), z3.BitVecVal(0, 64))
-            for i in range(25)]
+    j = z3.BitVec("j", 64)
+    return z3.Lambda([j], z3.If(j == pos, z3.Select(S, j) ^ byte, z3.Select(S, j)))
 
 
 def absorb(S, pos, mem, off, n, rate, rounds):
@@ -174,16 +188,15 @@ def absorb(S, pos, mem, off, n, rate, rounds):
     s0 = xor_at(blocks(S, rounds, rate, mem, off, k0), z3.BitVecVal(0, 64), mem,
                 off + (n - rem0), rem0)
     start = pos == 0
-    return ([z3.If(start, a0, z3.If(short, a, b)) for a0, a, b in zip(s0, s_short, s3)],
-            z3.If(start, rem0, z3.If(short, pos + n, rem)))
+    return (_if(start, s0, _if(short, s_short, s3)),
+            _if(start, rem0, _if(short, pos + n, rem)))
 
 
 def pad(S, pos, rate, domain):
     """The absorbing phase's end: the domain byte at pos, pad10*1's last bit at rate - 1;
     the squeezing phase starts with the block used up (pos = rate)."""
     s = xor_byte_at(S, pos, z3.Extract(7, 0, domain))
-    s = xor_byte_at(s, z3.BitVecVal(rate - 1, 64), z3.BitVecVal(0x80, 8))
-    return s
+    return xor_byte_at(s, z3.BitVecVal(rate - 1, 64), z3.BitVecVal(0x80, 8))
 
 
 def stream_byte(S, pos, i, rate, rounds):
@@ -199,40 +212,40 @@ def squeeze_state(S, pos, n, rate, rounds):
     e = pos + n - 1
     q, _ = divmod_(e, rate)
     moved = z3.And(n != 0, q != 0)
-    s2 = power(S, q, rounds)
-    return ([z3.If(moved, a, b) for a, b in zip(s2, S)],
-            z3.If(n == 0, pos, e - q * rate + 1))
+    return (_if(moved, power(S, q, rounds), S),
+            _if(n == 0, pos, e - q * rate + 1))
 
 
-def check_chunk_lemma(rate, rounds):
+def check_chunk_lemma(rate, rounds, timeout=120000):
     """absorb(S, pos, M, off, n + 1) = byte step of absorb(S, pos, M, off, n) with M[off + n],
-    for every S, pos < rate, off, n < 2^63: the closed form is the byte-at-a-time machine.
-    The block recurrence is given for the one k the step needs. Returns None or a model."""
-    S = [z3.BitVec(f"S{i}", 64) for i in range(25)]
-    pos, off, n = z3.BitVecs("pos off n", 64)
-    mem = z3.Const("M", BYTES)
-    s_n, p_n = absorb(S, pos, mem, off, n, rate, rounds)
-    s_n1, p_n1 = absorb(S, pos, mem, off, n + 1, rate, rounds)
-    # the byte machine's step from (s_n, p_n)
-    b = z3.Select(mem, off + n)
-    x = xor_byte_at(s_n, p_n, b)
-    full = p_n + 1 == rate
-    step_s = [z3.If(full, a, c) for a, c in zip(permute(x, rounds), x)]
-    step_p = z3.If(full, z3.BitVecVal(0, 64), p_n + 1)
-    # the recurrence blocks(S, k + 1) = f(blocks(S, k) ^ block k), instantiated at the k the
-    # closed form reaches
-    first = rate - pos
-    k = z3.UDiv(n + 1 - first, rate)
-    s1 = permute(xor_at(S, pos, mem, off, first), rounds)
-    prev = blocks(s1, rounds, rate, mem, off + first, k - 1)
-    blk = xor_at(prev, z3.BitVecVal(0, 64), mem, off + first + (k - 1) * rate,
-                 z3.BitVecVal(rate, 64))
-    rec = [a == b for a, b in zip(blocks(s1, rounds, rate, mem, off + first, k),
-                                  permute(blk, rounds))]
-    s = z3.Solver()
-    s.set("timeout", 120000)
-    s.add(z3.ULT(pos, rate), z3.ULT(n, 2 ** 62), z3.ULT(off, 2 ** 62))
-    s.add(z3.Implies(k != 0, z3.And(*rec)))
-    s.add(z3.Or(p_n1 != step_p, *[a != c for a, c in zip(s_n1, step_s)]))
-    r = s.check()
-    return None if r == z3.unsat else (s.model() if r == z3.sat else "unknown")
+    for every S, pos < rate, off, n < 2^62: the closed form is the byte-at-a-time machine.
+    The block recurrence is given for the one k the step needs. Returns None, a model, or
+    "unknown"."""
+    with scope():
+        S = z3.Const("S", BYTES)
+        pos, off, n = z3.BitVecs("pos off n", 64)
+        mem = z3.Const("M", BYTES)
+        s_n, p_n = absorb(S, pos, mem, off, n, rate, rounds)
+        s_n1, p_n1 = absorb(S, pos, mem, off, n + 1, rate, rounds)
+        # the byte machine's step from (s_n, p_n)
+        x = xor_byte_at(s_n, p_n, z3.Select(mem, off + n))
+        full = p_n + 1 == rate
+        step_s = z3.If(full, permute(x, rounds), x)
+        step_p = z3.If(full, z3.BitVecVal(0, 64), p_n + 1)
+        # the recurrence blocks(S, k + 1) = f(blocks(S, k) ^ block k), at the k reached
+        first = rate - pos
+        k = z3.UDiv(n + 1 - first, rate)
+        s1 = permute(xor_at(S, pos, mem, off, first), rounds)
+        prev = blocks(s1, rounds, rate, mem, off + first, k - 1)
+        blk = xor_at(prev, z3.BitVecVal(0, 64), mem, off + first + (k - 1) * rate,
+                     z3.BitVecVal(rate, 64))
+        rec = blocks(s1, rounds, rate, mem, off + first, k) == permute(blk, rounds)
+        j = z3.BitVec("j", 64)
+        s = z3.Solver()
+        s.set("timeout", timeout)
+        s.add(z3.ULT(pos, rate), z3.ULT(n, 2 ** 62), z3.ULT(off, 2 ** 62), *FACTS)
+        s.add(z3.Implies(k != 0, rec))
+        s.add(z3.Or(p_n1 != step_p, z3.And(z3.ULT(j, 200),
+                                            z3.Select(s_n1, j) != z3.Select(step_s, j))))
+        r = s.check()
+        return None if r == z3.unsat else (s.model() if r == z3.sat else "unknown")

@@ -30,7 +30,7 @@ import z3
 
 from . import ctypes_ as T
 from . import spec_sponge as SP
-from .symexec import BYTES, Engine, sel, Failure, Ptr, State, Unsupported, Val, bv
+from .symexec import BYTES, Engine, sel, unfold, Failure, Ptr, State, Unsupported, Val, bv
 
 STATE_BYTES = 200
 
@@ -288,14 +288,51 @@ def prove_helper(eng, which, helpers):
 
 # -- contracts of the kernels --
 
-def _lanes_at(eng, st, p):
-    eng.check_access(st, p, STATE_BYTES, True)
-    return [eng.load(st, Ptr(p.oid, p.off + 8 * i, None), T.U64) for i in range(25)]
+def _e(eng):
+    return 7 if eng.big_endian else 0
 
 
-def _store_lanes(eng, st, p, lanes):
-    for i, x in enumerate(lanes):
-        eng.store(st, Ptr(p.oid, p.off + 8 * i, None), T.U64, x)
+# The standard's bytes a state store wrote, by the id of the memory it made: a view of that
+# memory (under stores to other bytes) is those bytes themselves, no query needed.
+STATE_OF = {}
+
+
+def state_view(eng, st, p, write=True):
+    """The state at p (25 lanes in the target's byte order) as the standard's 200 bytes: byte
+    j is byte j % 8 of lane j // 8, little-endian."""
+    eng.check_access(st, p, STATE_BYTES, write)
+    mem = st.mem[p.oid]
+    off = z3.simplify(p.off)
+    top = mem
+    while z3.is_app_of(top, z3.Z3_OP_STORE) and z3.is_bv_value(off):
+        i = z3.simplify(top.arg(1))
+        if not z3.is_bv_value(i) or 0 <= i.as_long() - off.as_long() < STATE_BYTES:
+            break
+        top = top.arg(0)
+    got = STATE_OF.get(top.get_id())
+    if got is not None and got[0].eq(off):
+        return got[2]
+    j = z3.BitVec("j", 64)
+    return z3.Lambda([j], z3.Select(mem, p.off + (j ^ _e(eng))))
+
+
+def store_state(eng, st, p, S):
+    """The standard's 200 bytes S written as the state at p."""
+    a = z3.BitVec("a", 64)
+    off = z3.simplify(p.off)
+    d = a - off
+    old = st.mem[p.oid]
+    new = z3.Lambda([a], z3.If(z3.ULT(d, STATE_BYTES), z3.Select(S, d ^ _e(eng)),
+                               z3.Select(old, a)))
+    STATE_OF[new.get_id()] = (off, new, S)
+    st.mem[p.oid] = new
+
+
+def state_diff(a, b):
+    """The query that states a and b differ in a byte below 200 (a symbolic index)."""
+    j = z3.BitVec("j", 64)
+    return [z3.ULT(j, STATE_BYTES), z3.simplify(unfold(z3.Select(a, j)) !=
+                                                unfold(z3.Select(b, j)))]
 
 
 def _concrete(eng, st, v, what):
@@ -311,23 +348,21 @@ def _concrete(eng, st, v, what):
     raise Unsupported(f"{what} is not a constant on a path")
 
 
-def canon(eng, st, lanes):
-    """The lanes as the specification spelt them, where a recorded vector is provably equal
-    under the path condition (a cut point: the C's terms and the specification's then meet
-    at one name, and the uninterpreted f, power and blocks take equal arguments
-    syntactically); the lanes themselves otherwise."""
-    lanes = [z3.simplify(x) for x in lanes]
+def canon(eng, st, S):
+    """The state as the specification spelt it, where a recorded state is provably equal on
+    its 200 bytes under the path condition (a cut point: the C's terms and the
+    specification's then meet at one name, and the uninterpreted f, power and blocks take
+    equal arguments syntactically); the state itself otherwise."""
     for v in SP.RECORDED:
-        if all(a.eq(b) for a, b in zip(lanes, v)):
+        if S.eq(v):
             return v
     for v in SP.RECORDED:
-        diff = [a != b for a, b in zip(lanes, v) if not a.eq(b)]
         try:
-            if not eng.feasible(st, z3.Or(*diff)):
+            if not eng.feasible(st, *state_diff(S, v)):
                 return v
         except Unsupported:
             continue
-    return lanes
+    return S
 
 
 def decide(eng, st, t, memo):
@@ -364,10 +399,10 @@ def canon_div(eng, st, x, c):
 def c_permute(eng, st, args):
     state, rounds = args
     r = _concrete(eng, st, rounds, "the round count")
-    lanes = canon(eng, st, _lanes_at(eng, st, state))
+    S = canon(eng, st, state_view(eng, st, state))
     if r not in (12, 24):
         raise Unsupported(f"a permutation of {r} rounds")
-    _store_lanes(eng, st, state, SP.permute(lanes, r))
+    store_state(eng, st, state, SP.permute(S, r))
     return [(st, None)]
 
 
@@ -397,8 +432,8 @@ def c_absorb(eng, st, args):
     if call is None:
         return [(st, Val(bv(0), T.SIZE_T))]
     state, data, _, r, rate, k, done = call
-    lanes = canon(eng, st, _lanes_at(eng, st, state))
-    _store_lanes(eng, st, state, SP.blocks(lanes, r, rate, st.mem[data.oid], data.off, k))
+    S = canon(eng, st, state_view(eng, st, state))
+    store_state(eng, st, state, SP.blocks(S, r, rate, st.mem[data.oid], data.off, k))
     return [(st, Val(done, T.SIZE_T))]
 
 
@@ -409,13 +444,13 @@ def c_squeeze(eng, st, args):
     state, out, o, r, rate, k, done = call
     if not o.writable:
         eng.must(st, done == 0, "oob", f"keccak_p1600_squeeze: a write to {o.name}")
-    lanes = canon(eng, st, _lanes_at(eng, st, state))
+    S = canon(eng, st, state_view(eng, st, state))
     a = z3.BitVec("a", 64)
     d = a - out.off
-    byte = SP.state_byte(SP.power(lanes, z3.UDiv(d, rate) + 1, r), z3.URem(d, rate))
+    byte = SP.state_byte(SP.power(S, z3.UDiv(d, rate) + 1, r), z3.URem(d, rate))
     old = st.mem[out.oid]
     st.mem[out.oid] = z3.Lambda([a], z3.If(z3.ULT(d, done), byte, old[a]))
-    _store_lanes(eng, st, state, SP.power(lanes, k, r))
+    store_state(eng, st, state, SP.power(S, k, r))
     return [(st, Val(done, T.SIZE_T))]
 
 
@@ -442,6 +477,12 @@ class Sponge:
         self.helpers = Helpers(config.big_endian)
         self.ctx_t = self.eng.typedefs.get("keccak_sponge")
         self.helpers_proven = None
+        # (function, rate, rounds) -> True, or the Failure/Unsupported its proof ended with
+        self.contracts = {}
+        for which, run in (("rs_sponge_absorb", self.contract_absorb),
+                           ("rs_sponge_squeeze", self.contract_squeeze)):
+            if which in self.eng.funcs:
+                self.eng.summaries[which] = self._guard(which, run)
 
     def prove_helpers(self):
         """The byte helpers' summaries, proven once; then used at every call."""
@@ -456,6 +497,15 @@ class Sponge:
                 self.helpers_proven = f
         return self.helpers_proven
 
+    def _guard(self, which, run):
+        """The contract at a call, unless its own proof is the one running (then the body)."""
+        def call(eng, st, args):
+            busy = any(k[0] == which and v is None for k, v in self.contracts.items())
+            if busy:
+                return eng.invoke(st, eng.funcs[which], args)
+            return run(eng, st, args)
+        return call
+
     def _field(self, name):
         return self.ctx_t.field(name)
 
@@ -464,18 +514,16 @@ class Sponge:
         arr = z3.Const(f"ctx_rest{len(self.eng.objs)}", BYTES)
         st.mem[oid] = arr
         p = Ptr(oid, bv(0), None)
-        _store_lanes(self.eng, st, p, S)
+        store_state(self.eng, st, p, S)
         for name, v in (("rate", rate), ("pos", pos), ("rounds", rounds), ("domain", domain),
                         ("squeezing", phase)):
             _, t, off = self._field(name)
             self.eng.store(st, Ptr(oid, bv(off), t), t, _width(v, t.bits))
 
-    def r_holds(self, st, oid, S, pos, phase, rate, rounds, domain):
-        """The conditions of R on the object's bytes, one Bool each with a name."""
+    def r_holds(self, st, oid, pos, phase, rate, rounds, domain):
+        """The conditions of R on the context's fields, one Bool each with a name."""
         eng = self.eng
         conds = []
-        for i, x in enumerate(_lanes_at(eng, st, Ptr(oid, bv(0), None))):
-            conds.append((f"lane {i}", x == S[i]))
         for name, v in (("rate", rate), ("pos", pos), ("rounds", rounds), ("domain", domain),
                         ("squeezing", phase)):
             _, t, off = self._field(name)
@@ -487,11 +535,15 @@ class Sponge:
     def check_r(self, st, oid, spec, what):
         S, rest = spec[0], spec[1:]
         memo = {}
-        S = [decide(self.eng, st, x, memo) for x in S]
+        S = decide(self.eng, st, S, memo)
         rest = (decide(self.eng, st, rest[0], memo),) + tuple(rest[1:])
-        conds = self.r_holds(st, oid, S, *rest)
-        # one query per condition: 25 small ones are far faster than their disjunction
-        for name, c in conds:
+        # the state's 200 bytes in one query over a symbolic byte index
+        q = state_diff(state_view(self.eng, st, Ptr(oid, bv(0), None), False), S)
+        m = self.eng.sat(st, *q)
+        if m is not None:
+            raise Failure("mismatch", f"{what}: the context's state differs from the "
+                          "specification's", m, st, q)
+        for name, c in self.r_holds(st, oid, *rest):
             c = z3.simplify(c)
             if z3.is_true(c):
                 continue
@@ -512,8 +564,7 @@ class Sponge:
         """Raises Failure or Unsupported; returns the cases run."""
         fam, role = classify(name)
         rate, rounds, domain, digest = FAMILIES[fam]
-        eng = self.eng
-        fd = eng.funcs.get(name)
+        fd = self.eng.funcs.get(name)
         if fd is None:
             raise Unsupported(f"{name} has no definition in this file")
         if self.ctx_t is None:
@@ -521,14 +572,133 @@ class Sponge:
         got = self.prove_helpers()
         if isinstance(got, Failure):
             raise got
+        self.ensure_contracts(rate, rounds, digest)
+        with SP.scope():
+            return self._run(fd, role, rate, rounds, domain, digest)
+
+    # -- the sponge's own absorb and squeeze, proven once per rate and round count --
+
+    def ensure_contracts(self, rate, rounds, out=None):
+        """Prove rs_sponge_absorb (every length) and rs_sponge_squeeze (of `out` bytes, or of
+        every length where out is None) for this rate and round count, every domain byte,
+        position and phase, unless done; a failure is the caller's."""
+        for which, role, n in (("rs_sponge_absorb", "absorb", None),
+                               ("rs_sponge_squeeze", "squeeze", out)):
+            if which not in self.eng.funcs:
+                continue
+            key = (which, rate, rounds, n)
+            if key not in self.contracts:
+                self.contracts[key] = None           # being proven: its own body runs
+                try:
+                    with SP.scope():
+                        self._run(self.eng.funcs[which], role, rate, rounds, None, None, n)
+                    self.contracts[key] = True
+                except Failure as f:
+                    f.role = "update" if role == "absorb" else "squeeze"
+                    self.contracts[key] = f
+                except Unsupported as u:
+                    self.contracts[key] = u
+            got = self.contracts[key]
+            if isinstance(got, (Failure, Unsupported)):
+                raise got
+
+    def _fields(self, st, ctx):
+        eng = self.eng
+        out = {}
+        for name in ("rate", "pos", "rounds", "domain", "squeezing"):
+            _, t, off = self._field(name)
+            out[name] = (eng.load(st, Ptr(ctx.oid, ctx.off + off, t), t), t, off)
+        return out
+
+    def _contract_entry(self, st, args, which):
+        """The context a contract is called on, as R's (S, pos, phase, rate, rounds, domain),
+        with R's conditions on it checked; the buffer's bounds checked."""
+        eng = self.eng
+        ctx, buf, n = args
+        eng.check_access(st, ctx, self.ctx_t.size, True)
+        f = self._fields(st, ctx)
+        rate = _concrete(eng, st, Val(f["rate"][0], f["rate"][1]), "the context's rate")
+        rounds = _concrete(eng, st, Val(f["rounds"][0], f["rounds"][1]),
+                           "the context's round count")
+        nv = z3.simplify(n.v)
+        got = self.contracts.get((which, rate, rounds, None))
+        if got is not True and z3.is_bv_value(nv):
+            got = self.contracts.get((which, rate, rounds, nv.as_long()), got)
+        if got is not True:
+            raise Unsupported(f"{which} at rate {rate}, {rounds} rounds is not proven "
+                              f"({got})" if got is not None else
+                              f"{which} at rate {rate}, {rounds} rounds calls itself")
+        pos = z3.ZeroExt(64 - f["pos"][1].bits, f["pos"][0])
+        phase = f["squeezing"][0]
+        eng.must(st, z3.Or(z3.And(phase == 0, z3.ULT(pos, rate)),
+                           z3.And(phase == 1, z3.UGE(pos, 1), z3.ULE(pos, rate))),
+                 "mismatch", f"{which}: a context outside the sponge's states (pos, phase)")
+        if buf.oid is None:
+            eng.must(st, n.v == 0, "oob", f"{which}: a null buffer of nonzero length")
+        else:
+            o = eng.objs[buf.oid]
+            eng.must(st, z3.Or(n.v == 0, z3.And(z3.ULE(n.v, o.size),
+                                                z3.ULE(buf.off, o.size - n.v))),
+                     "oob", f"{which}: {n.v} bytes outside {o.name}")
+            if which == "rs_sponge_squeeze" and not o.writable:
+                eng.must(st, n.v == 0, "oob", f"{which}: a write to {o.name}")
+        S = canon(eng, st, state_view(eng, st, ctx))
+        return ctx, buf, n.v, S, pos, phase, rate, rounds, f
+
+    def _contract_exit(self, st, ctx, f, S, pos, phase):
+        store_state(self.eng, st, ctx, S)
+        for name, v in (("pos", pos), ("squeezing", phase)):
+            _, t, off = f[name]
+            self.eng.store(st, Ptr(ctx.oid, ctx.off + off, t), t, _width(v, t.bits))
+
+    def contract_absorb(self, eng, st, args):
+        ctx, buf, n, S, pos, phase, rate, rounds, f = self._contract_entry(
+            st, args, "rs_sponge_absorb")
+        outs = []
+        for s2, absorbing in eng.split(st, phase == 0):
+            if absorbing:
+                mem = s2.mem[buf.oid] if buf.oid is not None else \
+                    z3.K(z3.BitVecSort(64), z3.BitVecVal(0, 8))
+                had = len(SP.FACTS)
+                S2, p2 = SP.absorb(S, pos, mem, buf.off, n, rate, rounds)
+                s2.pc.extend(SP.FACTS[had:])
+                self._contract_exit(s2, ctx, f, S2, p2, bv(0, 8))
+            outs.append((s2, None))
+        return outs
+
+    def contract_squeeze(self, eng, st, args):
+        ctx, buf, n, S, pos, phase, rate, rounds, f = self._contract_entry(
+            st, args, "rs_sponge_squeeze")
+        dom = z3.ZeroExt(64 - f["domain"][1].bits, f["domain"][0])
+        outs = []
+        for s2, squeezing in eng.split(st, phase == 1):
+            S0, p0 = (S, pos) if squeezing else (SP.pad(S, pos, rate, dom), bv(rate))
+            had = len(SP.FACTS)
+            if buf.oid is not None:
+                a = z3.BitVec("a", 64)
+                d = a - buf.off
+                old = s2.mem[buf.oid]
+                s2.mem[buf.oid] = z3.Lambda([a], z3.If(
+                    z3.ULT(d, n), SP.stream_byte(S0, p0, d, rate, rounds), z3.Select(old, a)))
+            S2, p2 = SP.squeeze_state(S0, p0, n, rate, rounds)
+            s2.pc.extend(SP.FACTS[had:])
+            self._contract_exit(s2, ctx, f, S2, p2, bv(1, 8))
+            outs.append((s2, None))
+        return outs
+
+    def _run(self, fd, role, rate, rounds, domain, digest, fixed=None):
+        """Run fd (a public function, or the sponge's absorb or squeeze as `role`) on every
+        case of its role and check its result against the specification; `fixed`: a squeeze
+        of that many bytes only."""
+        eng = self.eng
         params, _ = eng.params(fd)
         dom_param = z3.ZeroExt(56, z3.BitVec("domain", 8))
         dom = bv(domain) if domain is not None else dom_param
         cases = 0
         for phase in ((0,) if role in ("init", "oneshot") else (0, 1)):
-            for null in ((False,) if role == "init" or (role == "final") else (False, True)):
+            for null in ((False,) if role in ("init", "final") or fixed else (False, True)):
                 st = State([], {}, {})
-                S = [z3.BitVec(f"S{i}", 64) for i in range(25)]
+                S = z3.Const("S", BYTES)
                 p8 = z3.BitVec("pos", 8)
                 pos = z3.ZeroExt(56, p8)
                 st.pc.append(z3.ULT(pos, rate) if phase == 0 else
@@ -536,6 +706,8 @@ class Sponge:
                 n = z3.BitVec("len", 64)
                 if role == "final":
                     n = bv(digest)
+                elif fixed is not None:
+                    n = bv(fixed)
                 args, ctx, buf = [], None, None
                 if role != "oneshot":
                     ctx = eng.new_obj(st, "ctx", self.ctx_t.size)
@@ -601,7 +773,8 @@ class Sponge:
     def _spec(self, role, buf, entry, S, pos, phase, n, rate, rounds, dom, digest, env):
         """([(object, length, byte i of it)], R's state after the call or None)."""
         if role == "init":
-            return [], ([bv(0)] * 25, bv(0), 0, rate, rounds, dom)
+            return [], (SP.zero_state(), bv(0), 0, rate, rounds, dom)
+        SP._record(S)               # the incoming state is a cut point
         if role in ("update", "absorb"):
             if phase:
                 S2, p2 = S, pos
@@ -620,7 +793,7 @@ class Sponge:
         # one-shot: absorb everything from the zero state, pad, squeeze
         out, src, inlen = env["out"], env["src"], env["inlen"]
         mem = entry[src.oid]
-        S1, p1 = SP.absorb([bv(0)] * 25, bv(0), mem, bv(0), inlen, rate, rounds)
+        S1, p1 = SP.absorb(SP.zero_state(), bv(0), mem, bv(0), inlen, rate, rounds)
         S0 = SP.pad(S1, p1, rate, dom)
         SP.power(S0, bv(1), rounds)
         return [(out.oid, env["outn"], lambda i: SP.stream_byte(S0, bv(rate), i, rate,

@@ -233,19 +233,56 @@ def to_lia(fs, exact=None):
     return got + facts
 
 
-def sel(arr, x):
-    """arr[x] with the stores and lambdas on top of the base array unfolded: a formula whose
-    only array terms are the untouched ones, which z3 decides far faster."""
+def sel(arr, x, below=None):
+    """arr[x] with every store, lambda and if-then-else of arrays on top of the base array
+    unfolded, and the reads inside them too: a formula whose only array terms are the
+    untouched ones, which z3 decides far faster. A lambda's guard that the index decides
+    (a range a store or a state was written to) drops the branch, and so does a store at a
+    constant offset at or past `below`, a bound the caller proved x is under."""
     if z3.is_app_of(arr, z3.Z3_OP_STORE):
         a, i, v = arr.children()
+        i = z3.simplify(i)
+        if below is not None and z3.is_bv_value(i) and i.as_long() >= below:
+            return sel(a, x, below)
         same = z3.simplify(i == x)
         if z3.is_true(same):
             return v
-        rest = sel(a, x)
+        rest = sel(a, x, below)
         return rest if z3.is_false(same) else z3.If(same, v, rest)
+    if z3.is_app_of(arr, z3.Z3_OP_ITE):
+        c, a, b = arr.children()
+        return z3.If(c, sel(a, x, below), sel(b, x, below))
     if z3.is_quantifier(arr) and arr.is_lambda():
-        return z3.simplify(z3.substitute_vars(arr.body(), x))
+        body = z3.substitute_vars(arr.body(), x)
+        if z3.is_app_of(body, z3.Z3_OP_ITE):
+            c, a, b = body.children()
+            c = z3.simplify(c)
+            if z3.is_true(c):
+                return unfold(a)
+            if z3.is_false(c):
+                return unfold(b)
+            return z3.If(c, unfold(a), unfold(b))
+        return unfold(body)
+    if z3.is_app_of(arr, z3.Z3_OP_CONST_ARRAY):
+        return arr.arg(0)
     return z3.Select(arr, x)
+
+
+def unfold(t):
+    """t with each array read in it pushed through the stores and lambdas it reads (sel)."""
+    reads, seen, todo = [], set(), [t]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen or not z3.is_app(x):
+            continue
+        seen.add(x.get_id())
+        if z3.is_select(x):
+            reads.append(x)
+            continue
+        todo.extend(x.children())
+    if not reads:
+        return t
+    return z3.substitute(t, *[(r, sel(r.arg(0), unfold(r.arg(1)))) for r in reads])
 
 
 class Engine:
@@ -341,27 +378,43 @@ class Engine:
         # better than checks under assumptions on a shared one
         from .spec_sponge import EXACT
         fs = [f if f.get_id() in EXACT else z3.simplify(f) for f in list(st.pc) + list(extra)]
-        lia = to_lia(fs, EXACT)
-        if lia is not None:
-            # arithmetic only (bounds, lengths, positions): decided over the integers, which
-            # z3 does in milliseconds where bit-blasting 64-bit adders takes seconds
-            s = z3.SolverFor("QF_LIA")
-            s.set("timeout", 30000)
-            s.add(*lia)
-            r = s.check()
-            if r == z3.unsat:
-                return None
-            if r == z3.sat and not model:
-                return True
+        bvfs = elim_div(fs)
+        # Bit-blasting decides most queries in milliseconds; a few (64-bit adders under
+        # several divisions) take it seconds, and the integers decide those in milliseconds,
+        # while z3's integer solver sits for seconds on some of the rest: each has a short
+        # turn, then the bit-vectors run to the limit.
+        r, m = self._check(bvfs, 1000)
+        if r == "timeout":
+            lia = to_lia(fs, EXACT)
+            if lia is not None:
+                s = z3.SolverFor("QF_LIA")
+                s.set("timeout", 10000)
+                s.add(*lia)
+                got = s.check()
+                if got == z3.unsat:
+                    return None
+                if got == z3.sat and not model:
+                    return True
+            r, m = self._check(bvfs, self.timeout)
+        if r == "unsat":
+            return None
+        if r == "sat":
+            return m if model else True
+        raise Unsupported(f"z3 gave up ({m})")
+
+    @staticmethod
+    def _check(fs, timeout):
+        """("unsat", None), ("sat", model), ("timeout", None) or ("unknown", z3's reason)."""
         s = z3.Solver()
-        s.set("timeout", self.timeout)
-        s.add(*elim_div(fs))
+        s.set("timeout", timeout)
+        s.add(*fs)
         r = s.check()
         if r == z3.sat:
-            return s.model()
-        if r == z3.unknown:
-            raise Unsupported(f"z3 gave up ({s.reason_unknown()})")
-        return None
+            return "sat", s.model()
+        if r == z3.unsat:
+            return "unsat", None
+        why = s.reason_unknown()
+        return ("timeout", None) if why in ("timeout", "canceled") else ("unknown", why)
 
     def must(self, st, cond, kind, what):
         cond = z3.simplify(cond)
@@ -401,7 +454,9 @@ class Engine:
     def load_bytes(self, st, p, n):
         self.check_access(st, p, n, False)
         arr = st.mem[p.oid]
-        return [sel(arr, z3.simplify(p.off + i)) for i in range(n)]
+        bound = self.bound(st, p, n)
+        below = bound.as_long() if bound is not None else None
+        return [sel(arr, z3.simplify(p.off + i), below) for i in range(n)]
 
     def load(self, st, p, t):
         if isinstance(t, T.Ptr):
@@ -419,10 +474,35 @@ class Engine:
             raise Unsupported(f"a store of {t}")
         self.check_access(st, p, t.size, True)
         arr = st.mem[p.oid]
+        bound = self.bound(st, p, t.size)
         for i in range(t.size):
             sh = (t.size - 1 - i) if self.big_endian else i
-            arr = z3.Store(arr, p.off + i, z3.Extract(8 * sh + 7, 8 * sh, v))
+            byte = z3.Extract(8 * sh + 7, 8 * sh, v)
+            if bound is None:
+                arr = z3.Store(arr, z3.simplify(p.off + i), byte)
+            else:
+                # a store at a computed offset, below a bound the path proves: a read at a
+                # constant offset past it (a field after the state) skips it unasked
+                a = z3.BitVec("a", 64)
+                arr = z3.Lambda([a], z3.If(z3.And(z3.ULT(a, bound), a == p.off + i), byte,
+                                           z3.Select(arr, a)))
         st.mem[p.oid] = arr
+
+    def bound(self, st, p, n):
+        """The least offset the n bytes at p provably end below, where p's offset is computed
+        and its object's size a constant; else None."""
+        off = z3.simplify(p.off)
+        size = z3.simplify(self.objs[p.oid].size)
+        if z3.is_bv_value(off) or not z3.is_bv_value(size):
+            return None
+        lo, hi = n, size.as_long()
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.feasible(st, z3.UGT(off + n, mid)):
+                lo = mid + 1
+            else:
+                hi = mid
+        return bv(hi) if hi < size.as_long() else None
 
     # -- functions --
 
