@@ -32,12 +32,22 @@ import z3
 
 from . import ctypes_ as T
 from . import spec_chacha_api as SC
-from .sponge_api import _arr_eq
 from .symexec import BV64, Engine, Failure, Ptr, State, Unsupported, Val, bv, sel
 
 ROUNDS = (8, 12, 20)
 LEVEL_FN = re.compile(r"rs_chacha(8|12|20)_(avx512|avx2|sse2|neon)$")
 BLOCK_FN = re.compile(r"rs_chacha(8|12|20)_block$")
+
+
+def _arr_eq(eng, st, a, b, what):
+    """a and b hold the same bytes on the path (Failure with the query otherwise)."""
+    if a.eq(b):
+        return
+    x = z3.BitVec("x", 64)
+    q = [sel(a, x) != sel(b, x)]
+    m = eng.sat(st, *q)
+    if m is not None:
+        raise Failure("mismatch", what, m, st, q)
 
 
 def classify(name):
@@ -444,9 +454,6 @@ class Chacha:
 # -- counterexamples --
 
 
-NAMES = ("len", "counter", "pos", "n_blocks", "kbits", "level")
-
-
 def smallest(failure, eng):
     """The failing path's model with the lengths as small as z3 finds them (the reproduction
     allocates them and embeds the standard's bytes)."""
@@ -466,9 +473,12 @@ def smallest(failure, eng):
 
 def counterexample_text(name, failure, chacha, cnames):
     m = smallest(failure, chacha.eng)
+    role = classify(name)[0]
+    names = {"keysetup": ("kbits",), "get_keystream": ("pos", "n_blocks"),
+             "level": ("level",)}.get(role, ("len", "counter"))
     vals = {}
     for d in m.decls():
-        if d.arity() == 0 and d.name() in NAMES:
+        if d.arity() == 0 and d.name() in names:
             vals[d.name()] = m[d].as_long()
     case = getattr(failure, "case", {})
     lines = [f"    kind: {failure.kind}; the call's " +
@@ -496,12 +506,19 @@ def c_repro(name, vals, case):
     from ..model import reference as R
     role, rounds = classify(name)
     key, iv, src = _pattern(32, 7, 1), _pattern(12, 13, 5), None
-    body = [f"uint8_t key[32], iv[12];", "size_t i;",
-            "for (i = 0; i < 32; i++) key[i] = (uint8_t)(7 * i + 1);",
-            "for (i = 0; i < 12; i++) iv[i] = (uint8_t)(13 * i + 5);"]
-    want, got, nout = None, "out", 0
+    # the key and IV (nonce) on the heap, of exactly the length the call passes, so that
+    # AddressSanitizer stops a read past them
+    klen = 16 if role == "keysetup" and vals.get("kbits", 256) != 256 else 32
+    ivlen = 12 if role == "ietf_xor" else 8
+    body = ["size_t i;",
+            f"uint8_t *key = malloc({klen}), *iv = malloc({ivlen});",
+            "if (!key || !iv) return 2;",
+            f"for (i = 0; i < {klen}; i++) key[i] = (uint8_t)(7 * i + 1);",
+            f"for (i = 0; i < {ivlen}; i++) iv[i] = (uint8_t)(13 * i + 5);"]
+    want, nout = None, 0
     if role == "level":
         body.append('printf("chacha_level: %s\\n", chacha_level());')
+        body.append("free(key); free(iv);")
         body.append("return 0;")
     elif role in ("keysetup", "get_keystream"):
         kbits = vals.get("kbits", 256) if role == "keysetup" else 256
@@ -510,6 +527,7 @@ def c_repro(name, vals, case):
         pos = vals.get("pos", 0) if role == "get_keystream" else 0
         nb = vals.get("n_blocks", 1) if role == "get_keystream" else 1
         nout = 64 * nb
+        free = "free(out); free(key); free(iv);"
         body += [f"struct chacha{rounds}_ctx ctx;",
                  f"uint8_t *out = malloc({max(nout, 1)});",
                  "if (!out) return 2;",
@@ -530,6 +548,8 @@ def c_repro(name, vals, case):
         if inplace:
             body.append("free(out);")
             body.append("out = in;")
+        free = "free(in);" if inplace else "free(in); free(out);"
+        free += " free(key); free(iv);"
         call = "chacha20_xor" if role == "xor" else "chacha20_ietf_xor"
         if case.get("layout") == "null":
             body.append(f"{call}(NULL, NULL, 0, key, iv, {ctr}ULL);")
@@ -546,11 +566,13 @@ def c_repro(name, vals, case):
                      '        printf("output byte %zu differs from the standard\'s '
                      '(RFC 8439 / Bernstein, generator/model/reference.py): %02x, not %02x\\n",'
                      " i, out[i], want[i]);",
+                     f"        {free}",
                      "        return 1;",
                      "    }",
                      'puts("the same as the standard\'s output");']
         else:
             body.append('puts("(too long to embed the standard\'s output)");')
+        body.append(free)
         body.append("return 0;")
     return ("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n"
             "#include \"chacha.h\"\n\nint main(void)\n{\n"
