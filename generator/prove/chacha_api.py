@@ -11,7 +11,7 @@ write the specification's keystream into a buffer of exactly n_blocks * 64 bytes
 keysetup followed by get_keystreams gives the standard's bytes. chacha20_xor and
 chacha20_ietf_xor are run whole with a symbolic size_t length and counter, the key, IV or
 nonce symbolic buffers of their declared sizes, in and out of exactly len bytes: separate,
-the same buffer (out == in), or both NULL with len 0.
+the same buffer (out == in), or either or both NULL with len 0.
 
 Contracts (what the proof assumes of the calls it does not run): rs_chachaN_block and the
 vector levels (rs_chachaN_avx512, _avx2, _sse2, _neon) write "the RFC keystream of n blocks
@@ -362,7 +362,9 @@ class Chacha:
         eng = self.eng
         params, _ = eng.params(fd)
         paths = 0
-        for layout in ("separate", "in-place", "null"):
+        # chacha.h: out == in is allowed, other overlaps are not; in and out may be NULL
+        # (either or both) only when len is 0
+        for layout in ("separate", "in-place", "null", "null in", "null out"):
             st = State([], {}, {})
             n = z3.BitVec("len", 64)
             key = eng.new_obj(st, "key", 32, writable=False)
@@ -375,21 +377,23 @@ class Chacha:
                 ctr = counter = z3.BitVec("counter", 64)
                 S = SC.key_state(st.mem[key.oid], bv(0), True, st.mem[iv.oid], bv(0))
             self.recorded = [w for w in S if not z3.is_bv_value(w)]
-            if layout == "null":
+            if layout.startswith("null"):
                 st.pc.append(n == 0)
-                out = inp = None
+                out = None if layout in ("null", "null out") else eng.new_obj(st, "out", n)
+                inp = None if layout in ("null", "null in") else \
+                    eng.new_obj(st, "in", n, writable=False)
             else:
                 out = eng.new_obj(st, "out", n)
                 inp = out if layout == "in-place" else eng.new_obj(st, "in", n, writable=False)
             entry = dict(st.mem)
-            args = [Ptr(out and out.oid, bv(0), params[0][1]),
-                    Ptr(inp and inp.oid, bv(0), params[1][1]), Val(n, T.SIZE_T),
+            args = [Ptr(None if out is None else out.oid, bv(0), params[0][1]),
+                    Ptr(None if inp is None else inp.oid, bv(0), params[1][1]), Val(n, T.SIZE_T),
                     Ptr(key.oid, bv(0), params[3][1]), Ptr(iv.oid, bv(0), params[4][1]),
                     Val(ctr, T.U32 if ietf else T.U64)]
             try:
                 for s2, _ in eng.invoke(st, fd, args):
                     paths += 1
-                    if out is not None:
+                    if out is not None and inp is not None:
                         self.check_out(s2, out.oid, n, lambda i: SC.xor_byte(
                             rounds, S, counter, not ietf, entry[inp.oid], bv(0), i),
                             f"the output ({layout})")
@@ -551,8 +555,10 @@ def c_repro(name, vals, case):
         free = "free(in);" if inplace else "free(in); free(out);"
         free += " free(key); free(iv);"
         call = "chacha20_xor" if role == "xor" else "chacha20_ietf_xor"
-        if case.get("layout") == "null":
-            body.append(f"{call}(NULL, NULL, 0, key, iv, {ctr}ULL);")
+        if case.get("layout", "").startswith("null"):
+            o = "NULL" if case["layout"] in ("null", "null out") else "out"
+            i = "NULL" if case["layout"] in ("null", "null in") else "in"
+            body.append(f"{call}({o}, {i}, 0, key, iv, {ctr}ULL);")
         else:
             body.append(f"{call}(out, {'out' if inplace else 'in'}, len, key, iv, {ctr}ULL);")
         if src is not None:
