@@ -154,6 +154,17 @@ def _prove_with(name, units, src, t0):
             break
     if not units:
         status, detail = "not supported", f"{src} is not in the folder"
+    used = sorted(set().union(*[getattr(o, "used", set()) for o, _ in units.values()]))
+    if status == "proved" and used:
+        # what the proof took on trust: the kernels' contracts, and which of them the kernel
+        # prover does not reach under its own configurations
+        seen = set().union(*[set(o.eng.funcs) for o, c in units.values()
+                             if any(" " not in x for x in c)])
+        detail += "; contracts: " + ", ".join(used)
+        unreached = [u for u in used if u not in seen]
+        if unreached:
+            detail += (f" ({', '.join(unreached)} only in a branch the kernel prover's "
+                       "configurations do not take: assumed, not proven)")
     return (status, name, names, time.time() - t0, detail, failure)
 
 

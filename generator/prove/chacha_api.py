@@ -79,6 +79,7 @@ class Chacha:
         self.recorded = []          # the specification's words: the cut points
         self._eq = {}
         self.shared_choice = None
+        self.used = set()           # the contracts the last proof took
         eng = self.eng
         eng.externs["rs_choice"] = self._choice
         for name in eng.funcs:
@@ -161,6 +162,7 @@ class Chacha:
         def run(eng, st, args):
             stp, w12, w13, inp, out = args
             who = f"rs_chacha{rounds}_block"
+            self.used.add(who)
             words = self.state_words(st, stp)
             words[12], words[13] = z3.simplify(w12.v), z3.simplify(w13.v)
             self._buffers(st, inp, out, bv(64), who)
@@ -180,6 +182,7 @@ class Chacha:
         def run(eng, st, args):
             stp, pos, wide, inp, out, n = args
             who = f"rs_chacha{rounds}_{level}"
+            self.used.add(who)
             wide = _concrete(wide, "wide")
             words = self.state_words(st, stp)
             eng.must(st, z3.ULE(n.v, (1 << 58) - 1), "oob", f"{who}: 64 n bytes overflow")
@@ -296,6 +299,7 @@ class Chacha:
         fd = eng.funcs.get(name)
         if fd is None:
             raise Unsupported(f"{name} has no definition in this file")
+        self.used = set()
         return getattr(self, "_prove_" + role)(name, fd, rounds)
 
     def _ctx_size(self):
@@ -488,7 +492,8 @@ def counterexample_text(name, failure, chacha, cnames):
     lines = [f"    kind: {failure.kind}; the call's " +
              ", ".join(f"{k} = {v}" for k, v in sorted(vals.items())) +
              "".join(f"; {k}: {v}" for k, v in sorted(case.items()))]
-    lines.append("    reproduce (cc -fsanitize=address -I<folder> repro.c <folder>/*.c && ./a.out):")
+    lines.append("    reproduce (cc -fsanitize=address -I<folder> repro.c <folder>/*.c && "
+                 "./a.out):")
     lines += ["      " + x for x in c_repro(name, vals, case).splitlines()]
     return "\n".join(lines)
 
