@@ -302,10 +302,11 @@ class Chacha:
         self.used = set()
         return getattr(self, "_prove_" + role)(name, fd, rounds)
 
-    def _ctx_size(self):
-        t = self.eng.structs.get("chacha20_ctx")
-        if t is None:
-            raise Unsupported("struct chacha20_ctx has no definition here")
+    @staticmethod
+    def _ctx_size(params):
+        t = params[0][1].to
+        if not isinstance(t, T.Struct):
+            raise Unsupported("a context that is not a struct")
         return t.size
 
     def _prove_keysetup(self, name, fd, rounds):
@@ -315,7 +316,7 @@ class Chacha:
         for key256 in (True, False):
             for iv_null in (False, True):
                 st = State([], {}, {})
-                ctx = eng.new_obj(st, "ctx", self._ctx_size())
+                ctx = eng.new_obj(st, "ctx", self._ctx_size(params))
                 key = eng.new_obj(st, "k", 32 if key256 else 16, writable=False)
                 kb = z3.BitVec("kbits", 32)
                 st.pc.append(kb == 256 if key256 else kb != 256)
@@ -346,7 +347,7 @@ class Chacha:
         eng = self.eng
         params, _ = eng.params(fd)
         st = State([], {}, {})
-        ctx = eng.new_obj(st, "ctx", self._ctx_size(), writable=False)
+        ctx = eng.new_obj(st, "ctx", self._ctx_size(params), writable=False)
         S = [z3.simplify(eng.load(st, Ptr(ctx.oid, bv(4 * j), None), T.U32)) for j in range(16)]
         self.recorded = S
         pos = z3.BitVec("pos", 64)
