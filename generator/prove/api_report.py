@@ -73,7 +73,8 @@ def prove_api(folder, configs=None, only=None, progress=None):
             continue
         t0 = time.time()
         if CA.classify(name) is not None:
-            results.append(_prove_with(name, chachas, "chacha.c", t0))
+            results.append(_prove_with(name, chachas, "chacha.c", t0,
+                                       cfront.CONFIGS_FOR_ARCH.get(arch, ())))
             if progress:
                 progress(results[-1])
             continue
@@ -138,8 +139,9 @@ def _units(src, cfgs, cls, variants=((),)):
     return units
 
 
-def _prove_with(name, units, src, t0):
-    """(status, name, configs, seconds, detail, failure) of one function over the units."""
+def _prove_with(name, units, src, t0, kernel_cfgs=()):
+    """(status, name, configs, seconds, detail, failure) of one function over the units;
+    kernel_cfgs: the configurations the kernel prover reads the folder under."""
     status, detail, failure, names = "proved", "", None, []
     for obj, cnames in units.values():
         names += cnames
@@ -158,13 +160,18 @@ def _prove_with(name, units, src, t0):
     if status == "proved" and used:
         # what the proof took on trust: the kernels' contracts, and which of them the kernel
         # prover does not reach under its own configurations
-        seen = set().union(*[set(o.eng.funcs) for o, c in units.values()
-                             if any(" " not in x for x in c)])
+        kernel = [o for o, c in units.values() if set(c) & set(kernel_cfgs)]
+        seen = set().union(*[set(o.eng.funcs) for o in kernel])
         detail += "; contracts: " + ", ".join(used)
         unreached = [u for u in used if u not in seen]
         if unreached:
             detail += (f" ({', '.join(unreached)} only in a branch the kernel prover's "
                        "configurations do not take: assumed, not proven)")
+        if not any(o.eng.big_endian for o in kernel):
+            be = [x for o, c in units.values() if o.eng.big_endian for x in c]
+            if be:
+                detail += (f" (under {', '.join(be)}: big-endian, which the kernel prover "
+                           "does not run on this folder: assumed)")
     return (status, name, names, time.time() - t0, detail, failure)
 
 
