@@ -113,8 +113,9 @@ class Chacha:
                 s = z3.Solver()
                 s.set("timeout", 30000)
                 s.add(w != r)
-                self._eq[key] = s.check() == z3.unsat
-            if self._eq[key]:
+                # the terms kept with the answer: an id is not reused while its term lives
+                self._eq[key] = (s.check() == z3.unsat, w, r)
+            if self._eq[key][0]:
                 return r
         return w
 
