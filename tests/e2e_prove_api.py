@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""`python3 -m generator prove --api` on planted bugs of the sponge's byte layer: each caught
-with a counterexample whose C reproduction, compiled against the buggy folder, crashes under
-AddressSanitizer or differs from hashlib."""
+"""`python3 -m generator prove --api` on planted bugs of the byte layer (the sponge's, ChaCha's
+API): each caught with a counterexample whose C reproduction, compiled against the buggy
+folder, crashes under AddressSanitizer or differs from the standard's bytes (hashlib's, or
+generator/model/reference.py's RFC 8439), and, for a mismatch, compiled against out/portable
+gives the standard's bytes."""
 
 import os
 import re
@@ -36,6 +38,11 @@ BUGS = [
     # a wrong domain byte for one function (SHA3-256's incremental form pads as Keccak-256)
     ("wrong domain byte", "keccak_sponge.c", "rs_sponge_init(ctx, 136, 24, 0x06);",
      "rs_sponge_init(ctx, 136, 24, 0x01);", "sha3_256_init", "mismatch"),
+    # a lost carry between ChaCha's counter words: the whole blocks' high word stays the
+    # state's word 13 instead of following the 64-bit counter past 2^32
+    ("lost carry between ChaCha's counter words", "chacha.c",
+     "rs_chacha20_block(st, (uint32_t)pos, wide ? (uint32_t)(pos >> 32) : st[13], in, out);",
+     "rs_chacha20_block(st, (uint32_t)pos, st[13], in, out);", "chacha20_xor", "mismatch"),
 ]
 
 
@@ -53,17 +60,27 @@ class ApiPlantedBugs(unittest.TestCase):
                     fh.write(src)
                 if not shutil.which("gcc"):
                     continue
-                exe = os.path.join(tmp, "repro.exe")
-                b = subprocess.run(["gcc", "-g", "-fsanitize=address", "-I" + d, c] +
-                                   [os.path.join(d, x) for x in sorted(os.listdir(d))
-                                    if x.endswith(".c")] + ["-o", exe],
-                                   capture_output=True, text=True)
-                self.assertEqual(b.returncode, 0, b.stderr[-2000:])
-                run = subprocess.run([exe], capture_output=True, text=True)
+                run = self.build_and_run(tmp, c, d, "buggy")
                 self.assertNotEqual(run.returncode, 0, run.stdout + run.stderr[-1500:])
                 if kind == "oob":
                     self.assertTrue(re.search(r"AddressSanitizer: \S*overflow", run.stderr),
                                     run.stderr[-1500:])
+                else:
+                    # the buggy folder's bytes differ from the standard's, the right one's not
+                    self.assertIn("differs from the standard", run.stdout)
+                    right = self.build_and_run(tmp, c, os.path.join(ROOT, "out", "portable"),
+                                               "right")
+                    self.assertEqual(right.returncode, 0, right.stdout + right.stderr[-1500:])
+                    self.assertIn("the same as the standard", right.stdout)
+
+    def build_and_run(self, tmp, c, d, tag):
+        exe = os.path.join(tmp, f"repro-{tag}.exe")
+        b = subprocess.run(["gcc", "-g", "-fsanitize=address", "-I" + d, c] +
+                           [os.path.join(d, x) for x in sorted(os.listdir(d))
+                            if x.endswith(".c")] + ["-o", exe],
+                           capture_output=True, text=True)
+        self.assertEqual(b.returncode, 0, b.stderr[-2000:])
+        return subprocess.run([exe], capture_output=True, text=True)
 
 
 if __name__ == "__main__":

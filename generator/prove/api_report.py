@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """`prove --api`: a line per public function of a folder's public headers, proven by the
 byte-layer engine (symexec.py) where its obligations cover the function's class
-(sponge_api.py: the single-state sponge), `not supported` with the reason elsewhere."""
+(sponge_api.py: the single-state sponge; chacha_api.py: ChaCha's API), `not supported` with
+the reason elsewhere."""
 
 import os
 import re
 import time
 
 from . import cfront, driver
+from . import chacha_api as CA
 from . import sponge_api as A
 from .symexec import Failure, Unsupported
 
@@ -22,8 +24,6 @@ NOT_YET = [
     (r"kt(128|256)(_.*)?", "KangarooTwelve's tree is not covered by the byte-layer prover yet"),
     (r"(cshake|kmac|kmacxof|tuplehash|tuplehashxof|parallelhash|parallelhashxof)\d+(_.*)?",
      "SP 800-185's encodings are not covered by the byte-layer prover yet"),
-    (r"chacha.*", "ChaCha's API (counters, partial blocks) is not covered by the byte-layer "
-                  "prover yet"),
     (r"Keccak[PF]1600.*", "XKCP's SnP byte functions are not covered by the byte-layer prover "
                        "yet"),
 ]
@@ -62,11 +62,22 @@ def prove_api(folder, configs=None, only=None, progress=None):
             if key not in sponges:
                 sponges[key] = (A.Sponge(unit, cfg), [])
             sponges[key][1].append(c)
+    chachas = _units(os.path.join(folder, "chacha.c"), configs or _file_configs(
+        os.path.join(folder, "chacha.c"), cfgs), CA.Chacha,
+                     # the vector levels' dispatch is built on Linux (aarch64's
+                     # rs_dispatch.h): each compiler is read with and without __linux__
+                     variants=((), ("-D__linux__=1",)))
     results = []
     for header, name in public_functions(folder):
         if only and name not in only:
             continue
         t0 = time.time()
+        if CA.classify(name) is not None:
+            results.append(_prove_with(name, chachas, "chacha.c", t0,
+                                       cfront.CONFIGS_FOR_ARCH.get(arch, ())))
+            if progress:
+                progress(results[-1])
+            continue
         if A.classify(name) is None:
             reason = next((r for pat, r in NOT_YET if re.fullmatch(pat, name)),
                           "no specification of this function in the byte-layer prover")
@@ -92,6 +103,76 @@ def prove_api(folder, configs=None, only=None, progress=None):
         if progress:
             progress(results[-1])
     return results
+
+
+def _file_configs(src, default):
+    """The configurations a file is built with, by the target its provenance header names
+    (generic64: every configuration of the portable folder, big-endian ones included)."""
+    if not os.path.exists(src):
+        return default
+    m = re.search(r"^ \*\s+target\s+= (\S+)$", open(src).read(3000), re.M)
+    arch = {"generic64": "portable"}.get(m.group(1), m.group(1)) if m else None
+    names = cfront.CONFIGS_FOR_ARCH.get(arch)
+    if names is None:
+        return default
+    return [c for c in names if cfront.CONFIGS[c].available()]
+
+
+def _units(src, cfgs, cls, variants=((),)):
+    """{(digest, big-endian): (cls(unit, config), [config names])} of the file under each
+    configuration (and each preprocessor variant), one per distinct preprocessed text."""
+    units = {}
+    if not os.path.exists(src):
+        return units
+    for c in cfgs:
+        cfg = cfront.CONFIGS[c]
+        for extra in variants:
+            unit = cfront.load(src, cfg, extra)
+            if unit is None:
+                continue
+            key = (unit.digest, cfg.big_endian)
+            label = c + "".join(" " + x[2:].split("=")[0] for x in extra)
+            if key not in units:
+                units[key] = (cls(unit, cfg), [])
+            if c not in " ".join(units[key][1]).split():
+                units[key][1].append(label)
+    return units
+
+
+def _prove_with(name, units, src, t0, kernel_cfgs=()):
+    """(status, name, configs, seconds, detail, failure) of one function over the units;
+    kernel_cfgs: the configurations the kernel prover reads the folder under."""
+    status, detail, failure, names = "proved", "", None, []
+    for obj, cnames in units.values():
+        names += cnames
+        try:
+            cases = obj.prove(name)
+            detail = detail or f"{cases} paths"
+        except Failure as f:
+            status, detail, failure = "counterexample", str(f), (f, obj, cnames)
+            break
+        except Unsupported as u:
+            status, detail = "not supported", str(u)
+            break
+    if not units:
+        status, detail = "not supported", f"{src} is not in the folder"
+    used = sorted(set().union(*[getattr(o, "used", set()) for o, _ in units.values()]))
+    if status == "proved" and used:
+        # what the proof took on trust: the kernels' contracts, and which of them the kernel
+        # prover does not reach under its own configurations
+        kernel = [o for o, c in units.values() if set(c) & set(kernel_cfgs)]
+        seen = set().union(*[set(o.eng.funcs) for o in kernel])
+        detail += "; contracts: " + ", ".join(used)
+        unreached = [u for u in used if u not in seen]
+        if unreached:
+            detail += (f" ({', '.join(unreached)} only in a branch the kernel prover's "
+                       "configurations do not take: assumed, not proven)")
+        if not any(o.eng.big_endian for o in kernel):
+            be = [x for o, c in units.values() if o.eng.big_endian for x in c]
+            if be:
+                detail += (f" (under {', '.join(be)}: big-endian, which the kernel prover "
+                           "does not run on this folder: assumed)")
+    return (status, name, names, time.time() - t0, detail, failure)
 
 
 def report(folder, configs=None, only=None, out=None):
@@ -122,7 +203,9 @@ def report(folder, configs=None, only=None, out=None):
 def counterexample_text(name, failure, sponge, cnames):
     """The path's lengths and position, and C calling the folder's API from init to that
     state and then the failing call: it differs from hashlib's bytes, or writes out of its
-    buffer (run it under AddressSanitizer)."""
+    buffer (run it under AddressSanitizer). ChaCha's: chacha_api.counterexample_text."""
+    if isinstance(sponge, CA.Chacha):
+        return CA.counterexample_text(name, failure, sponge, cnames)
     m = smallest(failure, sponge.eng)
     vals = {}
     for d in m.decls():

@@ -297,9 +297,15 @@ class Engine:
         self.timeout = 300000
         self.queries = 0
         self.fn_stack = []
+        self.global_decls = {}  # name -> file-scope Decl with an initialiser (a const table)
+        self._globals = {}      # name -> (oid, type, contents), made on first use
+        self._strings = {}      # a string literal's bytes -> (oid, contents)
         for ext in unit.ast.ext:
             if isinstance(ext, c_ast.FuncDef):
                 self.funcs[ext.decl.name] = ext
+            elif isinstance(ext, c_ast.Decl) and ext.name and isinstance(ext.init,
+                                                                        c_ast.InitList):
+                self.global_decls[ext.name] = ext
             elif isinstance(ext, c_ast.Typedef):
                 try:
                     self.typedefs[ext.name] = self.type_of(ext.type)
@@ -469,10 +475,11 @@ class Engine:
         order = bs if self.big_endian else list(reversed(bs))
         return z3.simplify(z3.Concat(*order))
 
-    def store(self, st, p, t, v):
+    def store(self, st, p, t, v, check=True):
         if not isinstance(t, T.Int):
             raise Unsupported(f"a store of {t}")
-        self.check_access(st, p, t.size, True)
+        if check:
+            self.check_access(st, p, t.size, True)
         arr = st.mem[p.oid]
         bound = self.bound(st, p, t.size)
         for i in range(t.size):
@@ -738,7 +745,7 @@ class Engine:
         if e.type == "char":
             return [(st, Val(bv(ord(e.value.strip("'")[-1]), 32), T.INT))]
         if e.type == "string":
-            raise Unsupported("a string literal")
+            return [(st, self.string_obj(st, e.value))]
         text = e.value.lower()
         suf = ""
         while text[-1] in "ul":
@@ -756,8 +763,54 @@ class Engine:
             t = T.INT
         return [(st, Val(bv(n, t.bits), t))]
 
+    def global_obj(self, st, name):
+        """A file-scope table with an initialiser, as a read-only object of its bytes (made
+        once, then present in every path that names it), or None."""
+        d = self.global_decls.get(name)
+        if d is None:
+            return None
+        if name not in self._globals:
+            t = self.type_of(d.type)
+            if not isinstance(t, T.Arr) or not isinstance(t.elem, T.Int):
+                raise Unsupported(f"the file-scope {name}")
+            n = t.n or len(d.init.exprs)
+            t = T.Arr(t.elem, n)
+            tmp = State([], {}, {})
+            o = Obj(len(self.objs), name, bv(t.size), False)
+            self.objs.append(o)
+            tmp.mem[o.oid] = z3.K(BV64, z3.BitVecVal(0, 8))
+            for i, x in enumerate(d.init.exprs):
+                self.store(tmp, Ptr(o.oid, bv(i * t.elem.size), t.elem), t.elem,
+                           bv(self.const(x), t.elem.bits), check=False)
+            self._globals[name] = (o.oid, t, tmp.mem[o.oid])
+        oid, t, contents = self._globals[name]
+        if oid not in st.mem:
+            st.mem[oid] = contents
+        return ("obj", oid, t)
+
+    def string_obj(self, st, literal):
+        """A string literal: a read-only object of its bytes and the NUL (plain ASCII
+        literals only), made once per text."""
+        body = literal[1:-1]
+        if "\\" in body or not body.isascii():
+            raise Unsupported("a string literal with escapes")
+        data = body.encode() + b"\0"
+        if data not in self._strings:
+            o = Obj(len(self.objs), f"the string {literal}", bv(len(data)), False)
+            self.objs.append(o)
+            arr = z3.K(BV64, z3.BitVecVal(0, 8))
+            for i, c in enumerate(data):
+                arr = z3.Store(arr, bv(i), z3.BitVecVal(c, 8))
+            self._strings[data] = (o.oid, arr)
+        oid, arr = self._strings[data]
+        if oid not in st.mem:
+            st.mem[oid] = arr
+        return Ptr(oid, bv(0), T.Ptr(T.BASIC[("char",)]))
+
     def _e_ID(self, e, st):
         got = st.env.get(e.name)
+        if got is None:
+            got = self.global_obj(st, e.name)
         if got is None:
             raise Unsupported(f"the identifier {e.name}")
         if isinstance(got, tuple):
@@ -773,6 +826,8 @@ class Engine:
         """[(state, ('var', name, t) | ('mem', Ptr, t))]"""
         if isinstance(e, c_ast.ID):
             got = st.env.get(e.name)
+            if got is None:
+                got = self.global_obj(st, e.name)
             if got is None:
                 raise Unsupported(f"the identifier {e.name}")
             if isinstance(got, tuple):
