@@ -335,6 +335,121 @@ def state_diff(a, b):
                                                 unfold(z3.Select(b, j)))]
 
 
+def _memory_ids(st):
+    """The ids of every layer of the path's memory (the arrays the C reads and writes, not
+    the specification's)."""
+    ids, todo = set(), list(st.mem.values())
+    while todo:
+        arr = todo.pop()
+        if arr.get_id() in ids:
+            continue
+        ids.add(arr.get_id())
+        if z3.is_app_of(arr, z3.Z3_OP_STORE):
+            todo.append(arr.arg(0))
+        elif z3.is_app_of(arr, z3.Z3_OP_ITE):
+            todo += [arr.arg(1), arr.arg(2)]
+        elif z3.is_quantifier(arr) and arr.is_lambda():
+            body = arr.body()
+            if z3.is_app_of(body, z3.Z3_OP_ITE) and z3.is_select(body.arg(2)):
+                todo.append(body.arg(2).arg(0))
+    return ids
+
+
+def _layers(arr, x):
+    """[(guards, byte)] of memory arr read at x: each store or written range on top, under the
+    guards that reach it, then what lies below."""
+    out, guards = [], []
+    while True:
+        if z3.is_app_of(arr, z3.Z3_OP_STORE):
+            c = z3.simplify(arr.arg(1) == x)
+            if not z3.is_false(c):
+                out.append((guards + [c], arr.arg(2)))
+                if z3.is_true(c):
+                    return out
+                guards = guards + [z3.Not(c)]
+            arr = arr.arg(0)
+            continue
+        if z3.is_app_of(arr, z3.Z3_OP_ITE):
+            c = arr.arg(0)
+            return out + [(guards + [c] + g, v) for g, v in _layers(arr.arg(1), x)] + \
+                [(guards + [z3.Not(c)] + g, v) for g, v in _layers(arr.arg(2), x)]
+        if z3.is_quantifier(arr) and arr.is_lambda():
+            body = z3.substitute_vars(arr.body(), x)
+            if z3.is_app_of(body, z3.Z3_OP_ITE) and z3.is_select(body.arg(2)) and \
+                    body.arg(2).arg(1).eq(x):
+                c = z3.simplify(body.arg(0))
+                if not z3.is_false(c):
+                    out.append((guards + [c], body.arg(1)))
+                    if z3.is_true(c):
+                        return out
+                    guards = guards + [z3.Not(c)]
+                arr = body.arg(2).arg(0)
+                continue
+            return out + [(guards, body)]
+        return out + [(guards, z3.Select(arr, x))]
+
+
+def _lift(t, mem_ids):
+    """[(guards, leaf)]: t's if-then-else (of bytes, of the arrays a byte is read from, of the
+    memory it reads) lifted out, down to reads of the specification's arrays and of untouched
+    memory."""
+    if z3.is_app_of(t, z3.Z3_OP_ITE):
+        c, a, b = t.children()
+        return [([c] + g, v) for g, v in _lift(a, mem_ids)] + \
+            [([z3.Not(c)] + g, v) for g, v in _lift(b, mem_ids)]
+    if z3.is_select(t):
+        A, i = t.arg(0), t.arg(1)
+        if z3.is_app_of(A, z3.Z3_OP_ITE):
+            c, a, b = A.children()
+            return [([c] + g, v) for g, v in _lift(z3.Select(a, i), mem_ids)] + \
+                [([z3.Not(c)] + g, v) for g, v in _lift(z3.Select(b, i), mem_ids)]
+        if A.get_id() in mem_ids:
+            out = []
+            for g, v in _layers(A, i):
+                if z3.is_select(v) and v.arg(0).eq(A):
+                    out.append((g, v))           # A itself: memory nothing wrote
+                else:
+                    out += [(g + g2, v2) for g2, v2 in _lift(v, mem_ids)]
+            return out
+    return [([], t)]
+
+
+def _has_select(t):
+    todo, seen = [t], set()
+    while todo:
+        x = todo.pop()
+        if x.get_id() in seen or not z3.is_app(x):
+            continue
+        seen.add(x.get_id())
+        if z3.is_select(x) or z3.is_array(x):
+            return True
+        todo.extend(x.children())
+    return False
+
+
+def _match(a, b):
+    """Equalities (of positions, exponents, offsets) under which the terms a and b are equal
+    because they are the same function of those arguments; None where their shapes differ."""
+    if a.eq(b):
+        return []
+    if z3.is_bv(a) and not _has_select(a) and not _has_select(b):
+        return [a == b]
+    if z3.is_select(a) and z3.is_select(b):
+        m = _match(a.arg(0), b.arg(0))
+        return None if m is None else m + ([] if a.arg(1).eq(b.arg(1)) else
+                                           [a.arg(1) == b.arg(1)])
+    if z3.is_app(a) and z3.is_app(b) and a.decl().eq(b.decl()) and \
+            a.num_args() == b.num_args() and not z3.is_quantifier(a):
+        out = []
+        for x, y in zip(a.children(), b.children()):
+            m = _match(x, y)
+            if m is None:
+                return None
+            out += m
+        return out
+    return None
+
+
 def _concrete(eng, st, v, what):
     x = z3.simplify(v.v)
     if z3.is_bv_value(x):
@@ -538,11 +653,12 @@ class Sponge:
         S = decide(self.eng, st, S, memo)
         rest = (decide(self.eng, st, rest[0], memo),) + tuple(rest[1:])
         # the state's 200 bytes in one query over a symbolic byte index
-        q = state_diff(state_view(self.eng, st, Ptr(oid, bv(0), None), False), S)
-        m = self.eng.sat(st, *q)
-        if m is not None:
-            raise Failure("mismatch", f"{what}: the context's state differs from the "
-                          "specification's", m, st, q)
+        view = state_view(self.eng, st, Ptr(oid, bv(0), None), False)
+        j = z3.BitVec("j", 64)
+        got = z3.substitute_vars(view.body(), j) if z3.is_quantifier(view) else \
+            z3.Select(view, j)
+        self.same(st, j, [z3.ULT(j, STATE_BYTES)], got, z3.Select(S, j), what,
+                  "the context's state byte")
         for name, c in self.r_holds(st, oid, *rest):
             c = z3.simplify(c)
             if z3.is_true(c):
@@ -552,13 +668,34 @@ class Sponge:
                 raise Failure("mismatch", f"{what}: the context's {name} differs from the "
                               "specification's state", m, st, [z3.Not(c)])
 
+    def same(self, st, x, guard, got, want, what, label):
+        """got == want (bytes, functions of x) wherever guard holds on the path, else a
+        Failure. Case by case first: each range the C wrote against each case of the
+        standard's byte, equal where the arguments of the same terms are (arithmetic the
+        integers decide); the whole byte at once where the shapes differ."""
+        mem_ids = _memory_ids(st)
+        for gc, leaf in _lift(got, mem_ids):
+            for gs, vs in _lift(want, mem_ids):
+                where = [*guard, *gc, *gs]
+                if not self.eng.feasible(st, *where):
+                    continue
+                need = _match(leaf, vs)
+                if need == []:
+                    continue
+                q = where + ([z3.Not(z3.And(*need))] if need is not None else
+                             [unfold(leaf) != unfold(vs)])
+                m = self.eng.sat(st, *q)
+                if m is not None:
+                    raise Failure("mismatch", f"{what}: {label} {m.eval(x, True)} differs from "
+                                  "the specification's", m, st, q)
+
     def check_out(self, st, oid, n, byte_of, what):
         x = z3.BitVec("i", 64)
-        q = [z3.ULT(x, n), sel(st.mem[oid], x) != byte_of(x)]
-        m = self.eng.sat(st, *q)
-        if m is not None:
-            raise Failure("mismatch", f"{what}: output byte {m.eval(x, True)} differs from "
-                          "the specification's", m, st, q)
+        had = len(SP.FACTS)
+        want = byte_of(x)
+        guard = [z3.ULT(x, n), *SP.FACTS[had:]]
+        for gc, vc in _layers(st.mem[oid], x):
+            self.same(st, x, guard + gc, vc, want, what, "output byte")
 
     def prove(self, name):
         """Raises Failure or Unsupported; returns the cases run."""

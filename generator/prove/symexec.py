@@ -285,6 +285,17 @@ def unfold(t):
     return z3.substitute(t, *[(r, sel(r.arg(0), unfold(r.arg(1)))) for r in reads])
 
 
+def _lia_solvers():
+    """Integer solvers to try in turn: z3's older simplex, which decides these queries (linear
+    facts about positions, quotients and remainders of 64-bit values) in milliseconds, then
+    its QF_LIA strategy, whose first stage sits 5 s on some of them before its fallback."""
+    fast = z3.Then("simplify", "purify-arith", z3.With("smt", **{"arith.solver": 2})).solver()
+    fast.set("timeout", 3000)
+    slow = z3.SolverFor("QF_LIA")
+    slow.set("timeout", 10000)
+    return (fast, slow)
+
+
 class Engine:
     def __init__(self, unit, big_endian=False):
         self.unit = unit
@@ -370,6 +381,9 @@ class Engine:
     def new_obj(self, st, name, size, writable=True, contents=None):
         o = Obj(len(self.objs), name, bv(size), writable)
         self.objs.append(o)
+        if not z3.is_bv_value(z3.simplify(o.size)):
+            # no object reaches half the address space (the one assumption on sizes)
+            st.pc.append(z3.ULT(o.size, 1 << 63))
         st.mem[o.oid] = contents if contents is not None else z3.Const(
             f"{name}#{o.oid}", BYTES)
         return o
@@ -391,16 +405,24 @@ class Engine:
         # turn, then the bit-vectors run to the limit.
         r, m = self._check(bvfs, 1000)
         if r == "timeout":
-            lia = to_lia(fs, EXACT)
-            if lia is not None:
-                s = z3.SolverFor("QF_LIA")
-                s.set("timeout", 10000)
+            # the formulas that are arithmetic, over the integers: if they alone have no
+            # model, neither has the query; a model is the query's only where all were
+            lia, whole = [], True
+            for f in fs:
+                got = to_lia([f], EXACT)
+                if got is None:
+                    whole = False
+                else:
+                    lia += got
+            for s in _lia_solvers() if lia else ():
                 s.add(*lia)
                 got = s.check()
                 if got == z3.unsat:
                     return None
-                if got == z3.sat and not model:
-                    return True
+                if got == z3.sat:
+                    if whole and not model:
+                        return True
+                    break
             r, m = self._check(bvfs, self.timeout)
         if r == "unsat":
             return None
