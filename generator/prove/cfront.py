@@ -394,3 +394,31 @@ def addresses_taken(fd):
 
 
 _TAKEN = {}
+
+
+# Comments and strings (kept: a string may hold "/*"), and preprocessor directives with their
+# continuation lines.
+_COMMENT_OR_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*',
+                                re.S)
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+_CALL_OR_DEF = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else"}
+
+
+def defined_functions(text):
+    """The names of the functions a C text defines (a name, its parenthesised parameters,
+    then a body), read without a preprocessor: on a file's own text that is every function
+    some branch of its `#if`s defines, whichever branches a compiler takes."""
+    text = _COMMENT_OR_STRING.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else " ", text)
+    text = _DIRECTIVE.sub("", text)
+    out = []
+    for m in _CALL_OR_DEF.finditer(text):
+        if m.group(1) in _KEYWORDS:
+            continue
+        try:
+            end = _match_paren(text, m.end())
+        except IndexError:
+            continue
+        if text[end:end + 200].lstrip().startswith("{"):
+            out.append(m.group(1))
+    return out

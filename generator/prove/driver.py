@@ -517,12 +517,51 @@ def prove_folder(folder, jobs_n=2, quick=False, only=None, progress=None, config
                     for c in r.configs for a in r.assumed)]
     for i, r in zip(again, _run([jobs[i] for i in again], jobs_n, quick, False)):
         results[i] = r
+    results += hidden(folder, files, configs, jobs, only)
     if progress:
         for r in results:
             progress(r)
     order = sorted(range(len(results)), key=lambda i: (results[i].file, results[i].function,
                                                         results[i].configs))
     return arch, [results[i] for i in order]
+
+
+HIDDEN = "not proved"
+
+
+def hidden(folder, files, configs, jobs, only=None):
+    """A result (status HIDDEN) for each kernel entry point a file's own text defines that no
+    configuration of the folder's architecture preprocesses into it: a branch of an `#if` none
+    of them takes, which a compiler building the folder may take. Names a narrower `configs`
+    left out but another configuration of the folder sees are not reported."""
+    arch = folder_arch(folder, files)
+    every = cfront.CONFIGS_FOR_ARCH.get(arch, ())
+    seen = {(j[0], j[1]) for j in jobs}
+    unreadable = {j[0] for j in jobs if j[1] is None}
+    out = []
+    for path in files:
+        if path in unreadable:
+            continue        # its line says the parser failed: its kernels are unnamed there
+        names = [n for n in dict.fromkeys(cfront.defined_functions(_read(path)))
+                 if kind_of(n) is not None and (path, n) not in seen and (not only or n in only)]
+        if not names:
+            continue
+        ran = [c for c in dict.fromkeys(list(configs) + list(every))
+               if cfront.CONFIGS[c].available()]
+        for c in every:
+            cfg = cfront.CONFIGS[c]
+            if c in configs or not cfg.available() or not names:
+                continue
+            text = cfront.preprocess(path, cfg)
+            if text is not None:
+                names = [n for n in names if n not in cfront.defined_functions(cfront.clean(text))]
+        idle = [c for c in every if not cfront.CONFIGS[c].available()]
+        for n in names:
+            out.append(Result(os.path.basename(path), n, [], HIDDEN, detail=(
+                f"hidden from every configuration ({', '.join(ran)}): defined under a "
+                "preprocessor branch none of them takes" +
+                (f"; not run here: {', '.join(idle)}" if idle else ""))))
+    return out
 
 
 def _cost(job, quick):
