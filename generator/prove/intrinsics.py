@@ -741,6 +741,19 @@ for _nm, _vt, _ew in (("q_u64", U64X2, 64), ("q_u32", U32X4, 32), ("q_u8", U8X16
     SIGNATURES[f"vst1{_nm}"] = f"p,v{_vt.name}->void"
 
 
+@model("vld1q_dup_u64", "p->vuint64x2_t")
+def _ld1_dup(interp, args, node):
+    p, _ = args[0]
+    return Vector([p.obj.read(p.off, 8)] * 2, 64), U64X2
+
+
+@model("vst1q_lane_u64", "p,vuint64x2_t,k0-1->void")
+def _st1_lane(interp, args, node):
+    p, _ = args[0]
+    p.obj.write(p.off, 8, _vec(args[1], 64).elems[_imm(args[2], node)])
+    return None, T.VOID
+
+
 def _dup(vt, ew):
     def run(interp, args, node):
         v, _ = args[0]
