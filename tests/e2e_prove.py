@@ -48,6 +48,8 @@ class Bundles(unittest.TestCase):
         self.assertEqual(len(wrappers) >= 4, folder == "x86_64", lines)
         for l in wrappers:
             self.assertRegex(l, r"given the proofs of rs_\w+")
+        # under its own configurations (the portable folder's include AArch64 and s390x)
+        self.assertIn(f"({folder} folder, ", r.stdout.splitlines()[-1])
         print(r.stdout.splitlines()[-1])
 
 

@@ -81,15 +81,23 @@ def for_wasm(texts):
 
 def folder_arch(folder, files):
     """x86_64, aarch64, portable (any C the prover reads under every configuration), or
-    wasm32, which it has no configuration for."""
+    wasm32, which it has no configuration for: a bundle's as its rs_dispatch.h names it, else
+    guessed from the files."""
     names = {os.path.basename(f) for f in files}
     if for_wasm(_read(f, 2000) for f in files):
         return "wasm32"
+    dispatch = os.path.join(folder, "rs_dispatch.h")
+    m = re.search(r"^ \*\s+bundle = (\w+)$", _read(dispatch, 2000), re.M) \
+        if os.path.exists(dispatch) else None
+    if m and m.group(1) in cfront.CONFIGS_FOR_ARCH:
+        return m.group(1)
     manifest = os.path.join(folder, "roundsmith.manifest")
     text = _read(manifest) if os.path.exists(manifest) else ""
     if any("neon" in n or "sha3" in n for n in names) or "aarch64" in text.split("\n")[0:8].__str__():
         return "aarch64"
-    if any(n.startswith("keccak_p1600_x") or "bmi2" in n for n in names):
+    # an x-N kernel named for its ISA (keccak_p1600_x4_avx2.c; keccak_p1600_xN.c, the x-N
+    # dispatch, is in every bundle)
+    if any(re.match(r"keccak_p1600_x\d", n) or "bmi2" in n for n in names):
         return "x86_64"
     if "target" in text and "x86_64" in text[:2000] and "portable" not in text[:2000]:
         return "x86_64"
