@@ -48,6 +48,8 @@ class Bundles(unittest.TestCase):
         self.assertEqual(len(wrappers) >= 4, folder == "x86_64", lines)
         for l in wrappers:
             self.assertRegex(l, r"given the proofs of rs_\w+")
+        # under its own configurations (the portable folder's include AArch64 and s390x)
+        self.assertIn(f"({folder} folder, ", r.stdout.splitlines()[-1])
         print(r.stdout.splitlines()[-1])
 
 
@@ -438,6 +440,56 @@ class WrapperLemma(unittest.TestCase):
                                           "rs_bmi2_keccak_f1600": "counterexample",
                                           "rs_scalar_keccak_f1600": "proved"}, r.stdout)
         self.assertNotIn("given the proofs of rs_bmi2", r.stdout)
+
+
+class Visibility(unittest.TestCase):
+    """No function of a committed bundle hides from the prover: each is defined under some
+    configuration of its folder (a branch of an `#if` no configuration takes is a function a
+    compiler may build and no proof covers), and a kernel that hides is a failing line."""
+
+    # Compiled only with -DRS_TUNING_HOOKS, for the tuners: no build of the library has them.
+    OPTIONAL = {"rs_option_name", "rs_tuning_force"}
+
+    def test_every_function_of_the_bundles_is_seen(self):
+        sys.path.insert(0, ROOT)
+        from generator.prove import cfront
+        hidden = []
+        for name in ("portable", "x86_64", "aarch64"):
+            folder = os.path.join(ROOT, "out", name)
+            configs = [cfront.CONFIGS[c] for c in cfront.CONFIGS_FOR_ARCH[name]]
+            configs = [c for c in configs if c.available()]
+            for f in sorted(os.listdir(folder)):
+                if not f.endswith(".c"):
+                    continue
+                path = os.path.join(folder, f)
+                with open(path) as fh:
+                    left = set(cfront.defined_functions(fh.read())) - self.OPTIONAL
+                for c in configs:
+                    text = cfront.preprocess(path, c) if left else None
+                    if text is not None:
+                        left -= set(cfront.defined_functions(cfront.clean(text)))
+                hidden += [f"out/{name}/{f}: {n}" for n in sorted(left)]
+        self.assertEqual(hidden, [])
+
+    def test_a_hidden_kernel_is_a_failing_line(self):
+        # out/aarch64 as it would be if its vector paths were built on a system no
+        # configuration stands for.
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.join(tmp, "aarch64")
+            shutil.copytree(os.path.join(ROOT, "out", "aarch64"), d)
+            path = os.path.join(d, "rs_dispatch.h")
+            with open(path) as f:
+                text = f.read()
+            self.assertIn("defined(__linux__)", text)
+            with open(path, "w") as f:
+                f.write(text.replace("defined(__linux__)", "defined(__rs_no_such_system__)"))
+            r = prove(d, "--function", "rs_chacha20_neon,keccak_p1600_x2_sha3,rs_chacha20_block",
+                      "--quick")
+        self.assertEqual(r.returncode, 1, r.stdout[-2000:] + r.stderr[-2000:])
+        hidden = re.findall(r"^not proved +\S+: (\w+): hidden from every configuration",
+                            r.stdout, re.M)
+        self.assertEqual(sorted(hidden), ["keccak_p1600_x2_sha3", "rs_chacha20_neon"], r.stdout)
+        self.assertRegex(r.stdout, r"(?m)^proved +\S+: rs_chacha20_block ")
 
 
 class ModelCheck_x86_64(unittest.TestCase):

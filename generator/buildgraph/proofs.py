@@ -48,6 +48,14 @@ def edges(w, ctx):
                 (planted if cls in PLANTED else []),
                 variables=[("module", f"tests.e2e_prove.{cls}")])
         logs.append(log)
+    # Every function of the bundles seen by some configuration, and a hidden one failing.
+    log = os.path.join("build", "prove", "Visibility.log")
+    w.build([log], "e2e_module", implicit=inputs + sorted(
+        rel(os.path.join(ROOT, "out", n, f)) for n in PROVEN
+        if os.path.isdir(os.path.join(ROOT, "out", n))
+        for f in os.listdir(os.path.join(ROOT, "out", n))),
+        variables=[("module", "tests.e2e_prove.Visibility")])
+    logs.append(log)
     # The byte layer's planted bugs (prove --api), on a copy of out/portable.
     log = os.path.join("build", "prove", "ApiPlantedBugs.log")
     w.build([log], "e2e_module", implicit=inputs + ["tests/e2e_prove_api.py"] + sorted(

@@ -77,15 +77,15 @@ def variant_files(names, target, command):
 
 
 def add(sub):
+    from ..prove import cfront
     O = cli_options.Option
     subcommand(sub, "prove", (
         O("--jobs", "processes proving kernels side by side", "1..64", "2", {"default": "2"}),
         O("--function", "prove only these entry points", "comma-separated function names",
           "every kernel entry point", {"default": ""}),
         O("--config", "only these compiler branches (preprocessor configurations)",
-          "comma-separated gcc-x86_64, clang-x86_64, tcc-x86_64, msvc-x64, gcc-aarch64, "
-          "clang-aarch64, gcc-aarch64_be, gcc-s390x", "every compiler the folder's "
-          "architecture is built with", {"default": ""}),
+          "comma-separated " + ", ".join(cfront.CONFIGS), "every compiler and system the "
+          "folder's architecture is built for", {"default": ""}),
         O("--quick", "fewer argument sets per kernel (two rates, four ChaCha block counts): "
           "a smoke test, not the proof", "", "off", {"action": "store_true"}),
         O("--repro-dir", "write each counterexample's C reproduction to a file there", "a "

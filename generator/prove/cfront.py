@@ -29,11 +29,22 @@ _CLANG = ["-D__clang__=1", "-D__clang_major__=14", "-D__GNUC__=4", "-D__GNUC_MIN
           "-D__LP64__=1"]
 _X86 = ["-D__x86_64__=1", "-D__x86_64=1", "-D__SSE2__=1"]
 _ARM = ["-D__aarch64__=1", "-D__ARM_NEON=1", "-D__ARM_ARCH=8"]
+# The operating systems' macros, as their compilers predefine them: a bundle may take a branch
+# on them (out/aarch64 builds its NEON and SHA3 paths on Linux only, where getauxval tells
+# what the CPU has). tcc predefines its host's (Linux here) itself.
+_LINUX = ["-D__linux__=1", "-D__linux=1", "-D__gnu_linux__=1", "-D__unix__=1", "-D__unix=1",
+          "-D__ELF__=1"]
+_APPLE = ["-D__APPLE__=1", "-D__MACH__=1"]
+_WINDOWS = ["-D_WIN64=1", "-D_WIN32=1"]
+# clang only builds the SHA3 extension's code when the command line turns it on
+# (-march=armv8.2-a+sha3); gcc turns it on inside the file.
+_ARM_SHA3 = ["-D__ARM_FEATURE_SHA3=1", "-D__ARM_FEATURE_SHA512=1"]
 
 
 @dataclass(frozen=True)
 class Config:
-    """One compiler on one architecture: the preprocessor that decides the branches."""
+    """One compiler on one architecture and operating system: the preprocessor that decides
+    the branches."""
     name: str
     cpp: str            # gcc, clang or tcc
     defines: tuple
@@ -44,29 +55,37 @@ class Config:
         return shutil.which(self.cpp) is not None
 
 
-CONFIGS = {
-    "gcc-x86_64": Config("gcc-x86_64", "gcc", tuple(_COMMON + _GNU + _X86 + _LE), "x86_64"),
-    "clang-x86_64": Config("clang-x86_64", "clang", tuple(_COMMON + _CLANG + _X86 + _LE),
-                           "x86_64"),
-    "tcc-x86_64": Config("tcc-x86_64", "tcc", tuple(_COMMON + _LE), "x86_64"),
-    "msvc-x64": Config("msvc-x64", "gcc", tuple(_COMMON + ["-D_MSC_VER=1930", "-D_M_X64=100",
-                                                           "-D_WIN64=1", "-D_WIN32=1"]),
-                       "x86_64"),
-    "gcc-aarch64": Config("gcc-aarch64", "gcc", tuple(_COMMON + _GNU + _ARM + _LE), "aarch64"),
-    "clang-aarch64": Config("clang-aarch64", "clang", tuple(_COMMON + _CLANG + _ARM + _LE),
-                            "aarch64"),
-    "gcc-aarch64_be": Config("gcc-aarch64_be", "gcc",
-                             tuple(_COMMON + _GNU + _ARM + _BE + ["-D__AARCH64EB__=1"]),
-                             "aarch64", big_endian=True),
-    "gcc-s390x": Config("gcc-s390x", "gcc", tuple(_COMMON + _GNU + _BE +
-                                                  ["-D__s390x__=1", "-D__s390__=1"]),
-                        "s390x", big_endian=True),
-}
+def _config(name, cpp, arch, *defines, big_endian=False):
+    return name, Config(name, cpp, tuple(_COMMON + [d for ds in defines for d in ds]), arch,
+                        big_endian)
 
-# The compilers each kind of folder is built with (docs/targets.md).
+
+CONFIGS = dict([
+    _config("gcc-x86_64", "gcc", "x86_64", _GNU, _X86, _LE, _LINUX),
+    _config("clang-x86_64", "clang", "x86_64", _CLANG, _X86, _LE, _LINUX),
+    _config("tcc-x86_64", "tcc", "x86_64", _LE),
+    _config("msvc-x64", "gcc", "x86_64", ["-D_MSC_VER=1930", "-D_M_X64=100"], _WINDOWS),
+    # AArch64 without an operating system's macros (bare metal, the BSDs): the portable
+    # folder's AArch64 branch, and the aarch64 bundle's build without its vector paths.
+    _config("gcc-aarch64", "gcc", "aarch64", _GNU, _ARM, _LE),
+    _config("gcc-aarch64-linux", "gcc", "aarch64", _GNU, _ARM, _LE, _LINUX),
+    _config("clang-aarch64-linux", "clang", "aarch64", _CLANG, _ARM, _LE, _LINUX),
+    _config("clang-aarch64-linux-sha3", "clang", "aarch64", _CLANG, _ARM, _ARM_SHA3, _LE,
+            _LINUX),
+    _config("clang-aarch64-apple", "clang", "aarch64", _CLANG, _ARM, _LE, _APPLE),
+    # MSVC for ARM64 predefines neither __aarch64__ nor __ARM_NEON.
+    _config("msvc-arm64", "gcc", "aarch64", ["-D_MSC_VER=1930", "-D_M_ARM64=1"], _WINDOWS),
+    _config("gcc-aarch64_be", "gcc", "aarch64", _GNU, _ARM, _BE, ["-D__AARCH64EB__=1"],
+            _LINUX, big_endian=True),
+    _config("gcc-s390x", "gcc", "s390x", _GNU, _BE, ["-D__s390x__=1", "-D__s390__=1"], _LINUX,
+            big_endian=True),
+])
+
+# The compilers and systems each kind of folder is built for (docs/targets.md).
 CONFIGS_FOR_ARCH = {
     "x86_64": ("gcc-x86_64", "clang-x86_64", "tcc-x86_64", "msvc-x64"),
-    "aarch64": ("gcc-aarch64", "clang-aarch64", "gcc-aarch64_be"),
+    "aarch64": ("gcc-aarch64-linux", "clang-aarch64-linux", "clang-aarch64-linux-sha3",
+                "clang-aarch64-apple", "gcc-aarch64", "msvc-arm64", "gcc-aarch64_be"),
     "portable": ("gcc-x86_64", "clang-x86_64", "tcc-x86_64", "msvc-x64", "gcc-aarch64",
                  "gcc-s390x"),
 }
@@ -375,3 +394,31 @@ def addresses_taken(fd):
 
 
 _TAKEN = {}
+
+
+# Comments and strings (kept: a string may hold "/*"), and preprocessor directives with their
+# continuation lines.
+_COMMENT_OR_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*',
+                                re.S)
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+_CALL_OR_DEF = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "do", "else"}
+
+
+def defined_functions(text):
+    """The names of the functions a C text defines (a name, its parenthesised parameters,
+    then a body), read without a preprocessor: on a file's own text that is every function
+    some branch of its `#if`s defines, whichever branches a compiler takes."""
+    text = _COMMENT_OR_STRING.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else " ", text)
+    text = _DIRECTIVE.sub("", text)
+    out = []
+    for m in _CALL_OR_DEF.finditer(text):
+        if m.group(1) in _KEYWORDS:
+            continue
+        try:
+            end = _match_paren(text, m.end())
+        except IndexError:
+            continue
+        if text[end:end + 200].lstrip().startswith("{"):
+            out.append(m.group(1))
+    return out

@@ -81,15 +81,23 @@ def for_wasm(texts):
 
 def folder_arch(folder, files):
     """x86_64, aarch64, portable (any C the prover reads under every configuration), or
-    wasm32, which it has no configuration for."""
+    wasm32, which it has no configuration for: a bundle's as its rs_dispatch.h names it, else
+    guessed from the files."""
     names = {os.path.basename(f) for f in files}
     if for_wasm(_read(f, 2000) for f in files):
         return "wasm32"
+    dispatch = os.path.join(folder, "rs_dispatch.h")
+    m = re.search(r"^ \*\s+bundle = (\w+)$", _read(dispatch, 2000), re.M) \
+        if os.path.exists(dispatch) else None
+    if m and m.group(1) in cfront.CONFIGS_FOR_ARCH:
+        return m.group(1)
     manifest = os.path.join(folder, "roundsmith.manifest")
     text = _read(manifest) if os.path.exists(manifest) else ""
     if any("neon" in n or "sha3" in n for n in names) or "aarch64" in text.split("\n")[0:8].__str__():
         return "aarch64"
-    if any(n.startswith("keccak_p1600_x") or "bmi2" in n for n in names):
+    # an x-N kernel named for its ISA (keccak_p1600_x4_avx2.c; keccak_p1600_xN.c, the x-N
+    # dispatch, is in every bundle)
+    if any(re.match(r"keccak_p1600_x\d", n) or "bmi2" in n for n in names):
         return "x86_64"
     if "target" in text and "x86_64" in text[:2000] and "portable" not in text[:2000]:
         return "x86_64"
@@ -517,12 +525,51 @@ def prove_folder(folder, jobs_n=2, quick=False, only=None, progress=None, config
                     for c in r.configs for a in r.assumed)]
     for i, r in zip(again, _run([jobs[i] for i in again], jobs_n, quick, False)):
         results[i] = r
+    results += hidden(folder, files, configs, jobs, only)
     if progress:
         for r in results:
             progress(r)
     order = sorted(range(len(results)), key=lambda i: (results[i].file, results[i].function,
                                                         results[i].configs))
     return arch, [results[i] for i in order]
+
+
+HIDDEN = "not proved"
+
+
+def hidden(folder, files, configs, jobs, only=None):
+    """A result (status HIDDEN) for each kernel entry point a file's own text defines that no
+    configuration of the folder's architecture preprocesses into it: a branch of an `#if` none
+    of them takes, which a compiler building the folder may take. Names a narrower `configs`
+    left out but another configuration of the folder sees are not reported."""
+    arch = folder_arch(folder, files)
+    every = cfront.CONFIGS_FOR_ARCH.get(arch, ())
+    seen = {(j[0], j[1]) for j in jobs}
+    unreadable = {j[0] for j in jobs if j[1] is None}
+    out = []
+    for path in files:
+        if path in unreadable:
+            continue        # its line says the parser failed: its kernels are unnamed there
+        names = [n for n in dict.fromkeys(cfront.defined_functions(_read(path)))
+                 if kind_of(n) is not None and (path, n) not in seen and (not only or n in only)]
+        if not names:
+            continue
+        ran = [c for c in dict.fromkeys(list(configs) + list(every))
+               if cfront.CONFIGS[c].available()]
+        for c in every:
+            cfg = cfront.CONFIGS[c]
+            if c in configs or not cfg.available() or not names:
+                continue
+            text = cfront.preprocess(path, cfg)
+            if text is not None:
+                names = [n for n in names if n not in cfront.defined_functions(cfront.clean(text))]
+        idle = [c for c in every if not cfront.CONFIGS[c].available()]
+        for n in names:
+            out.append(Result(os.path.basename(path), n, [], HIDDEN, detail=(
+                f"hidden from every configuration ({', '.join(ran)}): defined under a "
+                "preprocessor branch none of them takes" +
+                (f"; not run here: {', '.join(idle)}" if idle else ""))))
+    return out
 
 
 def _cost(job, quick):

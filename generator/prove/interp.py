@@ -559,6 +559,11 @@ class Interp:
         elif isinstance(t, T.Struct):
             for name, ft, off in t.fields:
                 self.store(p + off, ft, v.fields[name])
+        elif isinstance(t, T.Arr) and isinstance(v, tuple):
+            # An array member of a value no memory holds (vtrnq_u32's uint32x4x2_t .val):
+            # its elements, not a pointer to them.
+            for i, e in enumerate(v):
+                self.store(p + i * t.elem.size, t.elem, e)
         elif isinstance(t, T.Arr):
             for i in range(t.n):
                 self.store(p + i * t.elem.size, t.elem,

@@ -741,6 +741,19 @@ for _nm, _vt, _ew in (("q_u64", U64X2, 64), ("q_u32", U32X4, 32), ("q_u8", U8X16
     SIGNATURES[f"vst1{_nm}"] = f"p,v{_vt.name}->void"
 
 
+@model("vld1q_dup_u64", "p->vuint64x2_t")
+def _ld1_dup(interp, args, node):
+    p, _ = args[0]
+    return Vector([p.obj.read(p.off, 8)] * 2, 64), U64X2
+
+
+@model("vst1q_lane_u64", "p,vuint64x2_t,k0-1->void")
+def _st1_lane(interp, args, node):
+    p, _ = args[0]
+    p.obj.write(p.off, 8, _vec(args[1], 64).elems[_imm(args[2], node)])
+    return None, T.VOID
+
+
 def _dup(vt, ew):
     def run(interp, args, node):
         v, _ = args[0]
@@ -752,6 +765,8 @@ MODELS["vdupq_n_u64"] = _dup(U64X2, 64)
 SIGNATURES["vdupq_n_u64"] = "i64->vuint64x2_t"
 MODELS["vdupq_n_u32"] = _dup(U32X4, 32)
 SIGNATURES["vdupq_n_u32"] = "i32->vuint32x4_t"
+MODELS["vdup_n_u64"] = _dup(U64X1, 64)
+SIGNATURES["vdup_n_u64"] = "i64->vuint64x1_t"
 
 
 def _combine(vt, half, ew):
@@ -840,13 +855,14 @@ def _reinterpret(to):
     return run
 
 
-for _to in (U64X2, U32X4, U16X8, U8X16):
-    for _frm in (U64X2, U32X4, U16X8, U8X16):
-        if _to is not _frm:
-            _a, _b = _to.name.split("x")[0][1:], _frm.name.split("x")[0][1:]
-            _nm = f"vreinterpretq_u{_a[3:]}_u{_b[3:]}"
-            MODELS[_nm] = _reinterpret(_to)
-            SIGNATURES[_nm] = f"v{_frm.name}->v{_to.name}"
+for _q, _types in (("q", (U64X2, U32X4, U16X8, U8X16)), ("", (U64X1, U32X2, U8X8))):
+    for _to in _types:
+        for _frm in _types:
+            if _to is not _frm:
+                _a, _b = _to.name.split("x")[0][1:], _frm.name.split("x")[0][1:]
+                _nm = f"vreinterpret{_q}_u{_a[3:]}_u{_b[3:]}"
+                MODELS[_nm] = _reinterpret(_to)
+                SIGNATURES[_nm] = f"v{_frm.name}->v{_to.name}"
 
 # combinations the loops above make that no compiler defines
 for _n in ("_mm512_setr_epi8", "_mm_setr_epi64x"):

@@ -231,6 +231,8 @@ def run(folders, jobs=2, quick=False, only=None, out=sys.stdout, repro_dir=None,
         for r in results:
             line = (f"{r.status:14} {os.path.join(name, r.file)}: {r.function} "
                     f"[{', '.join(r.configs)}] {r.cases} cases, {r.seconds:.1f} s")
+            if r.status == driver.HIDDEN:
+                line = f"{r.status:14} {os.path.join(name, r.file)}: {r.function}"
             if r.detail:
                 line += f": {r.detail}"
             print(line, file=out, flush=True)
