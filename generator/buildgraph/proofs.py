@@ -63,6 +63,13 @@ def edges(w, ctx):
         for f in os.listdir(os.path.join(ROOT, "out", "portable"))),
         variables=[("module", "tests.e2e_prove_api.ApiPlantedBugs")])
     logs.append(log)
+    # The committed out/portable's public functions that the byte layer's prover covers.
+    log = os.path.join("build", "prove", "ApiBundles.log")
+    w.build([log], "e2e_module", implicit=inputs + ["tests/e2e_prove_api.py"] + sorted(
+        rel(os.path.join(ROOT, "out", "portable", f))
+        for f in os.listdir(os.path.join(ROOT, "out", "portable"))),
+        variables=[("module", "tests.e2e_prove_api.ApiBundles")])
+    logs.append(log)
     # Under qemu-aarch64 with the cross compiler: rerun when those tools appear.
     log = os.path.join("build", "prove", "ModelCheck_aarch64.log")
     w.build([log], "e2e_module", implicit=inputs,

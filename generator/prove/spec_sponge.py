@@ -195,7 +195,7 @@ def absorb(S, pos, mem, off, n, rate, rounds):
 def pad(S, pos, rate, domain):
     """The absorbing phase's end: the domain byte at pos, pad10*1's last bit at rate - 1;
     the squeezing phase starts with the block used up (pos = rate)."""
-    s = xor_byte_at(S, pos, z3.Extract(7, 0, domain))
+    s = xor_byte_at(S, pos, z3.simplify(z3.Extract(7, 0, domain)))
     return xor_byte_at(s, z3.BitVecVal(rate - 1, 64), z3.BitVecVal(0x80, 8))
 
 

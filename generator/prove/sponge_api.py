@@ -806,7 +806,7 @@ class Sponge:
     def contract_squeeze(self, eng, st, args):
         ctx, buf, n, S, pos, phase, rate, rounds, f = self._contract_entry(
             st, args, "rs_sponge_squeeze")
-        dom = z3.ZeroExt(64 - f["domain"][1].bits, f["domain"][0])
+        dom = z3.simplify(z3.ZeroExt(64 - f["domain"][1].bits, f["domain"][0]))
         outs = []
         for s2, squeezing in eng.split(st, phase == 1):
             S0, p0 = (S, pos) if squeezing else (SP.pad(S, pos, rate, dom), bv(rate))
