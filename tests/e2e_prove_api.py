@@ -26,6 +26,12 @@ BUGS = [
     # a wrong domain byte for one function (SHA3-256's incremental form pads as Keccak-256)
     ("wrong domain byte", "keccak_sponge.c", "rs_sponge_init(ctx, 136, 24, 0x06);",
      "rs_sponge_init(ctx, 136, 24, 0x01);", "sha3_256_init", "mismatch"),
+    # a multi-buffer init zeroing one state, as the single-state init does: the other
+    # streams start from whatever the context held. Tests whose contexts are static or
+    # calloc'ed (zero already) pass.
+    ("multi-buffer init zeroing one stream's state", "keccak_sponge.c",
+     "memset(st, 0, 25 * sizeof *st * rs_mb_lanes(n, rs_mb_width[mb->kernel]));",
+     "memset(st, 0, 25 * sizeof *st);", "shake128_x2_init", "mismatch"),
 ]
 
 
