@@ -272,6 +272,9 @@ class Engine:
         # f(state, op, x, y) -> term or None: a 64-bit unsigned x op y the caller knows a
         # simpler name of on the path (x - q c is r where x = q c + r is defined there)
         self.arith_hook = None
+        # memset of a constant length as one lambda over the range, not a store per byte
+        # (a chain of thousands of stores that every later load walks)
+        self.memset_lambda = False
         self.timeout = 300000
         self.queries = 0
         self.fn_stack = []
@@ -608,6 +611,10 @@ class Engine:
         self._clobber(st, dst, n.as_long())
         byte = z3.Extract(7, 0, c.v)
         arr = st.mem[dst.oid]
+        if self.memset_lambda:
+            a = z3.BitVec("a", 64)
+            st.mem[dst.oid] = z3.Lambda([a], z3.If(z3.ULT(a - dst.off, n), byte, arr[a]))
+            return [(st, dst)]
         for i in range(n.as_long()):
             arr = z3.Store(arr, dst.off + i, byte)
         st.mem[dst.oid] = arr
