@@ -163,30 +163,104 @@ def prove_lane_helper(eng, which, helpers, w):
         del eng.invariants[which]
 
 
+# -- a stream's state as the standard's bytes --
+
+# The standard's bytes a stream's store wrote, by the id of the memory it made: (offset of
+# word 0, stride, the bytes, the memory under it). A later view of that stream returns the
+# bytes themselves, through the stores to other streams and to the fields above it.
+STATE_OF = {}
+
+
+def _span(w):
+    """Bytes from a stream's word 0 to the end of its word 24."""
+    return 8 * (24 * w + 1)
+
+
+def _below(mem, off, w):
+    """mem with the stores to bytes outside [off, off + span) taken off its top, and the
+    stream's bytes where the top is then a stream store at off (else None)."""
+    top = mem
+    o = off.as_long() if z3.is_bv_value(off) else None
+    while o is not None:
+        if z3.is_app_of(top, z3.Z3_OP_STORE):
+            i = z3.simplify(top.arg(1))
+            if not z3.is_bv_value(i) or 0 <= i.as_long() - o < _span(w):
+                break
+            top = top.arg(0)
+            continue
+        got = STATE_OF.get(top.get_id())
+        if got is None:
+            break
+        o2, w2, S, under = got
+        if o2 == o and w2 == w:
+            return S
+        # another stream's store: its words and ours are disjoint (separate states, or the
+        # same group at another offset within a word)
+        if w2 == w and (w == 1 and abs(o2 - o) >= STATE_BYTES or
+                        w > 1 and (o2 - o) % 8 == 0 and o2 != o and abs(o2 - o) < 8 * w):
+            top = under
+            continue
+        break
+    return None
+
+
+def mb_view(eng, st, p, w, write=True):
+    """The stream whose word 0 is at p (word i at p + 8 w i) as the standard's 200 bytes:
+    byte j is byte j % 8 of word j // 8, in the target's byte order."""
+    eng.check_access(st, p, _span(w), write)
+    mem = st.mem[p.oid]
+    off = z3.simplify(p.off)
+    got = _below(mem, off, w)
+    if got is not None:
+        return got
+    e = A._e(eng)
+    j = z3.BitVec("j", 64)
+    at = (j ^ e) if w == 1 else 8 * w * z3.LShR(j, 3) + ((j & 7) ^ e if e else j & 7)
+    return z3.Lambda([j], z3.Select(mem, p.off + at))
+
+
+def mb_store(eng, st, p, w, S):
+    """The standard's 200 bytes S written as the stream whose word 0 is at p."""
+    a = z3.BitVec("a", 64)
+    off = z3.simplify(p.off)
+    d = a - off
+    e = A._e(eng)
+    old = st.mem[p.oid]
+    if w == 1:
+        inside, j = z3.ULT(d, STATE_BYTES), d ^ e if e else d
+    else:
+        inside = z3.And(z3.ULT(d, _span(w)), z3.ULT(z3.URem(d, 8 * w), 8))
+        j = A._div(d, 8 * w) * 8 + ((d & 7) ^ e if e else d & 7)
+    new = z3.Lambda([a], z3.If(inside, z3.Select(S, j), z3.Select(old, a)))
+    if z3.is_bv_value(off):
+        STATE_OF[new.get_id()] = (off.as_long(), w, S, old)
+    st.mem[p.oid] = new
+
+
 # -- the kernels' contracts, on the stream a state belongs to --
 
 class Kernels:
     """keccak_p1600 / _absorb / _squeeze (sponge_api's contracts) where the state handed is
-    one stream's: its lanes meet the specification's at that stream's cut points."""
+    one stream's: its bytes meet the specification's at that stream's cut points."""
 
     def __init__(self):
-        self.cands = {}          # state's (object, offset) -> the stream's recorded vectors
+        self.cands = {}          # state's (object, offset) -> the stream's recorded states
+        self.quotients = []      # the MultiSponge's (x, c, q, r, xs)
 
-    def canon(self, eng, st, p, lanes):
-        lanes = [z3.simplify(x) for x in lanes]
+    def canon(self, eng, st, p, S):
         for v in SP.RECORDED:
-            if all(a.eq(b) for a, b in zip(lanes, v)):
+            if S.eq(v):
                 return v
         off = z3.simplify(p.off)
         key = (p.oid, off.as_long() if z3.is_bv_value(off) else None)
-        for v in self.cands.get(key, SP.RECORDED):
-            diff = [a != b for a, b in zip(lanes, v) if not a.eq(b)]
+        mine = self.cands.get(key, [])
+        for v in mine + [v for v in SP.RECORDED if not any(v.eq(u) for u in mine)]:
             try:
-                if not eng.feasible(st, z3.Or(*diff)):
+                if not eng.feasible(st, *A.state_diff(S, v)):
                     return v
             except Unsupported:
                 continue
-        return lanes
+        return S
 
     def blocks_call(self, eng, st, args, name, verb):
         """sponge_api._blocks_call, where a length the caller computed as k whole blocks
@@ -194,32 +268,37 @@ class Kernels:
         state, rounds, lanes_n, buf, n = args
         w = A._concrete(eng, st, lanes_n, "the lane count")
         x = z3.simplify(n.v)
-        if 0 < w <= 25 and z3.is_app_of(x, z3.Z3_OP_BMUL) and len(x.children()) == 2:
-            a, b = x.children()
-            c, k = (a, b) if z3.is_bv_value(a) else (b, a)
-            if z3.is_bv_value(c) and c.as_long() == 8 * w and any(k.eq(q) for (_, _, q, _)
-                                                                   in SP.DIVS):
-                # floor(k r / r) = k where k r does not wrap: the quotient's own bound
-                eng.must(st, z3.ULE(k, ((1 << 64) - 1) // (8 * w)), "ub",
-                         f"{name}: a block count whose bytes wrap")
-                r = A._concrete(eng, st, rounds, "the round count")
-                if buf.oid is None:
-                    eng.must(st, x == 0, "oob", f"{name}: a null buffer")
-                    return None
-                o = eng.objs[buf.oid]
-                eng.must(st, z3.Or(x == 0, z3.And(z3.ULE(x, o.size),
-                                                  z3.ULE(buf.off, o.size - x))),
-                         "oob", f"{name}: blocks {verb} outside {o.name}")
-                return state, buf, o, r, 8 * w, k, x
-        return A._blocks_call(eng, st, args, name, verb)
+        k = None
+        if 0 < w <= 25:
+            for (_, c, q, r, xs) in self.quotients:
+                if c == 8 * w and z3.simplify(xs - r).eq(x):
+                    k = q
+            if k is None and z3.is_app_of(x, z3.Z3_OP_BMUL) and len(x.children()) == 2:
+                a, b = x.children()
+                c, kk = (a, b) if z3.is_bv_value(a) else (b, a)
+                if z3.is_bv_value(c) and c.as_long() == 8 * w and \
+                        any(kk.eq(q) for (_, _, q, _) in SP.DIVS):
+                    eng.must(st, z3.ULE(kk, ((1 << 64) - 1) // (8 * w)), "ub",
+                             f"{name}: a block count whose bytes wrap")
+                    k = kk
+        if k is None:
+            return A._blocks_call(eng, st, args, name, verb)
+        r = A._concrete(eng, st, rounds, "the round count")
+        if buf.oid is None:
+            eng.must(st, x == 0, "oob", f"{name}: a null buffer")
+            return None
+        o = eng.objs[buf.oid]
+        eng.must(st, z3.Or(x == 0, z3.And(z3.ULE(x, o.size), z3.ULE(buf.off, o.size - x))),
+                 "oob", f"{name}: blocks {verb} outside {o.name}")
+        return state, buf, o, r, 8 * w, k, x
 
     def permute(self, eng, st, args):
         state, rounds = args
         r = A._concrete(eng, st, rounds, "the round count")
         if r not in (12, 24):
             raise Unsupported(f"a permutation of {r} rounds")
-        lanes = self.canon(eng, st, state, A._lanes_at(eng, st, state))
-        A._store_lanes(eng, st, state, SP.permute(lanes, r))
+        S = self.canon(eng, st, state, mb_view(eng, st, state, 1))
+        mb_store(eng, st, state, 1, SP.permute(S, r))
         return [(st, None)]
 
     def absorb(self, eng, st, args):
@@ -227,8 +306,8 @@ class Kernels:
         if call is None:
             return [(st, Val(bv(0), T.SIZE_T))]
         state, data, _, r, rate, k, done = call
-        lanes = self.canon(eng, st, state, A._lanes_at(eng, st, state))
-        A._store_lanes(eng, st, state, SP.blocks(lanes, r, rate, st.mem[data.oid], data.off, k))
+        S = self.canon(eng, st, state, mb_view(eng, st, state, 1))
+        mb_store(eng, st, state, 1, SP.blocks(S, r, rate, st.mem[data.oid], data.off, k))
         return [(st, Val(done, T.SIZE_T))]
 
     def squeeze(self, eng, st, args):
@@ -238,13 +317,13 @@ class Kernels:
         state, out, o, r, rate, k, done = call
         if not o.writable:
             eng.must(st, done == 0, "oob", f"keccak_p1600_squeeze: a write to {o.name}")
-        lanes = self.canon(eng, st, state, A._lanes_at(eng, st, state))
+        S = self.canon(eng, st, state, mb_view(eng, st, state, 1))
         a = z3.BitVec("a", 64)
         d = a - out.off
-        byte = SP.state_byte(SP.power(lanes, z3.UDiv(d, rate) + 1, r), z3.URem(d, rate))
+        byte = SP.state_byte(SP.power(S, z3.UDiv(d, rate) + 1, r), z3.URem(d, rate))
         old = st.mem[out.oid]
         st.mem[out.oid] = z3.Lambda([a], z3.If(z3.ULT(d, done), byte, old[a]))
-        A._store_lanes(eng, st, state, SP.power(lanes, k, r))
+        mb_store(eng, st, state, 1, SP.power(S, k, r))
         return [(st, Val(done, T.SIZE_T))]
 
     def externs(self):
@@ -253,6 +332,9 @@ class Kernels:
 
 
 # -- the public functions --
+
+FIELDS = ("rate", "pos", "rounds", "domain", "squeezing", "kernel")
+
 
 class MultiSponge:
     """The obligations of one file's multi-buffer sponge under one configuration."""
@@ -263,12 +345,26 @@ class MultiSponge:
         self.eng.externs.update(self.kernels.externs())
         self.eng.div_hook = self._div
         self.eng.arith_hook = self._arith
-        self.quotients = []      # (the C's dividend, divisor, q, r) on the current run
-        self.eng.lia_unsimplified = True
+        self.quotients = self.kernels.quotients
         self.eng.memset_lambda = True
         self.helpers = LaneHelpers(config.big_endian)
         self.mb_t = self.eng.typedefs.get("keccak_sponge_mb")
         self.proven = None
+        # (function, streams, rate, rounds, fixed length) -> True, or the Failure or
+        # Unsupported its proof ended with; None while it is being proven
+        self.contracts = {}
+        for which, run in (("rs_mb_absorb", self.contract_absorb),
+                           ("rs_mb_squeeze", self.contract_squeeze)):
+            if which in self.eng.funcs:
+                self.eng.summaries[which] = self._guard(which, run)
+
+    def _guard(self, which, run):
+        """The contract at a call, unless its own proof is the one running (then the body)."""
+        def call(eng, st, args):
+            if any(k[0] == which and v is None for k, v in self.contracts.items()):
+                return eng.invoke(st, eng.funcs[which], args)
+            return run(eng, st, args)
+        return call
 
     def _div(self, st, x, c):
         q, r = A.canon_div(self.eng, st, x, c)
@@ -293,20 +389,21 @@ class MultiSponge:
         return None
 
     def widths(self):
-        g = self.eng.globals.get("rs_mb_width")
+        st = State([], {}, {})
+        g = self.eng.global_obj(st, "rs_mb_width")
         if g is None:
             raise Unsupported("rs_mb_width has no definition here")
-        oid, t, arr = g
-        return [z3.simplify(arr[bv(i)]).as_long() for i in range(t.n)]
+        _, oid, t = g
+        return [z3.simplify(st.mem[oid][bv(i)]).as_long() for i in range(t.n)]
 
     def check_layout(self):
         """Unsupported unless every kernel of the file keeps separate states (w = 1): the
-        interleaved layouts and the per-CPU choice of kernel (rs_choice) have no relation
-        and contracts here yet."""
+        interleaved layouts' kernels (KeccakP-1600-timesN) and the per-CPU choice of kernel
+        (rs_mb_kernel reads the CPU) have no contracts here yet."""
         ws = sorted(set(self.widths()))
         if ws != [1]:
             raise Unsupported(f"the x-N kernels' interleaved lanes (w = {ws[1:]}) and the "
-                              "per-CPU kernel choice are not covered yet (only separate "
+                              "per-CPU kernel choice have no contracts yet (only separate "
                               "states, w = 1)")
         return ws
 
@@ -323,41 +420,40 @@ class MultiSponge:
                 self.proven = f
         return self.proven
 
-    def lane_off(self, state_off, j, i):
-        return state_off + 8 * (25 * j + i)           # w = 1: separate states
+    @staticmethod
+    def stream_off(soff, j):
+        return soff + STATE_BYTES * j                  # w = 1: separate states
 
-    def related(self, st, oid, ctx_t, Ss, pos, phase, rate, rounds, domain):
+    def related(self, st, oid, mb_off, soff, Ss, pos, phase, rate, rounds, domain):
         st.mem[oid] = z3.Const(f"ctx_rest{len(self.eng.objs)}", BYTES)
-        _, _, soff = ctx_t.field("state")
         for j, S in enumerate(Ss):
-            A._store_lanes(self.eng, st, Ptr(oid, bv(self.lane_off(soff, j, 0)), None), S)
-        self._fields(st, oid, rate, pos, rounds, domain, phase, 0, store=True)
-
-    def _fields(self, st, oid, rate, pos, rounds, domain, phase, kernel, store=False):
-        conds = []
-        for name, v in (("rate", rate), ("pos", pos), ("rounds", rounds), ("domain", domain),
-                        ("squeezing", phase), ("kernel", kernel)):
+            mb_store(self.eng, st, Ptr(oid, bv(self.stream_off(soff, j)), None), 1, S)
+        for name, v in zip(FIELDS, (rate, pos, rounds, domain, phase, 0)):
             _, t, off = self.mb_t.field(name)
-            p = Ptr(oid, bv(off), t)
-            if store:
-                self.eng.store(st, p, t, A._width(v, t.bits))
-            else:
-                conds.append((name, self.eng.load(st, p, t) == A._width(v, t.bits)))
-        return conds
+            self.eng.store(st, Ptr(oid, bv(mb_off + off), t), t, A._width(v, t.bits))
 
-    def check_r(self, st, oid, ctx_t, spec, what):
-        Ss, rest = spec[0], spec[1:]
+    def _load_fields(self, st, mb):
+        out = {}
+        for name in FIELDS:
+            _, t, off = self.mb_t.field(name)
+            out[name] = (self.eng.load(st, Ptr(mb.oid, mb.off + off, t), t), t, off)
+        return out
+
+    def check_r(self, st, oid, mb_off, soff, spec, what):
+        Ss, pos, phase, rate, rounds, dom = spec
         memo = {}
-        Ss = [[A.decide(self.eng, st, x, memo) for x in S] for S in Ss]
-        pos = A.decide(self.eng, st, rest[0], memo)
-        _, _, soff = ctx_t.field("state")
-        conds = []
+        Ss = [A.decide(self.eng, st, S, memo) for S in Ss]
+        pos = A.decide(self.eng, st, pos, memo)
         for j, S in enumerate(Ss):
-            got = A._lanes_at(self.eng, st, Ptr(oid, bv(self.lane_off(soff, j, 0)), None))
-            conds += [(f"stream {j}'s lane {i}", x == y) for i, (x, y) in enumerate(zip(got, S))]
-        conds += self._fields(st, oid, rest[2], pos, rest[3], rest[4], rest[1], 0)
-        for name, c in conds:
-            c = z3.simplify(c)
+            got = mb_view(self.eng, st, Ptr(oid, bv(self.stream_off(soff, j)), None), 1, False)
+            q = A.state_diff(got, S)
+            m = self.eng.sat(st, *q)
+            if m is not None:
+                raise Failure("mismatch", f"{what}: stream {j}'s state differs from the "
+                              "specification's", m, st, q)
+        f = self._load_fields(st, Ptr(oid, bv(mb_off), None))
+        for name, v in zip(FIELDS, (rate, pos, rounds, dom, phase, 0)):
+            c = z3.simplify(f[name][0] == A._width(v, f[name][1].bits))
             if z3.is_true(c):
                 continue
             m = self.eng.sat(st, z3.Not(c))
@@ -391,43 +487,172 @@ class MultiSponge:
         """Raises Failure or Unsupported; returns the paths run."""
         fam, N, role = classify(name)
         rate, rounds, domain, digest = A.FAMILIES[fam]
-        eng = self.eng
-        fd = eng.funcs.get(name)
+        fd = self.eng.funcs.get(name)
         if fd is None:
             raise Unsupported(f"{name} has no definition in this file")
-        ctx_t = eng.typedefs.get(f"keccak_sponge_x{N}")
-        if ctx_t is None or self.mb_t is None:
+        if self.eng.typedefs.get(f"keccak_sponge_x{N}") is None or self.mb_t is None:
             raise Unsupported(f"keccak_sponge_x{N} has no definition here")
         self.check_layout()
-        # init calls no lane helper: its proof needs no summary
-        got = self.prove_helpers() if role != "init" else True
+        if role != "init":            # init calls no lane helper and no contract
+            got = self.prove_helpers()
+            if got is not True:
+                raise got
+            self.ensure_contracts(N, rate, rounds, digest)
+        with SP.scope():
+            return self._run(fd, role, N, rate, rounds, domain, digest)
+
+    # -- rs_mb_absorb and rs_mb_squeeze, proven once per stream count, rate and rounds --
+
+    def ensure_contracts(self, N, rate, rounds, out=None):
+        for which, role, n in (("rs_mb_absorb", "absorb", None),
+                               ("rs_mb_squeeze", "squeeze", out)):
+            if which not in self.eng.funcs:
+                continue
+            key = (which, N, rate, rounds, n)
+            if key not in self.contracts:
+                self.contracts[key] = None
+                try:
+                    with SP.scope():
+                        self._run(self.eng.funcs[which], role, N, rate, rounds, None, None,
+                                  n, contract=True)
+                    self.contracts[key] = True
+                except (Failure, Unsupported) as f:
+                    self.contracts[key] = f
+            got = self.contracts[key]
+            if got is not True:
+                raise got
+
+    def _contract_entry(self, st, args, which):
+        eng = self.eng
+        mb, sp, nv, buf, n = args
+        N = A._concrete(eng, st, nv, "the stream count")
+        eng.check_access(st, mb, self.mb_t.size, True)
+        f = self._load_fields(st, mb)
+        rate = A._concrete(eng, st, Val(f["rate"][0], f["rate"][1]), "the context's rate")
+        rounds = A._concrete(eng, st, Val(f["rounds"][0], f["rounds"][1]),
+                             "the context's round count")
+        kernel = A._concrete(eng, st, Val(f["kernel"][0], f["kernel"][1]), "the kernel")
+        if self.widths()[kernel] != 1:
+            raise Unsupported(f"{which} on interleaved lanes")
+        x = z3.simplify(n.v)
+        got = self.contracts.get((which, N, rate, rounds, None))
+        if got is not True and z3.is_bv_value(x):
+            got = self.contracts.get((which, N, rate, rounds, x.as_long()), got)
         if got is not True:
-            raise got
+            raise Unsupported(f"{which} of {N} streams at rate {rate}, {rounds} rounds is not "
+                              f"proven ({got})")
+        pos = z3.ZeroExt(64 - f["pos"][1].bits, f["pos"][0])
+        phase = f["squeezing"][0]
+        eng.must(st, z3.Or(z3.And(phase == 0, z3.ULT(pos, rate)),
+                           z3.And(phase == 1, z3.UGE(pos, 1), z3.ULE(pos, rate))),
+                 "mismatch", f"{which}: a context outside the sponge's states (pos, phase)")
+        bufs = []
+        if buf.oid is None:
+            eng.must(st, n.v == 0, "oob", f"{which}: a null array of nonzero length")
+            bufs = [None] * N
+        else:
+            for j in range(N):
+                b = eng.load_ptr(st, Ptr(buf.oid, buf.off + 8 * j, None), T.Ptr(T.U8))
+                if b.oid is None:
+                    eng.must(st, n.v == 0, "oob", f"{which}: a null buffer of nonzero length")
+                else:
+                    o = eng.objs[b.oid]
+                    eng.must(st, z3.Or(n.v == 0, z3.And(z3.ULE(n.v, o.size),
+                                                        z3.ULE(b.off, o.size - n.v))),
+                             "oob", f"{which}: {n.v} bytes outside {o.name}")
+                    if which == "rs_mb_squeeze" and not o.writable:
+                        eng.must(st, n.v == 0, "oob", f"{which}: a write to {o.name}")
+                bufs.append(b)
+        eng.check_access(st, sp, STATE_BYTES * N, True)
+        streams = [Ptr(sp.oid, z3.simplify(sp.off + STATE_BYTES * j), None) for j in range(N)]
+        Ss = [self.kernels.canon(eng, st, p, mb_view(eng, st, p, 1)) for p in streams]
+        return mb, streams, bufs, n.v, Ss, pos, phase, rate, rounds, f
+
+    def _contract_exit(self, st, mb, streams, f, Ss, pos, phase):
+        for p, S in zip(streams, Ss):
+            mb_store(self.eng, st, p, 1, S)
+        for name, v in (("pos", pos), ("squeezing", phase)):
+            _, t, off = f[name]
+            self.eng.store(st, Ptr(mb.oid, mb.off + off, t), t, A._width(v, t.bits))
+
+    def contract_absorb(self, eng, st, args):
+        mb, streams, bufs, n, Ss, pos, phase, rate, rounds, f = self._contract_entry(
+            st, args, "rs_mb_absorb")
+        outs = []
+        for s2, absorbing in eng.split(st, phase == 0):
+            if absorbing:
+                had = len(SP.FACTS)
+                S2 = []
+                for S, b in zip(Ss, bufs):
+                    mem = s2.mem[b.oid] if b is not None and b.oid is not None else \
+                        SP.zero_state()
+                    s, p2 = SP.absorb(S, pos, mem, b.off if b is not None else bv(0), n,
+                                      rate, rounds)
+                    S2.append(s)
+                s2.pc.extend(SP.FACTS[had:])
+                self._contract_exit(s2, mb, streams, f, S2, p2, bv(0, 8))
+            outs.append((s2, None))
+        return outs
+
+    def contract_squeeze(self, eng, st, args):
+        mb, streams, bufs, n, Ss, pos, phase, rate, rounds, f = self._contract_entry(
+            st, args, "rs_mb_squeeze")
+        dom = z3.ZeroExt(64 - f["domain"][1].bits, f["domain"][0])
+        outs = []
+        for s2, squeezing in eng.split(st, phase == 1):
+            had = len(SP.FACTS)
+            S2 = []
+            for S, b in zip(Ss, bufs):
+                S0, p0 = (S, pos) if squeezing else (SP.pad(S, pos, rate, dom), bv(rate))
+                if b is not None and b.oid is not None:
+                    a = z3.BitVec("a", 64)
+                    d = a - b.off
+                    old = s2.mem[b.oid]
+                    s2.mem[b.oid] = z3.Lambda([a], z3.If(
+                        z3.ULT(d, n), SP.stream_byte(S0, p0, d, rate, rounds),
+                        z3.Select(old, a)))
+                s, p2 = SP.squeeze_state(S0, p0, n, rate, rounds)
+                S2.append(s)
+            s2.pc.extend(SP.FACTS[had:])
+            self._contract_exit(s2, mb, streams, f, S2, p2, bv(1, 8))
+            outs.append((s2, None))
+        return outs
+
+    def _run(self, fd, role, N, rate, rounds, domain, digest, fixed=None, contract=False):
+        """Run fd (a public function, or rs_mb_absorb/rs_mb_squeeze as `role` where
+        contract) on every case of its role; check its result against the specification."""
+        eng = self.eng
         params, _ = eng.params(fd)
+        ctx_t = eng.typedefs[f"keccak_sponge_x{N}"]
+        mb_off, soff = ctx_t.field("mb")[2], ctx_t.field("state")[2]
         dom_param = z3.ZeroExt(56, z3.BitVec("domain", 8))
         dom = bv(domain) if domain is not None else dom_param
         cases = 0
         for phase in ((0,) if role in ("init", "oneshot") else (0, 1)):
-            for null in ((False,) if role == "init" else (False, True)):
+            for null in ((False,) if role == "init" or fixed is not None else (False, True)):
                 st = State([], {}, {})
-                Ss = [[z3.BitVec(f"S{j}_{i}", 64) for i in range(25)] for j in range(N)]
+                Ss = [z3.Const(f"S{j}", BYTES) for j in range(N)]
                 pos = z3.ZeroExt(56, z3.BitVec("pos", 8))
                 st.pc.append(z3.ULT(pos, rate) if phase == 0 else
                              z3.And(z3.UGE(pos, 1), z3.ULE(pos, rate)))
-                n = z3.BitVec("len", 64)
+                n = z3.BitVec("len", 64) if fixed is None else bv(fixed)
                 if null:
                     st.pc.append(n == 0)
                 args, ctx, bufs, env = [], None, [None] * N, {}
                 if role != "oneshot":
                     ctx = eng.new_obj(st, "ctx", ctx_t.size)
                     if role != "init":
-                        self.related(st, ctx.oid, ctx_t, Ss, pos, bv(phase, 8), rate, rounds,
-                                     dom)
-                    args.append(Ptr(ctx.oid, bv(0), params[0][1]))
+                        self.related(st, ctx.oid, mb_off, soff, Ss, pos, bv(phase, 8), rate,
+                                     rounds, dom)
+                    if contract:
+                        args += [Ptr(ctx.oid, bv(mb_off), params[0][1]),
+                                 Ptr(ctx.oid, bv(soff), params[1][1]), Val(bv(N, 32), T.UINT)]
+                    else:
+                        args.append(Ptr(ctx.oid, bv(0), params[0][1]))
                 if role in ("absorb", "squeeze"):
                     arr, bufs = self._buffers(st, "in" if role == "absorb" else "out", N, n,
                                               role == "squeeze", null)
-                    args += [Ptr(arr.oid if arr else None, bv(0), params[1][1]),
+                    args += [Ptr(arr.oid if arr else None, bv(0), params[len(args)][1]),
                              Val(n, T.SIZE_T)]
                 elif role == "init":
                     if domain is None:
@@ -454,7 +679,7 @@ class MultiSponge:
                 self.kernels.cands.clear()
                 self.quotients.clear()
                 want = self._spec(role, bufs, entry, Ss, pos, phase, n, rate, rounds, dom, env,
-                                  ctx_t, ctx)
+                                  ctx, soff)
                 st.pc.extend(SP.FACTS)
                 SP.FACTS.clear()
                 for s2, _ in eng.invoke(st, fd, args):
@@ -463,12 +688,12 @@ class MultiSponge:
                     for oid, ln, byte_of in outs:
                         self.check_out(s2, oid, ln, byte_of, "the result")
                     if r is not None:
-                        self.check_r(s2, ctx.oid, ctx_t, r, "the result")
+                        self.check_r(s2, ctx.oid, mb_off, soff, r, "the result")
         return cases
 
     def _record(self, key, f):
-        """f() with the vectors it hands the specification recorded as the cut points of
-        the state at key (object, offset)."""
+        """f() with the states it hands the specification recorded as the cut points of
+        the stream at key (object, offset)."""
         before = len(SP.RECORDED)
         SP.recording[0] = True
         try:
@@ -478,23 +703,24 @@ class MultiSponge:
         self.kernels.cands.setdefault(key, []).extend(SP.RECORDED[before:])
         return out
 
-    def _spec(self, role, bufs, entry, Ss, pos, phase, n, rate, rounds, dom, env, ctx_t, ctx):
+    def _spec(self, role, bufs, entry, Ss, pos, phase, n, rate, rounds, dom, env, ctx, soff):
         """([(object, length, byte i of it)], R's states after the call or None)."""
         N = len(Ss)
-        soff = ctx_t.field("state")[2]
-        key = (lambda j: (ctx.oid, self.lane_off(soff, j, 0))) if ctx is not None else \
+        key = (lambda j: (ctx.oid, self.stream_off(soff, j))) if ctx is not None else \
             (lambda j: (None, None))
         zero = z3.K(z3.BitVecSort(64), z3.BitVecVal(0, 8))
         if role == "init":
-            return [], ([[bv(0)] * 25] * N, bv(0), 0, rate, rounds, dom)
+            return [], ([SP.zero_state()] * N, bv(0), 0, rate, rounds, dom)
+        for j in range(N):
+            self._record(key(j), lambda j=j: SP._record(Ss[j]))
         if role == "absorb":
             if phase:
                 return [], (Ss, pos, phase, rate, rounds, dom)
             S2, p2 = [], pos
             for j in range(N):
                 mem = entry[bufs[j].oid] if bufs[j] else zero
-                s, p2 = self._record(key(j), lambda: SP.absorb(Ss[j], pos, mem, bv(0), n, rate,
-                                                               rounds))
+                s, p2 = self._record(key(j), lambda mem=mem, j=j: SP.absorb(
+                    Ss[j], pos, mem, bv(0), n, rate, rounds))
                 S2.append(s)
             return [], (S2, p2, phase, rate, rounds, dom)
         if role == "squeeze":
@@ -517,7 +743,8 @@ class MultiSponge:
             mem = entry[env["ins"][j].oid] if env["ins"][j] else zero
 
             def one(mem=mem):
-                S1, p1 = SP.absorb([bv(0)] * 25, bv(0), mem, bv(0), env["inlen"], rate, rounds)
+                S1, p1 = SP.absorb(SP.zero_state(), bv(0), mem, bv(0), env["inlen"], rate,
+                                   rounds)
                 S0 = SP.pad(S1, p1, rate, dom)
                 SP.power(S0, bv(1), rounds)
                 return S0
