@@ -262,6 +262,35 @@ class Kernels:
                 continue
         return S
 
+    def collect(self, terms):
+        """The (state, message, offset, count) of each block term the specification's
+        expected states hold: the offsets a C's block call is matched against."""
+        seen, todo = set(), list(terms)
+        self.block_args = []
+        while todo:
+            t = todo.pop()
+            if t.get_id() in seen:
+                continue
+            seen.add(t.get_id())
+            if z3.is_quantifier(t):
+                todo.append(t.body())
+                continue
+            if not z3.is_app(t):
+                continue
+            if t.num_args() == 4 and t.decl().name().endswith("blocks"):
+                self.block_args.append(tuple(t.arg(i) for i in range(4)))
+            todo.extend(t.children())
+
+    def spec_off(self, eng, st, S, mem, off, k):
+        """The specification's spelling of a block call's offset, where its block term has
+        the same state, message and count and an offset provably equal (the C's 32-bit
+        `rate - pos` against the specification's 64-bit one)."""
+        for (S2, m2, o2, k2) in getattr(self, "block_args", ()):
+            if S2.eq(S) and m2.eq(mem) and k2.eq(k):
+                if o2.eq(off) or not eng.feasible(st, o2 != off):
+                    return o2
+        return off
+
     def blocks_call(self, eng, st, args, name, verb):
         """sponge_api._blocks_call, where a length the caller computed as k whole blocks
         (k times the rate, k a quotient defined on the path) keeps that k: no division."""
@@ -307,7 +336,8 @@ class Kernels:
             return [(st, Val(bv(0), T.SIZE_T))]
         state, data, _, r, rate, k, done = call
         S = self.canon(eng, st, state, mb_view(eng, st, state, 1))
-        mb_store(eng, st, state, 1, SP.blocks(S, r, rate, st.mem[data.oid], data.off, k))
+        off = self.spec_off(eng, st, S, st.mem[data.oid], z3.simplify(data.off), k)
+        mb_store(eng, st, state, 1, SP.blocks(S, r, rate, st.mem[data.oid], off, k))
         return [(st, Val(done, T.SIZE_T))]
 
     def squeeze(self, eng, st, args):
@@ -682,6 +712,7 @@ class MultiSponge:
                                   ctx, soff)
                 st.pc.extend(SP.FACTS)
                 SP.FACTS.clear()
+                self.kernels.collect(want[1][0] if want[1] is not None else [])
                 for s2, _ in eng.invoke(st, fd, args):
                     cases += 1
                     outs, r = want
