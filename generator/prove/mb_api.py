@@ -5,13 +5,15 @@ every length, memory-safe and free of undefined behaviour, by the engine of syme
 
 The argument is sponge_api.py's induction over calls, with one specification state per
 stream. R(ctx, [S_0 .. S_{N-1}], pos, phase) says the context holds N specification states
-sharing one position and phase: stream j's lanes are S_j in the layout of the kernel the
-context names (w = 1: state j at words 25 j ..), the rate, rounds and domain are the
-function's. Each public function is run once on a context related to symbolic states, with
-a symbolic length and each stream's buffer its own object of exactly that length (the
-caller's `in[N]`/`out[N]` an object of N pointer cells): init establishes R; absorb ends
-related to each stream's specification state after its own chunk; squeeze writes each
-stream's specification bytes and ends related. A one-shot function runs whole.
+(each the standard's 200 bytes, a z3 array) sharing one position and phase: stream j's
+bytes are read through its words (word i at rs_mb_lane(st, w, j) + i w; w = 1: state j at
+words 25 j ..), the rate, rounds and domain are the function's. rs_mb_absorb and
+rs_mb_squeeze are proven once per (streams, rate, rounds[, fixed output length]) on a
+context related to symbolic states, a symbolic length and each stream's buffer its own
+object of exactly that length (the caller's `in[N]`/`out[N]` an object of N pointer
+cells), and are then the summaries every public function runs with: init establishes R;
+absorb ends related to each stream's specification state after its own chunk; squeeze
+writes each stream's specification bytes and ends related; a one-shot runs whole.
 
 The lane helpers rs_mb_xor / rs_mb_extract are summarised, and the summaries proven on their
 own for each lane stride w of the file's kernels, by induction over their three loops
