@@ -865,7 +865,7 @@ def c_repro(name, vals):
                  "            free(ctx);",
                  "            return 1;",
                  "        }"]
-    body += ['puts("every stream\'s output is the standard\'s");',
+    body += ['puts("every stream\'s output is the same as the standard\'s");',
              f"for (int j = 0; j < {N}; j++) {{ free(msg[j]); free(out[j]); }}",
              "free(ctx);",
              "return 0;"]
