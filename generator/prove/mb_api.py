@@ -379,6 +379,7 @@ class MultiSponge:
         self.eng.arith_hook = self._arith
         self.quotients = self.kernels.quotients
         self.eng.memset_lambda = True
+        self.eng.widen_hook = self._widen
         self.helpers = LaneHelpers(config.big_endian)
         self.mb_t = self.eng.typedefs.get("keccak_sponge_mb")
         self.proven = None
@@ -404,6 +405,30 @@ class MultiSponge:
         xs = next((y for (y, d, q2, _) in SP.DIVS if d == c and q2.eq(q)), x)
         self.quotients.append((z3.simplify(x), c, q, r, z3.simplify(xs)))
         return q, r
+
+    def _widen(self, st, x):
+        """ZeroExt(32, a - b) as ZeroExt(a) - ZeroExt(b) where the path proves b <= a: the
+        C's 32-bit `rate - pos` in the specification's 64-bit spelling (z3 takes minutes
+        to equate the two inside an index of the state's bytes, milliseconds without)."""
+        x = z3.simplify(x)
+        if not (z3.is_app_of(x, z3.Z3_OP_CONCAT) and x.num_args() == 2 and
+                z3.is_bv_value(x.arg(0)) and x.arg(0).as_long() == 0 and
+                x.arg(0).size() == 32):
+            return x
+        e = x.arg(1)
+        if not (z3.is_app_of(e, z3.Z3_OP_BADD) and e.num_args() == 2):
+            return x
+        a, m = e.arg(0), e.arg(1)
+        if not z3.is_app_of(m, z3.Z3_OP_BMUL):
+            a, m = m, a
+        if not (z3.is_app_of(m, z3.Z3_OP_BMUL) and m.num_args() == 2):
+            return x
+        c, b = m.arg(0), m.arg(1)
+        if not (z3.is_bv_value(c) and c.as_long() == (1 << 32) - 1):
+            return x
+        if self.eng.feasible(st, z3.ULT(a, b)):
+            return x
+        return z3.simplify(z3.ZeroExt(32, a) - z3.ZeroExt(32, b))
 
     def _arith(self, st, op, x, y):
         """Where the path defines q, r as x's quotient and remainder by c: q c is x - r

@@ -305,6 +305,10 @@ class Engine:
         # f(state, op, x, y) -> term or None: a 64-bit unsigned x op y the caller knows a
         # simpler name of on the path (x - q c is r where x = q c + r is defined there)
         self.arith_hook = None
+        # f(state, 64-bit term) -> term or None: a 64-bit operand (of unsigned arithmetic,
+        # or added to a pointer) the caller spells otherwise on the path (a 32-bit a - b
+        # widened, where b <= a, as the 64-bit a - b the specification writes)
+        self.widen_hook = None
         # memset of a constant length as one lambda over the range, not a store per byte
         # (a chain of thousands of stores that every later load walks)
         self.memset_lambda = False
@@ -1157,6 +1161,8 @@ class Engine:
                    "-": [z3.BVSubNoOverflow(x, y), z3.BVSubNoUnderflow(x, y, True)],
                    "*": [z3.BVMulNoOverflow(x, y, True), z3.BVMulNoUnderflow(x, y)]}[op]
             self.must(st, z3.And(*chk), "ub", f"signed overflow in {op}")
+        if self.widen_hook is not None and not t.signed and t.bits == 64:
+            x, y = self.widen_hook(st, x), self.widen_hook(st, y)
         if self.arith_hook is not None and not t.signed and t.bits == 64:
             got = self.arith_hook(st, op, x, y)
             if got is not None:
@@ -1170,6 +1176,8 @@ class Engine:
     def _ptr_op(self, st, op, a, b):
         if op in ("+", "-") and isinstance(a, Ptr) and isinstance(b, Val):
             n = self.convert(b, T.I64 if b.t.signed else T.U64).v
+            if self.widen_hook is not None:
+                n = self.widen_hook(st, n)
             scale = a.t.to.size if not isinstance(a.t.to, T.Void) else 1
             off = a.off + n * scale if op == "+" else a.off - n * scale
             return Ptr(a.oid, z3.simplify(off), a.t)
