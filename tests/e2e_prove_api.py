@@ -43,6 +43,12 @@ BUGS = [
     ("lost carry between ChaCha's counter words", "chacha.c",
      "rs_chacha20_block(st, (uint32_t)pos, wide ? (uint32_t)(pos >> 32) : st[13], in, out);",
      "rs_chacha20_block(st, (uint32_t)pos, st[13], in, out);", "chacha20_xor", "mismatch"),
+    # a multi-buffer init zeroing one state, as the single-state init does: the other
+    # streams start from whatever the context held. Tests whose contexts are static or
+    # calloc'ed (zero already) pass.
+    ("multi-buffer init zeroing one stream's state", "keccak_sponge.c",
+     "memset(st, 0, 25 * sizeof *st * rs_mb_lanes(n, rs_mb_width[mb->kernel]));",
+     "memset(st, 0, 25 * sizeof *st);", "shake128_x2_init", "mismatch"),
 ]
 
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """`prove --api`: a line per public function of a folder's public headers, proven by the
 byte-layer engine (symexec.py) where its obligations cover the function's class
-(sponge_api.py: the single-state sponge; chacha_api.py: ChaCha's API), `not supported` with
-the reason elsewhere."""
+(sponge_api.py: the single-state sponge; mb_api.py: the multi-buffer sponge;
+chacha_api.py: ChaCha's API), `not supported` with the reason elsewhere."""
 
 import os
 import re
@@ -10,6 +10,7 @@ import time
 
 from . import cfront, driver
 from . import chacha_api as CA
+from . import mb_api as M
 from . import sponge_api as A
 from .symexec import Failure, Unsupported
 
@@ -19,8 +20,6 @@ HEADERS = ("keccak_sponge.h", "chacha.h", "chacha8.h", "KeccakP-1600-SnP.h",
 
 # The classes not covered yet, by the name's shape, with the reason printed.
 NOT_YET = [
-    (r".*_x[248](_.*)?", "the multi-buffer sponge (rs_mb_*) is not covered by the byte-layer "
-                        "prover yet"),
     (r"kt(128|256)(_.*)?", "KangarooTwelve's tree is not covered by the byte-layer prover yet"),
     (r"(cshake|kmac|kmacxof|tuplehash|tuplehashxof|parallelhash|parallelhashxof)\d+(_.*)?",
      "SP 800-185's encodings are not covered by the byte-layer prover yet"),
@@ -54,6 +53,7 @@ def prove_api(folder, configs=None, only=None, progress=None):
                        if cfront.CONFIGS[c].available()]
     src = os.path.join(folder, "keccak_sponge.c")
     sponges = {}          # digest -> (Sponge, [config names])
+    multi = {}            # the same for the multi-buffer sponge (MultiSponge)
     if os.path.exists(src):
         for c in cfgs:
             cfg = cfront.CONFIGS[c]
@@ -61,7 +61,9 @@ def prove_api(folder, configs=None, only=None, progress=None):
             key = (unit.digest, cfg.big_endian)
             if key not in sponges:
                 sponges[key] = (A.Sponge(unit, cfg), [])
+                multi[key] = (M.MultiSponge(unit, cfg), [])
             sponges[key][1].append(c)
+            multi[key][1].append(c)
     chachas = _units(os.path.join(folder, "chacha.c"), configs or _file_configs(
         os.path.join(folder, "chacha.c"), cfgs), CA.Chacha,
                      # the vector levels' dispatch is built on Linux (aarch64's
@@ -78,7 +80,10 @@ def prove_api(folder, configs=None, only=None, progress=None):
             if progress:
                 progress(results[-1])
             continue
-        if A.classify(name) is None:
+        provers = sponges
+        if M.classify(name) is not None:
+            provers = multi
+        elif A.classify(name) is None:
             reason = next((r for pat, r in NOT_YET if re.fullmatch(pat, name)),
                           "no specification of this function in the byte-layer prover")
             results.append(("not supported", name, [], 0.0, reason, None))
@@ -86,7 +91,7 @@ def prove_api(folder, configs=None, only=None, progress=None):
                 progress(results[-1])
             continue
         status, detail, failure, names = "proved", "", None, []
-        for sp, cnames in sponges.values():
+        for sp, cnames in provers.values():
             names += cnames
             try:
                 cases = sp.prove(name)
@@ -214,7 +219,9 @@ def counterexample_text(name, failure, sponge, cnames):
     lines = [f"    kind: {failure.kind}; the call's " +
              ", ".join(f"{k} = {v}" for k, v in sorted(vals.items()))]
     lines.append("    reproduce (cc -fsanitize=address -I<folder> repro.c <folder>/*.c && ./a.out):")
-    lines += ["      " + x for x in c_repro(name, vals, getattr(failure, "role", None)).splitlines()]
+    repro = M.c_repro(name, vals) if M.classify(name) else \
+        c_repro(name, vals, getattr(failure, "role", None))
+    lines += ["      " + x for x in repro.splitlines()]
     return "\n".join(lines)
 
 

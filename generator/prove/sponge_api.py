@@ -181,9 +181,11 @@ def _div(x, c):
     return z3.UDiv(x, c)
 
 
-def _induct(eng, st, node, iterate, effect):
-    """Run a loop of a summarised helper by induction (see the module's docstring)."""
-    steps = _steps(node)
+def _induct(eng, st, node, iterate, effect, steps=None):
+    """Run a loop of a summarised helper by induction (see the module's docstring). steps:
+    {variable: step per iteration} where the loop's `next` alone does not say it (each is
+    checked across the iteration all the same)."""
+    steps = steps if steps is not None else _steps(node)
     fn = st.env["__fn__"]
     entry = st.env["__entry__"]
     lenvar = [v for v, s in (steps or {}).items() if s < 0]

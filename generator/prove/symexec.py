@@ -62,14 +62,18 @@ class Val:
 
 
 class State:
-    """One path: its condition, the bytes of every object, the current frame's variables."""
+    """One path: its condition, the bytes of every object, the current frame's variables,
+    and the pointers stored in memory: ptrs[object][byte offset] (concrete offsets; a pointer
+    is not bytes here, so a cell is read back only as the pointer it holds)."""
 
-    def __init__(self, pc, mem, env):
+    def __init__(self, pc, mem, env, ptrs=None):
         self.pc, self.mem, self.env = pc, mem, env
+        self.ptrs = ptrs if ptrs is not None else {}
 
     def fork(self, cond=None):
         pc = self.pc + [cond] if cond is not None else list(self.pc)
-        return State(pc, dict(self.mem), dict(self.env))
+        return State(pc, dict(self.mem), dict(self.env),
+                     {k: dict(v) for k, v in self.ptrs.items()})
 
 
 def bv(x, bits=64):
@@ -305,6 +309,20 @@ class Engine:
         self.externs = {}       # name -> f(engine, state, [Val|Ptr]) -> [(state, value)]
         self.summaries = {}     # name -> same signature, for functions of the unit
         self.invariants = {}    # function name -> f(engine, state, loop node, k) (see _loop)
+        # f(state, x, c) -> (q, r) or None: a 64-bit unsigned division of x by the constant c
+        # as names the caller defines on the path (a cut point: the specification's own
+        # quotient where the dividends are provably equal), instead of a divider circuit
+        self.div_hook = None
+        # f(state, op, x, y) -> term or None: a 64-bit unsigned x op y the caller knows a
+        # simpler name of on the path (x - q c is r where x = q c + r is defined there)
+        self.arith_hook = None
+        # f(state, 64-bit term) -> term or None: a 64-bit operand (of unsigned arithmetic,
+        # or added to a pointer) the caller spells otherwise on the path (a 32-bit a - b
+        # widened, where b <= a, as the 64-bit a - b the specification writes)
+        self.widen_hook = None
+        # memset of a constant length as one lambda over the range, not a store per byte
+        # (a chain of thousands of stores that every later load walks)
+        self.memset_lambda = False
         self.timeout = 300000
         self.queries = 0
         self.fn_stack = []
@@ -486,11 +504,56 @@ class Engine:
         below = bound.as_long() if bound is not None else None
         return [sel(arr, z3.simplify(p.off + i), below) for i in range(n)]
 
+    def _cell(self, st, p, what):
+        off = z3.simplify(p.off)
+        if not z3.is_bv_value(off):
+            raise Unsupported(f"a pointer {what} at a symbolic offset")
+        return off.as_long()
+
+    def load_ptr(self, st, p, t):
+        """The pointer a cell holds: checked inside its object like any load; a cell no
+        pointer was stored to is Unsupported (its bytes are not a pointer this engine
+        knows)."""
+        self.check_access(st, p, 8, False)
+        off = self._cell(st, p, "loaded")
+        got = st.ptrs.get(p.oid, {}).get(off)
+        if got is None:
+            raise Unsupported(f"a pointer loaded from {self.objs[p.oid].name} + {off}, where "
+                              "none was stored")
+        return Ptr(got.oid, got.off, t)
+
+    def store_ptr(self, st, p, v):
+        self.check_access(st, p, 8, True)
+        off = self._cell(st, p, "stored")
+        cells = st.ptrs.setdefault(p.oid, {})
+        for o in [o for o in cells if abs(o - off) < 8 and o != off]:
+            del cells[o]
+        cells[off] = Ptr(v.oid, v.off, v.t)
+
+    def _clobber(self, st, p, n):
+        """An integer store over pointer cells: the cells it overlaps are gone."""
+        cells = st.ptrs.get(p.oid)
+        if not cells:
+            return
+        off = z3.simplify(p.off)
+        if z3.is_bv_value(off):
+            for o in [o for o in cells if o < off.as_long() + n and off.as_long() < o + 8]:
+                del cells[o]
+            return
+        for o in list(cells):
+            if self.feasible(st, z3.And(z3.ULT(p.off, o + 8), z3.ULT(bv(o), p.off + n))):
+                raise Unsupported("an integer store that may overwrite a stored pointer")
+
     def load(self, st, p, t):
         if isinstance(t, T.Ptr):
-            raise Unsupported("a pointer loaded from memory")
+            raise Unsupported("a pointer loaded as an integer")
         if not isinstance(t, T.Int):
             raise Unsupported(f"a load of {t}")
+        if st.ptrs.get(p.oid):
+            off = z3.simplify(p.off)
+            if not z3.is_bv_value(off) or any(o < off.as_long() + t.size and
+                                              off.as_long() < o + 8 for o in st.ptrs[p.oid]):
+                raise Unsupported("an integer load that may read a stored pointer's bytes")
         bs = self.load_bytes(st, p, t.size)
         if t.size == 1:
             return bs[0]
@@ -502,6 +565,7 @@ class Engine:
             raise Unsupported(f"a store of {t}")
         if check:
             self.check_access(st, p, t.size, True)
+            self._clobber(st, p, t.size)
         arr = st.mem[p.oid]
         bound = self.bound(st, p, t.size)
         for i in range(t.size):
@@ -575,7 +639,7 @@ class Engine:
         for (name, pt), a in zip(params, args):
             if name in taken:
                 o = self.new_obj(st, name, pt.size)
-                self.store(st, Ptr(o.oid, bv(0), pt), pt, st.env[name].v)
+                self.write(st, ("mem", Ptr(o.oid, bv(0), pt), pt), st.env[name])
                 st.env[name] = ("obj", o.oid, pt)
         try:
             outs = []
@@ -597,6 +661,7 @@ class Engine:
                 raise Unsupported("memcpy of a symbolic length")
             bs = self.load_bytes(st, src, n.as_long())
             self.check_access(st, dst, n.as_long(), True)
+            self._clobber(st, dst, n.as_long())
             arr = st.mem[dst.oid]
             for i, b in enumerate(bs):
                 arr = z3.Store(arr, dst.off + i, b)
@@ -607,8 +672,13 @@ class Engine:
         if not z3.is_bv_value(n):
             raise Unsupported("memset of a symbolic length")
         self.check_access(st, dst, n.as_long(), True)
+        self._clobber(st, dst, n.as_long())
         byte = z3.Extract(7, 0, c.v)
         arr = st.mem[dst.oid]
+        if self.memset_lambda:
+            a = z3.BitVec("a", 64)
+            st.mem[dst.oid] = z3.Lambda([a], z3.If(z3.ULT(a - dst.off, n), byte, arr[a]))
+            return [(st, dst)]
         for i in range(n.as_long()):
             arr = z3.Store(arr, dst.off + i, byte)
         st.mem[dst.oid] = arr
@@ -657,7 +727,7 @@ class Engine:
                     raise Unsupported("an initialised aggregate")
                 outs = []
                 for s2, v in self.eval(d.init, st):
-                    self.store(s2, Ptr(o.oid, bv(0), t), t, self.convert(v, t).v)
+                    self.write(s2, ("mem", Ptr(o.oid, bv(0), t), t), v)
                     outs.append((s2, "normal", None))
                 return outs
             return [(st, "normal", None)]
@@ -697,6 +767,45 @@ class Engine:
                 outs += self.exec_stmt(s.iftrue if truth else s.iffalse, s3)
         return outs
 
+    def _s_Switch(self, s, st):
+        """The labels tried in order (a symbolic value forks), the statements run from the
+        matching one on, falling through to a break; default where no case matches."""
+        items = (s.stmt.block_items or []) if isinstance(s.stmt, c_ast.Compound) else None
+        if items is None or not all(isinstance(x, (c_ast.Case, c_ast.Default)) for x in items):
+            raise Unsupported("a switch whose body is not a list of labels")
+
+        def run_from(i, s3):
+            states = [(s3, "normal", None)]
+            for item in items[i:]:
+                for stmt in item.stmts or []:
+                    nxt = []
+                    for s4, kind, val in states:
+                        nxt += [(s4, kind, val)] if kind != "normal" else self.exec_stmt(stmt, s4)
+                    states = nxt
+            return [(s4, "normal" if kind == "break" else kind, val) for s4, kind, val in states]
+
+        outs = []
+        for s2, v in self.eval(s.cond, st):
+            v = self.convert(v, T.promote(v.t))
+            pending = [s2]
+            for i, item in enumerate(items):
+                if not isinstance(item, c_ast.Case):
+                    continue
+                (_, c), = self.eval(item.expr, State([], {}, {}))
+                c = self.convert(c, v.t)
+                rest = []
+                for s3 in pending:
+                    for s4, truth in self.split(s3, v.v == c.v):
+                        if truth:
+                            outs += run_from(i, s4)
+                        else:
+                            rest.append(s4)
+                pending = rest
+            dflt = [i for i, item in enumerate(items) if isinstance(item, c_ast.Default)]
+            for s3 in pending:
+                outs += run_from(dflt[0], s3) if dflt else [(s3, "normal", None)]
+        return outs
+
     def _s_For(self, s, st):
         states = self.exec_stmt(s.init, st) if s.init is not None else [(st, "normal", None)]
         outs = []
@@ -713,7 +822,10 @@ class Engine:
     def _loop(self, node, st, cond, body, nxt, first):
         inv = self.invariants.get(self.fn_stack[-1]) if self.fn_stack else None
         if inv is not None and not first:
-            return inv(self, st, node, lambda s: self._iterate(s, cond, body, nxt, 1))
+            # an invariant function returns None for a loop it leaves to the unrolling
+            got = inv(self, st, node, lambda s: self._iterate(s, cond, body, nxt, 1))
+            if got is not None:
+                return got
         done, live = [], [st]
         for i in range(MAX_UNROLL + 1):
             if not live:
@@ -841,7 +953,7 @@ class Engine:
                 return [(st, Ptr(oid, bv(0), T.Ptr(t.elem)))]
             if isinstance(t, T.Struct):
                 return [(st, ("lv", Ptr(oid, bv(0), t), t))]
-            return [(st, Val(self.load(st, Ptr(oid, bv(0), t), t), t))]
+            return [(st, self.read(st, ("mem", Ptr(oid, bv(0), t), t)))]
         return [(st, got)]
 
     def lvalue(self, e, st):
@@ -890,14 +1002,19 @@ class Engine:
             return Ptr(p.oid, p.off, T.Ptr(t.elem))
         if isinstance(t, T.Struct):
             return ("lv", p, t)
+        if isinstance(t, T.Ptr):
+            return self.load_ptr(st, p, t)
         return Val(self.load(st, p, t), t)
 
     def write(self, st, lv, v):
         if lv[0] == "var":
             st.env[lv[1]] = self.convert(v, lv[2])
             return
+        if isinstance(lv[2], T.Ptr):
+            self.store_ptr(st, lv[1], self.convert(v, lv[2]))
+            return
         if isinstance(v, Ptr):
-            raise Unsupported("a pointer stored to memory")
+            raise Unsupported("a pointer stored to memory as an integer")
         self.store(st, lv[1], lv[2], self.convert(v, lv[2]).v)
 
     def _e_ArrayRef(self, e, st):
@@ -992,7 +1109,8 @@ class Engine:
         return outs
 
     def _type_of_expr(self, e, st):
-        if isinstance(e, c_ast.StructRef) or isinstance(e, c_ast.ID):
+        if isinstance(e, c_ast.StructRef) or isinstance(e, c_ast.ID) or \
+                (isinstance(e, c_ast.UnaryOp) and e.op == "*"):
             lvs = self.lvalue(e, st.fork())
             return lvs[0][1][2]
         raise Unsupported("sizeof of an expression")
@@ -1051,6 +1169,12 @@ class Engine:
             return Val(z3.If(r, bv(1, 32), bv(0, 32)), T.INT)
         if op in ("/", "%"):
             self.must(st, y != 0, "ub", "a division by zero")
+            c = z3.simplify(y)
+            if self.div_hook is not None and not t.signed and t.bits == 64 and \
+                    z3.is_bv_value(c) and c.as_long() > 0:
+                got = self.div_hook(st, x, c.as_long())
+                if got is not None:
+                    return Val(got[0] if op == "/" else got[1], t)
             if t.signed:
                 return Val(x / y if op == "/" else z3.SRem(x, y), t)
             return Val(z3.UDiv(x, y) if op == "/" else z3.URem(x, y), t)
@@ -1059,6 +1183,12 @@ class Engine:
                    "-": [z3.BVSubNoOverflow(x, y), z3.BVSubNoUnderflow(x, y, True)],
                    "*": [z3.BVMulNoOverflow(x, y, True), z3.BVMulNoUnderflow(x, y)]}[op]
             self.must(st, z3.And(*chk), "ub", f"signed overflow in {op}")
+        if self.widen_hook is not None and not t.signed and t.bits == 64:
+            x, y = self.widen_hook(st, x), self.widen_hook(st, y)
+        if self.arith_hook is not None and not t.signed and t.bits == 64:
+            got = self.arith_hook(st, op, x, y)
+            if got is not None:
+                return Val(got, t)
         f = {"+": lambda: x + y, "-": lambda: x - y, "*": lambda: x * y, "&": lambda: x & y,
              "|": lambda: x | y, "^": lambda: x ^ y}.get(op)
         if f is None:
@@ -1068,6 +1198,8 @@ class Engine:
     def _ptr_op(self, st, op, a, b):
         if op in ("+", "-") and isinstance(a, Ptr) and isinstance(b, Val):
             n = self.convert(b, T.I64 if b.t.signed else T.U64).v
+            if self.widen_hook is not None:
+                n = self.widen_hook(st, n)
             scale = a.t.to.size if not isinstance(a.t.to, T.Void) else 1
             off = a.off + n * scale if op == "+" else a.off - n * scale
             return Ptr(a.oid, z3.simplify(off), a.t)
