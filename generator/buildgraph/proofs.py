@@ -56,20 +56,7 @@ def edges(w, ctx):
         for f in os.listdir(os.path.join(ROOT, "out", n))),
         variables=[("module", "tests.e2e_prove.Visibility")])
     logs.append(log)
-    # The byte layer's planted bugs (prove --api), on a copy of out/portable.
-    log = os.path.join("build", "prove", "ApiPlantedBugs.log")
-    w.build([log], "e2e_module", implicit=inputs + ["tests/e2e_prove_api.py"] + sorted(
-        rel(os.path.join(ROOT, "out", "portable", f))
-        for f in os.listdir(os.path.join(ROOT, "out", "portable"))),
-        variables=[("module", "tests.e2e_prove_api.ApiPlantedBugs")])
-    logs.append(log)
-    # The committed out/portable's public functions that the byte layer's prover covers.
-    log = os.path.join("build", "prove", "ApiBundles.log")
-    w.build([log], "e2e_module", implicit=inputs + ["tests/e2e_prove_api.py"] + sorted(
-        rel(os.path.join(ROOT, "out", "portable", f))
-        for f in os.listdir(os.path.join(ROOT, "out", "portable"))),
-        variables=[("module", "tests.e2e_prove_api.ApiBundles")])
-    logs.append(log)
+    logs += _api_edges(w, inputs)
     # Under qemu-aarch64 with the cross compiler: rerun when those tools appear.
     log = os.path.join("build", "prove", "ModelCheck_aarch64.log")
     w.build([log], "e2e_module", implicit=inputs,
@@ -102,3 +89,17 @@ def matrix(w, ctx, inputs):
     w.build([log], "prove", implicit=inputs + registries,
             variables=[("prover", esc(prover)), ("folders", " ".join(folders))])
     w.build(["prove-matrix"], "phony", [log])
+
+
+def _api_edges(w, inputs):
+    """The public functions' proofs (prove --api): the byte layer's planted bugs on a copy of
+    out/portable, and the committed out/portable's functions the byte layer covers."""
+    portable = sorted(rel(os.path.join(ROOT, "out", "portable", f))
+                      for f in os.listdir(os.path.join(ROOT, "out", "portable")))
+    logs = []
+    for cls in ("ApiPlantedBugs", "ApiBundles"):
+        log = os.path.join("build", "prove", f"{cls}.log")
+        w.build([log], "e2e_module", implicit=inputs + ["tests/e2e_prove_api.py"] + portable,
+                variables=[("module", f"tests.e2e_prove_api.{cls}")])
+        logs.append(log)
+    return logs
