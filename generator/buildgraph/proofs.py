@@ -92,14 +92,12 @@ def matrix(w, ctx, inputs):
 
 
 def _api_edges(w, inputs):
-    """The public functions' proofs (prove --api): the byte layer's planted bugs on a copy of
-    out/portable, and the committed out/portable's functions the byte layer covers."""
+    """The byte layer's planted bugs (prove --api) on a copy of out/portable. The committed
+    folder's own public functions (tests.e2e_prove_api.ApiBundles) take 10-18 minutes of one
+    core, past this suite's budget: that test is run by hand."""
     portable = sorted(rel(os.path.join(ROOT, "out", "portable", f))
                       for f in os.listdir(os.path.join(ROOT, "out", "portable")))
-    logs = []
-    for cls in ("ApiPlantedBugs", "ApiBundles"):
-        log = os.path.join("build", "prove", f"{cls}.log")
-        w.build([log], "e2e_module", implicit=inputs + ["tests/e2e_prove_api.py"] + portable,
-                variables=[("module", f"tests.e2e_prove_api.{cls}")])
-        logs.append(log)
-    return logs
+    log = os.path.join("build", "prove", "ApiPlantedBugs.log")
+    w.build([log], "e2e_module", implicit=inputs + ["tests/e2e_prove_api.py"] + portable,
+            variables=[("module", "tests.e2e_prove_api.ApiPlantedBugs")])
+    return [log]
