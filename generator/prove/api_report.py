@@ -90,21 +90,7 @@ def prove_api(folder, configs=None, only=None, progress=None):
             if progress:
                 progress(results[-1])
             continue
-        status, detail, failure, names = "proved", "", None, []
-        for sp, cnames in provers.values():
-            names += cnames
-            try:
-                cases = sp.prove(name)
-                detail = detail or f"{cases} paths"
-            except Failure as f:
-                status, detail, failure = "counterexample", str(f), (f, sp, cnames)
-                break
-            except Unsupported as u:
-                status, detail = "not supported", str(u)
-                break
-        if not sponges:
-            status, detail = "not supported", "keccak_sponge.c is not in the folder"
-        results.append((status, name, names, time.time() - t0, detail, failure))
+        results.append(_prove_with(name, provers, "keccak_sponge.c", t0))
         if progress:
             progress(results[-1])
     return results

@@ -390,15 +390,7 @@ class MultiSponge:
         for which, run in (("rs_mb_absorb", self.contract_absorb),
                            ("rs_mb_squeeze", self.contract_squeeze)):
             if which in self.eng.funcs:
-                self.eng.summaries[which] = self._guard(which, run)
-
-    def _guard(self, which, run):
-        """The contract at a call, unless its own proof is the one running (then the body)."""
-        def call(eng, st, args):
-            if any(k[0] == which and v is None for k, v in self.contracts.items()):
-                return eng.invoke(st, eng.funcs[which], args)
-            return run(eng, st, args)
-        return call
+                self.eng.summaries[which] = A.guarded(self.contracts, which, run)
 
     def _div(self, st, x, c):
         q, r = A.canon_div(self.eng, st, x, c)

@@ -585,6 +585,16 @@ def _width(v, bits):
     return z3.ZeroExt(bits - v.size(), v) if v.size() < bits else v
 
 
+def guarded(contracts, which, run):
+    """The contract `run` at a call of `which`, unless its own proof is the one running
+    (contracts holds None for it): then the body runs."""
+    def call(eng, st, args):
+        if any(k[0] == which and v is None for k, v in contracts.items()):
+            return eng.invoke(st, eng.funcs[which], args)
+        return run(eng, st, args)
+    return call
+
+
 class Sponge:
     """The obligations of one file's single-state sponge under one configuration."""
 
@@ -599,7 +609,7 @@ class Sponge:
         for which, run in (("rs_sponge_absorb", self.contract_absorb),
                            ("rs_sponge_squeeze", self.contract_squeeze)):
             if which in self.eng.funcs:
-                self.eng.summaries[which] = self._guard(which, run)
+                self.eng.summaries[which] = guarded(self.contracts, which, run)
 
     def prove_helpers(self):
         """The byte helpers' summaries, proven once; then used at every call."""
@@ -613,15 +623,6 @@ class Sponge:
             except Failure as f:
                 self.helpers_proven = f
         return self.helpers_proven
-
-    def _guard(self, which, run):
-        """The contract at a call, unless its own proof is the one running (then the body)."""
-        def call(eng, st, args):
-            busy = any(k[0] == which and v is None for k, v in self.contracts.items())
-            if busy:
-                return eng.invoke(st, eng.funcs[which], args)
-            return run(eng, st, args)
-        return call
 
     def _field(self, name):
         return self.ctx_t.field(name)
