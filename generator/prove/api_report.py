@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """`prove --api`: a line per public function of a folder's public headers, proven by the
 byte-layer engine (symexec.py) where its obligations cover the function's class
-(sponge_api.py: the single-state sponge; mb_api.py: the multi-buffer sponge;
-chacha_api.py: ChaCha's API), `not supported` with the reason elsewhere."""
+(sponge_api.py: the single-state sponge; sp800185_api.py: cSHAKE, KMAC and TupleHash on
+it; mb_api.py: the multi-buffer sponge; chacha_api.py: ChaCha's API), `not supported` with the reason elsewhere."""
 
 import os
 import re
@@ -11,6 +11,7 @@ import time
 from . import cfront, driver
 from . import chacha_api as CA
 from . import mb_api as M
+from . import sp800185_api as S8
 from . import sponge_api as A
 from .symexec import Failure, Unsupported
 
@@ -21,8 +22,8 @@ HEADERS = ("keccak_sponge.h", "chacha.h", "chacha8.h", "KeccakP-1600-SnP.h",
 # The classes not covered yet, by the name's shape, with the reason printed.
 NOT_YET = [
     (r"kt(128|256)(_.*)?", "KangarooTwelve's tree is not covered by the byte-layer prover yet"),
-    (r"(cshake|kmac|kmacxof|tuplehash|tuplehashxof|parallelhash|parallelhashxof)\d+(_.*)?",
-     "SP 800-185's encodings are not covered by the byte-layer prover yet"),
+    (r"(parallelhash|parallelhashxof)\d+(_.*)?",
+     "ParallelHash's tree (KangarooTwelve's) is not covered by the byte-layer prover yet"),
     (r"Keccak[PF]1600.*", "XKCP's SnP byte functions are not covered by the byte-layer prover "
                        "yet"),
 ]
@@ -54,6 +55,7 @@ def prove_api(folder, configs=None, only=None, progress=None):
     src = os.path.join(folder, "keccak_sponge.c")
     sponges = {}          # digest -> (Sponge, [config names])
     multi = {}            # the same for the multi-buffer sponge (MultiSponge)
+    sp800 = {}            # and for SP 800-185 on the single-state sponge
     if os.path.exists(src):
         for c in cfgs:
             cfg = cfront.CONFIGS[c]
@@ -62,6 +64,7 @@ def prove_api(folder, configs=None, only=None, progress=None):
             if key not in sponges:
                 sponges[key] = (A.Sponge(unit, cfg), [])
                 multi[key] = (M.MultiSponge(unit, cfg), [])
+                sp800[key] = (S8.Sp800185(sponges[key][0]), sponges[key][1])
             sponges[key][1].append(c)
             multi[key][1].append(c)
     chachas = _units(os.path.join(folder, "chacha.c"), configs or _file_configs(
@@ -83,6 +86,8 @@ def prove_api(folder, configs=None, only=None, progress=None):
         provers = sponges
         if M.classify(name) is not None:
             provers = multi
+        elif S8.classify(name) is not None:
+            provers = sp800
         elif A.classify(name) is None:
             reason = next((r for pat, r in NOT_YET if re.fullmatch(pat, name)),
                           "no specification of this function in the byte-layer prover")
@@ -200,15 +205,20 @@ def counterexample_text(name, failure, sponge, cnames):
     m = smallest(failure, sponge.eng)
     vals = {}
     for d in m.decls():
-        if d.arity() == 0 and d.name() in ("len", "pos", "inlen", "domain"):
+        if d.arity() == 0 and d.name() in LENGTHS + ("pos", "domain"):
             vals[d.name()] = m[d].as_long()
     lines = [f"    kind: {failure.kind}; the call's " +
              ", ".join(f"{k} = {v}" for k, v in sorted(vals.items()))]
     lines.append("    reproduce (cc -fsanitize=address -I<folder> repro.c <folder>/*.c && ./a.out):")
     repro = M.c_repro(name, vals) if M.classify(name) else \
+        S8.c_repro(name, vals) if S8.classify(name) else \
         c_repro(name, vals, getattr(failure, "role", None))
     lines += ["      " + x for x in repro.splitlines()]
     return "\n".join(lines)
+
+
+# The symbolic lengths a counterexample names (a reproduction allocates them).
+LENGTHS = ("len", "inlen", "outlen", "namelen", "customlen", "keylen")
 
 
 def smallest(failure, eng):
@@ -217,7 +227,7 @@ def smallest(failure, eng):
     import z3
     if failure.state is None:
         return failure.model
-    names = [z3.BitVec(n, 64) for n in ("len", "inlen")]
+    names = [z3.BitVec(n, 64) for n in LENGTHS]
     for bound in (1 << 8, 1 << 16, (1 << 32) + (1 << 12), 1 << 33):
         try:
             m = eng.sat(failure.state, *failure.query,

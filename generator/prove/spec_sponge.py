@@ -45,6 +45,8 @@ FACTS = []
 
 def divmod_(x, c):
     x = z3.simplify(x)
+    if z3.is_bv_value(x):
+        return z3.BitVecVal(x.as_long() // c, 64), z3.BitVecVal(x.as_long() % c, 64)
     for (y, d, q, r) in DIVS:
         if d == c and y.eq(x):
             return q, r
@@ -157,8 +159,19 @@ def zero_state():
     return z3.K(L64, z3.BitVecVal(0, 8))
 
 
+def constant(data):
+    """The bytes of a constant string as an array from index 0."""
+    arr = zero_state()
+    for i, b in enumerate(data):
+        arr = z3.Store(arr, z3.BitVecVal(i, 64), z3.BitVecVal(b, 8))
+    return arr
+
+
 def xor_at(S, pos, mem, off, n):
-    """S with M[off .. off + n) xored at bytes pos .. pos + n (pos + n <= 200)."""
+    """S with M[off .. off + n) xored at bytes pos .. pos + n (pos + n <= 200); S itself
+    where M is all zeros (SP 800-185's bytepad: x ^ 0 = x)."""
+    if z3.is_K(mem) and z3.is_bv_value(mem.arg(0)) and mem.arg(0).as_long() == 0:
+        return S
     j = z3.BitVec("j", 64)
     inside = z3.And(z3.ULE(pos, j), z3.ULT(j - pos, n))
     return z3.Lambda([j], z3.If(inside, z3.Select(S, j) ^ z3.Select(mem, off + (j - pos)),

@@ -290,6 +290,30 @@ def prove_helper(eng, which, helpers):
 
 # -- contracts of the kernels --
 
+# The specification's bytes a summary wrote (an encoding of SP 800-185), by the id of the
+# memory it made: (offset, array, length, that memory, kept alive so its id stays its own). Absorbing them is absorbing that array.
+BYTES_OF = {}
+
+
+def input_bytes(eng, st, buf, n):
+    """(array, offset) the absorb contract reads its n input bytes from: the
+    specification's own array where a summary wrote it or the bytes are constants (a
+    function name of SP 800-185), so the C's terms and the specification's are the same;
+    else the buffer's memory."""
+    if buf.oid is None:
+        return z3.K(z3.BitVecSort(64), z3.BitVecVal(0, 8)), bv(0)
+    mem = st.mem[buf.oid]
+    got = BYTES_OF.get(mem.get_id())
+    if got is not None and got[0].eq(z3.simplify(buf.off)) and got[2].eq(z3.simplify(n)):
+        return got[1], bv(0)
+    k = z3.simplify(n)
+    if z3.is_bv_value(k) and k.as_long() <= 64:
+        data = [z3.simplify(sel(mem, z3.simplify(buf.off + i))) for i in range(k.as_long())]
+        if all(z3.is_bv_value(b) for b in data):
+            return SP.constant([b.as_long() for b in data]), bv(0)
+    return mem, buf.off
+
+
 def _e(eng):
     return 7 if eng.big_endian else 0
 
@@ -314,8 +338,27 @@ def state_view(eng, st, p, write=True):
     got = STATE_OF.get(top.get_id())
     if got is not None and got[0].eq(off):
         return got[2]
+    if _zeroed(top, off):
+        return SP.zero_state()
     j = z3.BitVec("j", 64)
     return z3.Lambda([j], z3.Select(mem, p.off + (j ^ _e(eng))))
+
+
+def _zeroed(top, off):
+    """The state's 200 bytes at off are stores of zero on top of the memory (a memset)."""
+    if not z3.is_bv_value(off):
+        return False
+    seen = set()
+    while z3.is_app_of(top, z3.Z3_OP_STORE) and len(seen) < STATE_BYTES:
+        i, v = z3.simplify(top.arg(1)), z3.simplify(top.arg(2))
+        if not z3.is_bv_value(i) or not z3.is_bv_value(v) or v.as_long() != 0:
+            return False
+        d = i.as_long() - off.as_long()
+        if not 0 <= d < STATE_BYTES:
+            return False
+        seen.add(d)
+        top = top.arg(0)
+    return len(seen) == STATE_BYTES
 
 
 def store_state(eng, st, p, S):
@@ -473,6 +516,12 @@ def canon(eng, st, S):
     for v in SP.RECORDED:
         if S.eq(v):
             return v
+    # a recorded case split (SP 800-185's bytepad: the block completed or not) whose case
+    # the path decides is the C's state syntactically
+    memo = {}
+    for v in SP.RECORDED:
+        if z3.is_app_of(v, z3.Z3_OP_ITE) and S.eq(decide(eng, st, v, memo)):
+            return v
     for v in SP.RECORDED:
         try:
             if not eng.feasible(st, *state_diff(S, v)):
@@ -576,6 +625,30 @@ KERNEL_CONTRACTS = {"keccak_p1600": c_permute, "keccak_p1600_absorb": c_absorb,
 
 
 # -- the public functions --
+
+# The position a contract's exit stored, by the id of the memory the store made: (offset,
+# the specification's 64-bit term). Read back under stores to other bytes, the field is that
+# term, so the positions of consecutive contracts meet syntactically.
+POS_OF = {}
+
+
+def _stored_pos(st, p, width):
+    """The specification's term of the position field at p, where a contract stored it and
+    only other bytes were written since; else None."""
+    top, off = st.mem[p.oid], z3.simplify(p.off)
+    if not z3.is_bv_value(off):
+        return None
+    while z3.is_app_of(top, z3.Z3_OP_STORE):
+        got = POS_OF.get(top.get_id())
+        if got is not None:
+            break
+        i = z3.simplify(top.arg(1))
+        if not z3.is_bv_value(i) or 0 <= i.as_long() - off.as_long() < width:
+            return None
+        top = top.arg(0)
+    got = POS_OF.get(top.get_id())
+    return got[1] if got is not None and got[0].eq(off) else None
+
 
 def _width(v, bits):
     if isinstance(v, int):
@@ -718,13 +791,13 @@ class Sponge:
 
     # -- the sponge's own absorb and squeeze, proven once per rate and round count --
 
-    def ensure_contracts(self, rate, rounds, out=None):
-        """Prove rs_sponge_absorb (every length) and rs_sponge_squeeze (of `out` bytes, or of
-        every length where out is None) for this rate and round count, every domain byte,
-        position and phase, unless done; a failure is the caller's."""
+    def ensure_contracts(self, rate, rounds, out=None, squeeze=True):
+        """Prove rs_sponge_absorb (every length) and, with squeeze, rs_sponge_squeeze (of
+        `out` bytes, or of every length where out is None) for this rate and round count,
+        every domain byte, position and phase, unless done; a failure is the caller's."""
         for which, role, n in (("rs_sponge_absorb", "absorb", None),
                                ("rs_sponge_squeeze", "squeeze", out)):
-            if which not in self.eng.funcs:
+            if which not in self.eng.funcs or (role == "squeeze" and not squeeze):
                 continue
             key = (which, rate, rounds, n)
             if key not in self.contracts:
@@ -768,7 +841,10 @@ class Sponge:
             raise Unsupported(f"{which} at rate {rate}, {rounds} rounds is not proven "
                               f"({got})" if got is not None else
                               f"{which} at rate {rate}, {rounds} rounds calls itself")
-        pos = z3.ZeroExt(64 - f["pos"][1].bits, f["pos"][0])
+        pos = z3.simplify(z3.ZeroExt(64 - f["pos"][1].bits, f["pos"][0]))
+        _, t, off = self._field("pos")
+        got = _stored_pos(st, Ptr(ctx.oid, ctx.off + off, t), t.size)
+        pos = pos if got is None else got
         phase = f["squeezing"][0]
         eng.must(st, z3.Or(z3.And(phase == 0, z3.ULT(pos, rate)),
                            z3.And(phase == 1, z3.UGE(pos, 1), z3.ULE(pos, rate))),
@@ -790,6 +866,10 @@ class Sponge:
         for name, v in (("pos", pos), ("squeezing", phase)):
             _, t, off = f[name]
             self.eng.store(st, Ptr(ctx.oid, ctx.off + off, t), t, _width(v, t.bits))
+            if name == "pos" and not isinstance(v, int):
+                # the field holds v exactly: below the rate, v fits its width
+                mem = st.mem[ctx.oid]
+                POS_OF[mem.get_id()] = (z3.simplify(ctx.off + off), v, mem)   # kept alive
 
     def contract_absorb(self, eng, st, args):
         ctx, buf, n, S, pos, phase, rate, rounds, f = self._contract_entry(
@@ -797,10 +877,9 @@ class Sponge:
         outs = []
         for s2, absorbing in eng.split(st, phase == 0):
             if absorbing:
-                mem = s2.mem[buf.oid] if buf.oid is not None else \
-                    z3.K(z3.BitVecSort(64), z3.BitVecVal(0, 8))
+                mem, off = input_bytes(eng, s2, buf, n)
                 had = len(SP.FACTS)
-                S2, p2 = SP.absorb(S, pos, mem, buf.off, n, rate, rounds)
+                S2, p2 = SP.absorb(S, pos, mem, off, n, rate, rounds)
                 s2.pc.extend(SP.FACTS[had:])
                 self._contract_exit(s2, ctx, f, S2, p2, bv(0, 8))
             outs.append((s2, None))
