@@ -49,6 +49,11 @@ BUGS = [
     ("multi-buffer init zeroing one stream's state", "keccak_sponge.c",
      "memset(st, 0, 25 * sizeof *st * rs_mb_lanes(n, rs_mb_width[mb->kernel]));",
      "memset(st, 0, 25 * sizeof *st);", "shake128_x2_init", "mismatch"),
+    # every multi-buffer stream absorbing the first stream's input: each stream's own state
+    # then holds another's message
+    ("multi-buffer stream reading another's input", "keccak_sponge.c",
+     "        p[j] = in[j < n ? j : 0];\n    if (mb->pos) {",
+     "        p[j] = in[0];\n    if (mb->pos) {", "shake128_x2_absorb", "mismatch"),
 ]
 
 
