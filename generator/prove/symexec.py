@@ -568,17 +568,19 @@ class Engine:
             self._clobber(st, p, t.size)
         arr = st.mem[p.oid]
         bound = self.bound(st, p, t.size)
+        floor = self.floor(st, p) if bound is not None else 0
         for i in range(t.size):
             sh = (t.size - 1 - i) if self.big_endian else i
             byte = z3.Extract(8 * sh + 7, 8 * sh, v)
             if bound is None:
                 arr = z3.Store(arr, z3.simplify(p.off + i), byte)
             else:
-                # a store at a computed offset, below a bound the path proves: a read at a
-                # constant offset past it (a field after the state) skips it unasked
+                # a store at a computed offset, inside bounds the path proves: a read at a
+                # constant offset outside them (a field before or after the state) skips it
+                # unasked
                 a = z3.BitVec("a", 64)
-                arr = z3.Lambda([a], z3.If(z3.And(z3.ULT(a, bound), a == p.off + i), byte,
-                                           z3.Select(arr, a)))
+                arr = z3.Lambda([a], z3.If(z3.And(z3.UGE(a, floor), z3.ULT(a, bound),
+                                                  a == p.off + i), byte, z3.Select(arr, a)))
         st.mem[p.oid] = arr
 
     def bound(self, st, p, n):
@@ -596,6 +598,21 @@ class Engine:
             else:
                 hi = mid
         return bv(hi) if hi < size.as_long() else None
+
+    def floor(self, st, p):
+        """The greatest offset p's provably starts at or above (0 where the path says
+        nothing), where its object's size is a constant."""
+        size = z3.simplify(self.objs[p.oid].size)
+        if not z3.is_bv_value(size):
+            return bv(0)
+        lo, hi = 0, size.as_long()
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.feasible(st, z3.ULT(p.off, mid)):
+                hi = mid - 1
+            else:
+                lo = mid
+        return bv(lo)
 
     # -- functions --
 
