@@ -677,7 +677,8 @@ class Engine:
         arr = st.mem[dst.oid]
         if self.memset_lambda:
             a = z3.BitVec("a", 64)
-            st.mem[dst.oid] = z3.Lambda([a], z3.If(z3.ULT(a - dst.off, n), byte, arr[a]))
+            st.mem[dst.oid] = z3.Lambda([a], z3.If(z3.ULT(a - dst.off, bv(n.as_long())), byte,
+                                                   arr[a]))
             return [(st, dst)]
         for i in range(n.as_long()):
             arr = z3.Store(arr, dst.off + i, byte)
