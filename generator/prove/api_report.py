@@ -208,6 +208,9 @@ def counterexample_text(name, failure, sponge, cnames):
     buffer (run it under AddressSanitizer). ChaCha's: chacha_api.counterexample_text."""
     if isinstance(sponge, CA.Chacha):
         return CA.counterexample_text(name, failure, sponge, cnames)
+    if isinstance(sponge, SNP.Snp):
+        from . import snp_repro
+        return snp_repro.counterexample_text(name, failure, sponge, cnames)
     m = smallest(failure, sponge.eng)
     vals = {}
     for d in m.decls():

@@ -345,8 +345,12 @@ class Snp:
         self.taken = set()
         paths = 0
         for case in cases(n, op):
-            with SP.scope():
-                paths += self._run(fd, n, op, rounds, case)
+            try:
+                with SP.scope():
+                    paths += self._run(fd, n, op, rounds, case)
+            except Failure as f:
+                f.case = dict(case)
+                raise
         return paths
 
     def _store(self, mem, oid, n, Ss):
