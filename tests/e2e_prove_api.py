@@ -49,6 +49,12 @@ BUGS = [
     ("multi-buffer init zeroing one stream's state", "keccak_sponge.c",
      "memset(st, 0, 25 * sizeof *st * rs_mb_lanes(n, rs_mb_width[mb->kernel]));",
      "memset(st, 0, 25 * sizeof *st);", "shake128_x2_init", "mismatch"),
+    # XKCP's SnP AddBytes with its unaligned head loop one byte off: it stops at a position
+    # of 7 mod 8, and the lane loop then xors whole lanes one byte out of place
+    ("SnP's head loop off by one", "keccak_snp.c",
+     "    for (; len && (pos & 7); len--, pos++, in++)\n        state[pos >> 3] ^=",
+     "    for (; len && ((pos + 1) & 7); len--, pos++, in++)\n        state[pos >> 3] ^=",
+     "KeccakP1600_AddBytes", "mismatch"),
 ]
 
 

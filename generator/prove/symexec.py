@@ -1026,6 +1026,13 @@ class Engine:
 
     def _e_Cast(self, e, st):
         t = self.type_of(e.to_type)
+        if isinstance(t, T.Ptr) and isinstance(e.expr, c_ast.Cast):
+            # (T *)(uintptr_t)p, a const pointer's qualifier cast away: the pointer itself
+            inner = self.type_of(e.expr.to_type)
+            if isinstance(inner, T.Int) and inner.bits == 64 and not inner.signed:
+                return [(s2, self.convert(v, t)) if isinstance(v, Ptr) else
+                        (s2, self.convert(self.convert(v, inner), t))
+                        for s2, v in self.eval(e.expr.expr, st)]
         return [(s2, self.convert(v, t)) for s2, v in self.eval(e.expr, st)]
 
     def _e_ExprList(self, e, st):
