@@ -38,6 +38,10 @@ NOT_YET = [
     (r"Keccak[PF]1600(_12rounds)?_ODDuplexing.*",
      "the OD duplexing loop (rs_od_loop) runs a symbolic number of blocks, each overwriting "
      "lanes and permuting: no loop invariant for it in the byte-layer prover yet"),
+    (r"KeccakP1600times\d_Extract(AndAdd)?LanesAll",
+     "the output's 8 laneCount N lane stores at symbolic addresses (data + 8 j laneOffset), "
+     "compared with the specification's: no answer from z3 within 7 min for N = 2 (measured "
+     "on 2026-12-06 under load 4)"),
     (r"Keccak[PF]1600times\d(_12rounds)?_FastLoop_Absorb",
      "rs_snp_fast_loop calls its block loop through a function pointer and runs a symbolic "
      "number of blocks: the engine has neither yet"),
