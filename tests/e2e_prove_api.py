@@ -59,6 +59,12 @@ BUGS = [
     ("multi-buffer stream reading another's input", "keccak_sponge.c",
      "        p[j] = in[j < n ? j : 0];\n    if (mb->pos) {",
      "        p[j] = in[0];\n    if (mb->pos) {", "shake128_x2_absorb", "mismatch"),
+    # XKCP's SnP AddBytes with its unaligned head loop one byte off: it stops at a position
+    # of 7 mod 8, and the lane loop then xors whole lanes one byte out of place
+    ("SnP's head loop off by one", "keccak_snp.c",
+     "    for (; len && (pos & 7); len--, pos++, in++)\n        state[pos >> 3] ^=",
+     "    for (; len && ((pos + 1) & 7); len--, pos++, in++)\n        state[pos >> 3] ^=",
+     "KeccakP1600_AddBytes", "mismatch"),
 ]
 
 

@@ -11,6 +11,7 @@ import time
 from . import cfront, driver
 from . import chacha_api as CA
 from . import mb_api as M
+from . import snp_api as SNP
 from . import sp800185_api as S8
 from . import sponge_api as A
 from .symexec import Failure, Unsupported
@@ -24,8 +25,6 @@ NOT_YET = [
     (r"kt(128|256)(_.*)?", "KangarooTwelve's tree is not covered by the byte-layer prover yet"),
     (r"(parallelhash|parallelhashxof)\d+(_.*)?",
      "ParallelHash's tree (KangarooTwelve's) is not covered by the byte-layer prover yet"),
-    (r"Keccak[PF]1600.*", "XKCP's SnP byte functions are not covered by the byte-layer prover "
-                       "yet"),
 ]
 
 
@@ -72,11 +71,21 @@ def prove_api(folder, configs=None, only=None, progress=None):
                      # the vector levels' dispatch is built on Linux (aarch64's
                      # rs_dispatch.h): each compiler is read with and without __linux__
                      variants=((), ("-D__linux__=1",)))
+    snps = {f: _units(os.path.join(folder, f), configs or _file_configs(
+        os.path.join(folder, f), cfgs), SNP.Snp) for f in ("keccak_snp.c", "keccak_snp_xN.c")
+            if any(SNP.classify(n) for _, n in public_functions(folder)
+                   if not only or n in only)}
     results = []
     for header, name in public_functions(folder):
         if only and name not in only:
             continue
         t0 = time.time()
+        if SNP.classify(name) is not None:
+            f = "keccak_snp.c" if SNP.classify(name)[0] == 1 else "keccak_snp_xN.c"
+            results.append(_prove_with(name, snps[f], f, t0))
+            if progress:
+                progress(results[-1])
+            continue
         if CA.classify(name) is not None:
             results.append(_prove_with(name, chachas, "chacha.c", t0,
                                        cfront.CONFIGS_FOR_ARCH.get(arch, ())))
@@ -144,6 +153,8 @@ def _prove_with(name, units, src, t0, kernel_cfgs=()):
         try:
             cases = obj.prove(name)
             detail = detail or f"{cases} paths"
+            if isinstance(obj, SNP.Snp):
+                detail = SNP.detail(name, cases, obj)
         except Failure as f:
             status, detail, failure = "counterexample", str(f), (f, obj, cnames)
             break
@@ -202,6 +213,9 @@ def counterexample_text(name, failure, sponge, cnames):
     buffer (run it under AddressSanitizer). ChaCha's: chacha_api.counterexample_text."""
     if isinstance(sponge, CA.Chacha):
         return CA.counterexample_text(name, failure, sponge, cnames)
+    if isinstance(sponge, SNP.Snp):
+        from . import snp_repro
+        return snp_repro.counterexample_text(name, failure, sponge, cnames)
     m = smallest(failure, sponge.eng)
     vals = {}
     for d in m.decls():

@@ -194,8 +194,9 @@ def _induct(eng, st, node, iterate, effect, steps=None):
     lenvar = lenvar[0]
     step = -steps[lenvar]
     args_entry = [entry[p.name] for p in eng.funcs[fn].decl.type.args.params]
-    len0 = entry[lenvar].v
-    lenL = st.env[lenvar].v
+    # a 32-bit length (an SnP helper's unsigned) counts in 64 bits here
+    len0 = z3.ZeroExt(64 - entry[lenvar].v.size(), entry[lenvar].v)
+    lenL = z3.ZeroExt(64 - st.env[lenvar].v.size(), st.env[lenvar].v)
     t_L = len0 - lenL
 
     # the memory at the helper's entry, which the effect is relative to

@@ -237,12 +237,46 @@ def to_lia(fs, exact=None):
     return got + facts
 
 
+# id of a chain of stores at constant addresses -> (the chain, {address: value on top}, the
+# array below it); the chain is kept so that its id is not reused
+_CONST = {}
+
+
+def _const_stores(arr):
+    """({address: the topmost value stored there}, the array below) of the stores at
+    constant addresses on top of arr, built on the table of the chain below where it has
+    one."""
+    chain, a = [], arr
+    while z3.is_app_of(a, z3.Z3_OP_STORE) and z3.is_bv_value(a.arg(1)) and \
+            a.get_id() not in _CONST:
+        chain.append(a)
+        a = a.arg(0)
+    if a.get_id() in _CONST:
+        _, table, bottom = _CONST[a.get_id()]
+        table = dict(table)
+    else:
+        table, bottom = {}, a
+    for s in reversed(chain):
+        table[s.arg(1).as_long()] = s.arg(2)
+    if len(_CONST) > 4096:
+        _CONST.clear()
+    _CONST[arr.get_id()] = (arr, table, bottom)
+    return table, bottom
+
+
 def sel(arr, x, below=None):
     """arr[x] with every store, lambda and if-then-else of arrays on top of the base array
     unfolded, and the reads inside them too: a formula whose only array terms are the
     untouched ones, which z3 decides far faster. A lambda's guard that the index decides
     (a range a store or a state was written to) drops the branch, and so does a store at a
     constant offset at or past `below`, a bound the caller proved x is under."""
+    if z3.is_bv_value(x) and z3.is_app_of(arr, z3.Z3_OP_STORE):
+        # a constant address past the stores at other constant addresses (a chain of
+        # hundreds of lane stores): one table per chain read, no walk per byte
+        table, arr = _const_stores(arr)
+        got = table.get(x.as_long())
+        if got is not None:
+            return got
     if z3.is_app_of(arr, z3.Z3_OP_STORE):
         a, i, v = arr.children()
         i = z3.simplify(i)
@@ -694,7 +728,8 @@ class Engine:
         arr = st.mem[dst.oid]
         if self.memset_lambda:
             a = z3.BitVec("a", 64)
-            st.mem[dst.oid] = z3.Lambda([a], z3.If(z3.ULT(a - dst.off, n), byte, arr[a]))
+            st.mem[dst.oid] = z3.Lambda([a], z3.If(z3.ULT(a - dst.off, bv(n.as_long())), byte,
+                                                   arr[a]))
             return [(st, dst)]
         for i in range(n.as_long()):
             arr = z3.Store(arr, dst.off + i, byte)
@@ -1042,6 +1077,13 @@ class Engine:
 
     def _e_Cast(self, e, st):
         t = self.type_of(e.to_type)
+        if isinstance(t, T.Ptr) and isinstance(e.expr, c_ast.Cast):
+            # (T *)(uintptr_t)p, a const pointer's qualifier cast away: the pointer itself
+            inner = self.type_of(e.expr.to_type)
+            if isinstance(inner, T.Int) and inner.bits == 64 and not inner.signed:
+                return [(s2, self.convert(v, t)) if isinstance(v, Ptr) else
+                        (s2, self.convert(self.convert(v, inner), t))
+                        for s2, v in self.eval(e.expr.expr, st)]
         return [(s2, self.convert(v, t)) for s2, v in self.eval(e.expr, st)]
 
     def _e_ExprList(self, e, st):
