@@ -105,7 +105,7 @@ class ApiBundles(unittest.TestCase):
                 self.assertRegex(l, r"not supported  .*: \S+.*: \S", l)
             else:
                 self.assertEqual(status, "proved", l)
-        self.assertEqual(covered, 45, r.stdout[-3000:])
+        self.assertEqual(covered, 73, r.stdout[-3000:])
 
 
 class ApiPlantedBugs(unittest.TestCase):
