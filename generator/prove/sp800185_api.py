@@ -149,16 +149,7 @@ class Sp800185:
                 env = self._args(st, params, dict(zip([b for b, _ in bufs], nulls)), phase,
                                  rate, role)
                 entry = dict(st.mem)
-                SP.RECORDED.clear()
-                SP.DIVS.clear()
-                SP.FACTS.clear()
-                SP.recording[0] = True
-                try:
-                    want = self._spec(kind, role, env, entry, phase, rate)
-                finally:
-                    SP.recording[0] = False
-                st.pc.extend(SP.FACTS)
-                SP.FACTS.clear()
+                want = A.run_spec(st, lambda: self._spec(kind, role, env, entry, phase, rate))
                 for s2, _ in eng.invoke(st, fd, env["args"]):
                     cases += 1
                     self.sp._check(s2, role, env.get("ctx"), want)

@@ -651,6 +651,22 @@ def _stored_pos(st, p, width):
     return got[1] if got is not None and got[0].eq(off) else None
 
 
+def run_spec(st, make):
+    """make()'s specification of a run, its states recorded as the run's cut points and its
+    divisions' facts added to the path."""
+    SP.RECORDED.clear()
+    SP.DIVS.clear()
+    SP.FACTS.clear()
+    SP.recording[0] = True
+    try:
+        want = make()
+    finally:
+        SP.recording[0] = False
+    st.pc.extend(SP.FACTS)
+    SP.FACTS.clear()
+    return want
+
+
 def _width(v, bits):
     if isinstance(v, int):
         return bv(v, bits)
@@ -966,17 +982,9 @@ class Sponge:
                     if domain is None:
                         args.append(Val(z3.Extract(7, 0, dom_param), T.U8))
                 entry = dict(st.mem)
-                SP.RECORDED.clear()
-                SP.DIVS.clear()
-                SP.FACTS.clear()
-                SP.recording[0] = True
-                try:
-                    want = self._spec(role, buf, entry, S, pos, phase, n, rate, rounds, dom,
-                                      digest, locals())
-                finally:
-                    SP.recording[0] = False
-                st.pc.extend(SP.FACTS)
-                SP.FACTS.clear()
+                env = locals()
+                want = run_spec(st, lambda: self._spec(role, buf, entry, S, pos, phase, n, rate,
+                                                       rounds, dom, digest, env))
                 for s2, _ in eng.invoke(st, fd, args):
                     cases += 1
                     self._check(s2, role, ctx, want)
