@@ -12,6 +12,7 @@ functions' names ("KMAC", "TupleHash") are constant tables the contract reads as
 bytes."""
 
 import itertools
+import os
 import re
 
 import z3
@@ -118,6 +119,13 @@ class Sp800185:
             raise Unsupported("a tuple of a symbolic count of strings, each an object of its "
                               "own, is outside the engine's memory; its loop body is "
                               f"{kind[:9]}{'128' if rate == 168 else '256'}_add, proven")
+        if role == "oneshot" and not os.environ.get("RS_PROVE_SP_ONESHOTS"):
+            # measured on 2026-12-06 (Intel Xeon family 6 model 167, 2 cores, load 3-5):
+            # cshake128's run had not ended after 17 min
+            raise Unsupported("the one-shot's run (its prefix, message and output lengths all "
+                              "symbolic, each string NULL or not) does not end in 17 min; its "
+                              "steps (init, absorb or update, final or squeeze) are proven "
+                              "(RS_PROVE_SP_ONESHOTS=1 runs it)")
         got = self.sp.prove_helpers()
         if isinstance(got, Failure):
             raise got
@@ -251,7 +259,7 @@ def c_repro(name, vals):
              "    if (out[i] != want[i]) {",
              '        printf("output byte %zu differs from the standard\'s (SP 800-185): '
              '%02x, not %02x\\n", i, out[i], want[i]);',
-             "        return 1;", "    }",
+             "        free(ctx); free(z); free(out);", "        return 1;", "    }",
              'puts("the same as the standard\'s output");', "free(ctx); free(z); free(out);",
              "return 0;"]
     return ("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n"
