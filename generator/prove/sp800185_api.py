@@ -53,7 +53,6 @@ class Sp800185:
         self.encode = {}              # (shift, right) -> True, or the Failure of its proof
         if "rs_sp_encode" in self.eng.funcs:
             self.eng.summaries["rs_sp_encode"] = self.encode_summary
-        self.used = set()
 
     # -- rs_sp_encode: the encodings' bytes --
 
@@ -93,7 +92,6 @@ class Sp800185:
                 self.encode[key] = f
         if self.encode[key] is not True:
             raise self.encode[key]
-        self.used.add("rs_sp_encode")
         eng.check_access(st, out, 10, True)
         arr, n = (SS.right_encode if key[1] else SS.left_encode)(x.v, key[0])
         a = z3.BitVec("a", 64)
