@@ -127,8 +127,9 @@ class Sp800185:
         got = self.sp.prove_helpers()
         if isinstance(got, Failure):
             raise got
-        # an init or a string of a tuple only absorbs: the squeeze's contract is not asked
-        self.sp.ensure_contracts(rate, ROUNDS, squeeze=role not in ("init", "add"))
+        # an init, an absorb or a string of a tuple only absorbs: the squeeze's contract is
+        # not asked
+        self.sp.ensure_contracts(rate, ROUNDS, squeeze=role in ("final", "squeeze", "oneshot"))
         with SP.scope():
             if role in ("absorb", "update") or (kind == "cshake" and role == "squeeze"):
                 # the sponge's own absorb and squeeze under the context's domain byte
