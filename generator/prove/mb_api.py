@@ -106,15 +106,7 @@ class LaneHelpers:
         return self.xor_effect if which == "rs_mb_xor" else self.extract_effect
 
     def summary(self, which):
-        effect = self.effect(which)
-
-        def run(eng, st, args):
-            self.pre(eng, st, args, which)
-            st = st.fork()
-            for oid, arr in effect(eng, st, args, args[-1].v).items():
-                st.mem[oid] = arr
-            return [(st, None)]
-        return run
+        return A.effect_summary(lambda eng, st, args: self.pre(eng, st, args, which), self.effect(which))
 
     def invariant(self, which):
         effect = self.effect(which)

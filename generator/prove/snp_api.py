@@ -150,15 +150,7 @@ class Helpers:
                      f"{which}: input and output overlap without being the same buffer")
 
     def summary(self, which):
-        effect = self.effect(which)
-
-        def run(eng, st, args):
-            self.pre(eng, st, which, args)
-            st = st.fork()
-            for oid, arr in effect(eng, st, args, args[-1].v).items():
-                st.mem[oid] = arr
-            return [(st, None)]
-        return run
+        return A.effect_summary(lambda eng, st, args: self.pre(eng, st, which, args), self.effect(which))
 
     def invariant(self, which, add):
         """sponge_api's induction, where `add` (a buffer, not NULL) steps with `out`."""

@@ -70,6 +70,18 @@ def classify(name):
 
 # -- the helpers' summaries --
 
+def effect_summary(pre, effect):
+    """A byte helper's summary: its preconditions checked, then its effect on memory (the
+    objects it writes, for the length in its last argument)."""
+    def run(eng, st, args):
+        pre(eng, st, args)
+        st = st.fork()
+        for oid, arr in effect(eng, st, args, args[-1].v).items():
+            st.mem[oid] = arr
+        return [(st, None)]
+    return run
+
+
 class Helpers:
     """rs_xor_bytes / rs_extract_bytes: the summary (an effect on memory) and the loop
     invariant proposed from it."""
@@ -128,15 +140,12 @@ class Helpers:
 
     def summary(self, which):
         effect = self.xor_effect if which == "rs_xor_bytes" else self.extract_effect
+        apply = effect_summary(lambda eng, st, args: self.pre(eng, st, args, which), effect)
 
         def run(eng, st, args):
             if which == "rs_extract_bytes" and args[2].oid is not None:
                 return eng.invoke(st, eng.funcs[which], args)
-            self.pre(eng, st, args, which)
-            st = st.fork()
-            for oid, arr in effect(eng, st, args, args[-1].v).items():
-                st.mem[oid] = arr
-            return [(st, None)]
+            return apply(eng, st, args)
         return run
 
     def invariant(self, which):
