@@ -12,7 +12,6 @@ functions' names ("KMAC", "TupleHash") are constant tables the contract reads as
 bytes."""
 
 import itertools
-import os
 import re
 
 import z3
@@ -25,6 +24,16 @@ from .symexec import Failure, Ptr, State, Unsupported, Val, bv
 
 ROUNDS = 24                                  # SP 800-185 section 3: KECCAK[c], 24 rounds
 RATES = {"128": 168, "256": 136}             # KECCAK[256] and KECCAK[512]
+
+# The static helpers that absorb a function's prefix (cSHAKE's, KMAC's key block), by the
+# kind whose prefix they are. Each is proven once per rate, then is a contract at every
+# call: a one-shot starts from the standard's prefix state instead of running the prefix's
+# absorbs under its own symbolic lengths once more.
+PREFIX_HELPERS = {"rs_cshake_init": "cshake", "rs_kmac_init": "kmac"}
+
+
+# The context parameter's names: the public functions' and the static helpers'.
+CONTEXTS = ("ctx", "s")
 
 
 def classify(name):
@@ -53,6 +62,12 @@ class Sp800185:
         self.encode = {}              # (shift, right) -> True, or the Failure of its proof
         if "rs_sp_encode" in self.eng.funcs:
             self.eng.summaries["rs_sp_encode"] = self.encode_summary
+        self.prefixes = {}            # (helper, rate) -> True, None (being proven) or the end
+        for which in PREFIX_HELPERS:
+            if which in self.eng.funcs:
+                self.eng.summaries[which] = A.guarded(
+                    self.prefixes, which,
+                    lambda eng, st, args, which=which: self.prefix_contract(which, st, args))
 
     # -- rs_sp_encode: the encodings' bytes --
 
@@ -104,6 +119,43 @@ class Sp800185:
         st.mem[out.oid] = new
         return [(st, Val(n, T.SIZE_T))]
 
+    # -- the prefix helpers: the standard's state after a prefix --
+
+    def prefix_contract(self, which, st, args):
+        """rs_cshake_init / rs_kmac_init(s, rate, a, alen, b, blen): once proven at this rate
+        (every length of both strings, each NULL or not), the context holds the
+        specification's state after the prefix, its position and domain byte."""
+        eng = self.eng
+        s, rate, a, alen, b, blen = args
+        kind = PREFIX_HELPERS[which]
+        rate = A._concrete(eng, st, rate, "the prefix's rate")
+        key = (which, rate)
+        if key not in self.prefixes:
+            self.prefixes[key] = None                 # being proven: its own body runs
+            try:
+                with SP.scope():
+                    self._run(eng.funcs[which], kind, "init", rate)
+                self.prefixes[key] = True
+            except (Failure, Unsupported) as e:
+                self.prefixes[key] = e
+        if self.prefixes[key] is not True:
+            raise self.prefixes[key]
+        eng.check_access(st, s, self.sp.ctx_t.size, True)
+        pieces = []
+        for p, n in ((a, alen), (b, blen)):
+            A.check_input(eng, st, p, n.v, which)
+            if p.oid is not None and p.oid == s.oid:
+                raise Unsupported(f"{which}: a string inside the context it initializes")
+            mem, off = A.input_bytes(eng, st, p, n.v)
+            pieces.append((mem, off, n.v))
+        st = st.fork()
+        had = len(SP.FACTS)
+        S, pos, dom = (SS.cshake_start if kind == "cshake" else SS.kmac_start)(
+            pieces[0], pieces[1], rate, ROUNDS)
+        st.pc.extend(SP.FACTS[had:])
+        self.sp.establish(st, s, S, pos, 0, rate, ROUNDS, dom)
+        return [(st, None)]
+
     # -- the public functions --
 
     def prove(self, name):
@@ -117,13 +169,6 @@ class Sp800185:
             raise Unsupported("a tuple of a symbolic count of strings, each an object of its "
                               "own, is outside the engine's memory; its loop body is "
                               f"{kind[:9]}{'128' if rate == 168 else '256'}_add, proven")
-        if role == "oneshot" and not os.environ.get("RS_PROVE_SP_ONESHOTS"):
-            # measured on 2026-12-06 (Intel Xeon family 6 model 167, 2 cores, load 3-5):
-            # cshake128's run had not ended after 17 min
-            raise Unsupported("the one-shot's run (its prefix, message and output lengths all "
-                              "symbolic, each string NULL or not) does not end in 17 min; its "
-                              "steps (init, absorb or update, final or squeeze) are proven "
-                              "(RS_PROVE_SP_ONESHOTS=1 runs it)")
         got = self.sp.prove_helpers()
         if isinstance(got, Failure):
             raise got
@@ -141,7 +186,7 @@ class Sp800185:
         """[(pointer parameter, its length parameter)] of a function's strings."""
         out = []
         for (p, t), (q, u) in zip(params, params[1:]):
-            if isinstance(t, T.Ptr) and p != "ctx" and isinstance(u, T.Int):
+            if isinstance(t, T.Ptr) and p not in CONTEXTS and isinstance(u, T.Int):
                 out.append((p, q))
         return out
 
@@ -171,7 +216,9 @@ class Sp800185:
         env["dom"] = z3.ZeroExt(56, z3.BitVec("domain", 8))
         names = [p for p, _ in params]
         for k, (p, t) in enumerate(params):
-            if p == "ctx":
+            if p == "rate":                       # a prefix helper's, proven per rate
+                env["args"].append(Val(bv(rate, t.bits), t))
+            elif p in CONTEXTS:
                 ctx = eng.new_obj(st, "ctx", self.sp.ctx_t.size)
                 if role != "init":
                     st.pc.append(z3.ULT(env["pos"], rate) if phase == 0 else
@@ -209,8 +256,12 @@ class Sp800185:
                 S, pos = SS.absorb(S, pos, SS.encode_string(piece("part")), rate, ROUNDS)
             return [], (S, pos, phase, rate, ROUNDS, dom)
         if role == "oneshot":
+            # the prefix's state and the message's are cut points: the C's contracts leave
+            # the same terms (the prefix helper's and the absorb's)
             S, pos, dom = self._start(kind, piece, rate)
+            SP._record(S)
             S, pos = SS.absorb(S, pos, [piece("in")], rate, ROUNDS)
+            SP._record(S)
         out, n = env["out"]
         if not phase:
             if kind != "cshake":

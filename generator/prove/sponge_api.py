@@ -324,6 +324,16 @@ def input_bytes(eng, st, buf, n):
     return mem, buf.off
 
 
+def check_input(eng, st, buf, n, which):
+    """A contract's buffer of n bytes: NULL only with n = 0, else inside its object."""
+    if buf.oid is None:
+        eng.must(st, n == 0, "oob", f"{which}: a null buffer of nonzero length")
+        return
+    o = eng.objs[buf.oid]
+    eng.must(st, z3.Or(n == 0, z3.And(z3.ULE(n, o.size), z3.ULE(buf.off, o.size - n))),
+             "oob", f"{which}: {n} bytes outside {o.name}")
+
+
 def _e(eng):
     return 7 if eng.big_endian else 0
 
@@ -530,7 +540,10 @@ def canon(eng, st, S):
     # the path decides is the C's state syntactically
     memo = {}
     for v in SP.RECORDED:
-        if z3.is_app_of(v, z3.Z3_OP_ITE) and S.eq(decide(eng, st, v, memo)):
+        # decide only ever returns a node reached through the branches: where S is none,
+        # its queries cannot make S
+        if z3.is_app_of(v, z3.Z3_OP_ITE) and S.get_id() in _branch_nodes(v) and \
+                S.eq(decide(eng, st, v, memo)):
             return v
     for v in SP.RECORDED:
         try:
@@ -539,6 +552,19 @@ def canon(eng, st, S):
         except Unsupported:
             continue
     return S
+
+
+def _branch_nodes(t):
+    """The ids of t and of every term reached from it through if-then-else branches."""
+    out, todo = set(), [t]
+    while todo:
+        x = todo.pop()
+        if x.get_id() in out:
+            continue
+        out.add(x.get_id())
+        if z3.is_app_of(x, z3.Z3_OP_ITE):
+            todo += x.children()[1:]
+    return out
 
 
 def decide(eng, st, t, memo):
@@ -875,15 +901,10 @@ class Sponge:
         eng.must(st, z3.Or(z3.And(phase == 0, z3.ULT(pos, rate)),
                            z3.And(phase == 1, z3.UGE(pos, 1), z3.ULE(pos, rate))),
                  "mismatch", f"{which}: a context outside the sponge's states (pos, phase)")
-        if buf.oid is None:
-            eng.must(st, n.v == 0, "oob", f"{which}: a null buffer of nonzero length")
-        else:
-            o = eng.objs[buf.oid]
-            eng.must(st, z3.Or(n.v == 0, z3.And(z3.ULE(n.v, o.size),
-                                                z3.ULE(buf.off, o.size - n.v))),
-                     "oob", f"{which}: {n.v} bytes outside {o.name}")
-            if which == "rs_sponge_squeeze" and not o.writable:
-                eng.must(st, n.v == 0, "oob", f"{which}: a write to {o.name}")
+        check_input(eng, st, buf, n.v, which)
+        if which == "rs_sponge_squeeze" and buf.oid is not None and \
+                not eng.objs[buf.oid].writable:
+            eng.must(st, n.v == 0, "oob", f"{which}: a write to {eng.objs[buf.oid].name}")
         S = canon(eng, st, state_view(eng, st, ctx))
         return ctx, buf, n.v, S, pos, phase, rate, rounds, f
 
@@ -896,6 +917,15 @@ class Sponge:
                 # the field holds v exactly: below the rate, v fits its width
                 mem = st.mem[ctx.oid]
                 POS_OF[mem.get_id()] = (z3.simplify(ctx.off + off), v, mem)   # kept alive
+
+    def establish(self, st, ctx, S, pos, phase, rate, rounds, domain):
+        """The context at ctx made to hold (S, pos, phase) of this rate, round count and
+        domain byte: every field R reads, as a contract's exit stores them."""
+        f = self._fields(st, ctx)
+        for name, v in (("rate", rate), ("rounds", rounds), ("domain", domain)):
+            _, t, off = f[name]
+            self.eng.store(st, Ptr(ctx.oid, ctx.off + off, t), t, _width(v, t.bits))
+        self._contract_exit(st, ctx, f, S, pos, bv(phase, 8))
 
     def contract_absorb(self, eng, st, args):
         ctx, buf, n, S, pos, phase, rate, rounds, f = self._contract_entry(
