@@ -267,6 +267,7 @@ class Sp800185:
             if kind != "cshake":
                 S, pos = SS.close(S, pos, n if role in ("final", "oneshot") and
                                   not kind.endswith("xof") else bv(0), rate, ROUNDS)
+                SP._record(S)        # the C's absorb contract leaves the same term
             S, pos = SP.pad(S, pos, rate, dom), bv(rate)
         SP.power(S, bv(1), ROUNDS)                        # S is a cut point
         outs = [] if out is None else \

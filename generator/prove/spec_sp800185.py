@@ -70,6 +70,8 @@ def encode_string(piece):
 def absorb(S, pos, pieces, rate, rounds):
     for mem, off, n in pieces:
         S, pos = SP.absorb(S, pos, mem, off, n, rate, rounds)
+        # a piece's end is where the C's absorb of it ends: a cut point of the proof
+        SP._record(S)
     return S, pos
 
 
