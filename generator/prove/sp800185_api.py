@@ -9,7 +9,9 @@ value and return their count; at every call it is then that summary: the buffer 
 specification's encoding, which the absorb contract reads as the specification's own array
 (sponge_api.input_bytes), so the C's terms and the standard's meet syntactically. The
 functions' names ("KMAC", "TupleHash") are constant tables the contract reads as their
-bytes."""
+bytes. The static helpers that absorb a prefix (cSHAKE's, KMAC's key block) are proven once
+per rate and are then contracts too, so a one-shot starts from the standard's prefix
+state."""
 
 import itertools
 import re
