@@ -762,6 +762,11 @@ class Sponge:
                         ("squeezing", phase)):
             _, t, off = self._field(name)
             self.eng.store(st, Ptr(oid, bv(off), t), t, _width(v, t.bits))
+            if name == "pos" and not isinstance(v, int):
+                # read back as the specification's term, as after a contract: the caller's
+                # path holds pos within the rate, so the field holds it exactly
+                mem = st.mem[oid]
+                POS_OF[mem.get_id()] = (bv(off), v, mem)
 
     def r_holds(self, st, oid, pos, phase, rate, rounds, domain):
         """The conditions of R on the context's fields, one Bool each with a name."""
