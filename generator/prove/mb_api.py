@@ -89,6 +89,26 @@ class LaneHelpers:
             byte = sm[lane.off + 8 * w * z3.LShR(s, 3) + ((s & 7) ^ self.e if self.e else s & 7)]
         return {out.oid: z3.Lambda([a], z3.If(z3.ULT(a - out.off, n), byte, old[a]))}
 
+    def extract_at_call(self, eng, st, args, n):
+        """extract_effect where the stream at `lane` is a store of the standard's bytes S (a
+        contract's exit, R's context): byte d of the output is S[pos + d], the same byte
+        read without the context's other layers (its fields, the other streams' states, the
+        padding under a later store), which would each be a case of every comparison of the
+        output. Sound: the precondition (checked before) puts pos + d below 200 for every
+        d < n, and on the stream's 200 bytes the memory is S (_below: the layers it skips
+        write other bytes); elsewhere the proven effect itself."""
+        lane, w, pos, out = args[0], self._w(eng, st, args[1]), args[2], args[3]
+        off = z3.simplify(lane.off)
+        if out.oid is None or w != 1 or not z3.is_bv_value(off):
+            return self.extract_effect(eng, st, args, n)
+        S = _below(st.mem[lane.oid], off, w)
+        if S is None:
+            return self.extract_effect(eng, st, args, n)
+        old = st.mem[out.oid]
+        a = z3.BitVec("a", 64)
+        d = a - out.off
+        return {out.oid: z3.Lambda([a], z3.If(z3.ULT(d, n), z3.Select(S, pos.v + d), old[a]))}
+
     def pre(self, eng, st, args, which):
         lane, w, pos, buf, n = args
         w = self._w(eng, st, w)
@@ -106,7 +126,8 @@ class LaneHelpers:
         return self.xor_effect if which == "rs_mb_xor" else self.extract_effect
 
     def summary(self, which):
-        return A.effect_summary(lambda eng, st, args: self.pre(eng, st, args, which), self.effect(which))
+        effect = self.extract_at_call if which == "rs_mb_extract" else self.effect(which)
+        return A.effect_summary(lambda eng, st, args: self.pre(eng, st, args, which), effect)
 
     def invariant(self, which):
         effect = self.effect(which)
