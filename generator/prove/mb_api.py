@@ -398,8 +398,14 @@ class Kernels:
             if k is None and z3.is_app_of(x, z3.Z3_OP_BMUL) and len(x.children()) == 2:
                 a, b = x.children()
                 c, kk = (a, b) if z3.is_bv_value(a) else (b, a)
+                # k whole blocks for any k whose bytes do not wrap (checked): floor(k c / c)
+                # is k, the remainder 0. The C's own quotient (len / rate, a name the path
+                # defines) as well as the specification's: every stream's block call then
+                # shares one k and one `done`, where a division of each call's length would
+                # give each stream fresh names, and each comparison its own queries
                 if z3.is_bv_value(c) and c.as_long() == 8 * w and \
-                        any(kk.eq(q) for (_, _, q, _) in SP.DIVS):
+                        (any(kk.eq(q) for (_, _, q, _) in SP.DIVS) or
+                         any(kk.eq(q) for (_, _, q, _, _) in self.quotients)):
                     eng.must(st, z3.ULE(kk, ((1 << 64) - 1) // (8 * w)), "ub",
                              f"{name}: a block count whose bytes wrap")
                     k = kk
@@ -456,6 +462,27 @@ class Kernels:
 
 # -- the public functions --
 
+def _memo_sat(eng, sat):
+    """The engine's sat, asked once per query: the streams share their position and length,
+    so a comparison of stream j's bytes asks the same arithmetic (positions, exponents,
+    guards; the states themselves are matched syntactically) as stream 0's, on the same
+    path. Sound: the key is the query's formulas themselves (z3 shares a term's node, so the
+    same formulas have the same ids, and the cache keeps them alive so no id is reused),
+    and a query's answer depends on its formulas only; a model of them is a model of the
+    same query asked again. z3 giving up is not kept (it raises)."""
+    cache = {}
+
+    def run(st, *extra, model=True):
+        fs = tuple(st.pc) + extra
+        key = (tuple(f.get_id() for f in fs), model)
+        if key not in cache:
+            cache[key] = (sat(st, *extra, model=model), fs)
+        else:
+            eng.queries += 1     # counted all the same: fresh names are made from it
+        return cache[key][0]
+    return run
+
+
 FIELDS = ("rate", "pos", "rounds", "domain", "squeezing", "kernel")
 
 
@@ -471,6 +498,7 @@ class MultiSponge:
         self.quotients = self.kernels.quotients
         self.eng.memset_lambda = True
         self.eng.widen_hook = self._widen
+        self.eng.sat = _memo_sat(self.eng, self.eng.sat)
         self.helpers = LaneHelpers(config.big_endian)
         self.mb_t = self.eng.typedefs.get("keccak_sponge_mb")
         self.proven = None
