@@ -489,6 +489,34 @@ def _memo_sat(eng, sat):
     return run
 
 
+def _own_layers(eng, load_bytes):
+    """The engine's load_bytes, where the offset is computed (the padding's lane[(pos >> 3)
+    w]): read from the memory without the layers that write only bytes outside the range
+    the path proves the read inside (floor .. bound: another stream's state and padding).
+    Without it each stream's padding reads through every earlier stream's padding stores,
+    whose guards the index does not decide, and the terms grow with the square of the
+    streams. Sound: a layer that writes no byte of [floor, bound) leaves every byte there
+    as it was below it, and the read is inside (the engine's own bounds, queries under the
+    path); the memory itself is left as it is."""
+    def run(st, p, n):
+        off = z3.simplify(p.off)
+        if p.oid is None or z3.is_bv_value(off):
+            return load_bytes(st, p, n)
+        hi = eng.bound(st, p, n)
+        if hi is None:
+            return load_bytes(st, p, n)
+        lo, hi = eng.floor(st, p).as_long(), hi.as_long()
+        mem = st.mem[p.oid]
+        trimmed = _peel(mem, lambda a, b: b <= lo or a >= hi,
+                        lambda o2, w2: o2 + _span(w2) <= lo or o2 >= hi, {})
+        if trimmed.eq(mem):
+            return load_bytes(st, p, n)
+        view = State(st.pc, dict(st.mem), st.env, st.ptrs)
+        view.mem[p.oid] = trimmed
+        return load_bytes(view, p, n)
+    return run
+
+
 def _lia_first(fs, model):
     """(answer,) where the query's arithmetic formulas decide it over the integers in a short
     turn, else None (the engine's own order then runs: bit-vectors for a second, the
@@ -538,6 +566,7 @@ class MultiSponge:
         self.eng.memset_lambda = True
         self.eng.widen_hook = self._widen
         self.eng.sat = _memo_sat(self.eng, self.eng.sat)
+        self.eng.load_bytes = _own_layers(self.eng, self.eng.load_bytes)
         self.helpers = LaneHelpers(config.big_endian)
         self.mb_t = self.eng.typedefs.get("keccak_sponge_mb")
         self.proven = None
