@@ -535,7 +535,7 @@ def _lia_first(fs, model):
     of the query only where every formula was arithmetic, and only a yes is taken from it
     (the caller that wants a model gets the engine's)."""
     from .spec_sponge import EXACT
-    from .symexec import _lia_solvers, elim_div, to_lia
+    from .symexec import _lia_solvers, to_lia
     lia, whole = [], True
     for f in fs:
         f = f if f.get_id() in EXACT else z3.simplify(f)
@@ -934,8 +934,7 @@ class MultiSponge:
                 SP.FACTS.clear()
                 self.kernels.cands.clear()
                 self.quotients.clear()
-                want = self._spec(role, bufs, entry, Ss, pos, phase, n, rate, rounds, dom, env,
-                                  ctx, soff)
+                want = self._spec(role, bufs, entry, Ss, pos, phase, n, rate, rounds, dom, env)
                 st.pc.extend(SP.FACTS)
                 SP.FACTS.clear()
                 self.kernels.collect(want[1][0] if want[1] is not None else [])
@@ -964,22 +963,21 @@ class MultiSponge:
         self.kernels.cands.setdefault(key, []).extend(mine)
         return out
 
-    def _spec(self, role, bufs, entry, Ss, pos, phase, n, rate, rounds, dom, env, ctx, soff):
+    def _spec(self, role, bufs, entry, Ss, pos, phase, n, rate, rounds, dom, env):
         """([(object, length, byte i of it)], R's states after the call or None)."""
         N = len(Ss)
-        key = (lambda j: j)
         zero = z3.K(z3.BitVecSort(64), z3.BitVecVal(0, 8))
         if role == "init":
             return [], ([SP.zero_state()] * N, bv(0), 0, rate, rounds, dom)
         for j in range(N):
-            self._record(key(j), lambda j=j: SP._record(Ss[j]))
+            self._record(j, lambda j=j: SP._record(Ss[j]))
         if role == "absorb":
             if phase:
                 return [], (Ss, pos, phase, rate, rounds, dom)
             S2, p2 = [], pos
             for j in range(N):
                 mem = entry[bufs[j].oid] if bufs[j] else zero
-                s, p2 = self._record(key(j), lambda mem=mem, j=j: SP.absorb(
+                s, p2 = self._record(j, lambda mem=mem, j=j: SP.absorb(
                     Ss[j], pos, mem, bv(0), n, rate, rounds))
                 S2.append(s)
             return [], (S2, p2, phase, rate, rounds, dom)
@@ -991,7 +989,7 @@ class MultiSponge:
                                                          bv(rate))
                     SP.power(S0, bv(1), rounds)
                     return S0, p0, SP.squeeze_state(S0, p0, n, rate, rounds)
-                S0, p0, (s, p2) = self._record(key(j), one)
+                S0, p0, (s, p2) = self._record(j, one)
                 if bufs[j] is not None:
                     outs.append((bufs[j].oid, n, lambda i, S0=S0, p0=p0:
                                  SP.stream_byte(S0, p0, i, rate, rounds)))
