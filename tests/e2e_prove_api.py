@@ -59,6 +59,11 @@ BUGS = [
     ("multi-buffer stream reading another's input", "keccak_sponge.c",
      "        p[j] = in[j < n ? j : 0];\n    if (mb->pos) {",
      "        p[j] = in[0];\n    if (mb->pos) {", "shake128_x2_absorb", "mismatch"),
+    # a multi-buffer squeeze padding every stream at the first stream's lanes: stream 1 is
+    # never padded, and stream 0 gets the domain byte and pad10*1's last bit twice
+    ("multi-buffer padding at another stream's lanes", "keccak_sponge.c",
+     "            lane = rs_mb_lane(st, w, j);\n", "            lane = rs_mb_lane(st, w, 0);\n",
+     "shake128_x2_squeeze", "mismatch"),
     # XKCP's SnP AddBytes with its unaligned head loop one byte off: it stops at a position
     # of 7 mod 8, and the lane loop then xors whole lanes one byte out of place
     ("SnP's head loop off by one", "keccak_snp.c",
