@@ -30,7 +30,7 @@ from pycparser import c_ast
 from . import ctypes_ as T
 from . import spec_sponge as SP
 from . import sponge_api as A
-from .symexec import BYTES, Engine, Failure, Ptr, State, Unsupported, Val, bv, sel
+from .symexec import BYTES, Engine, Failure, Ptr, State, Unsupported, Val, bv
 
 STATE_BYTES = A.STATE_BYTES
 
