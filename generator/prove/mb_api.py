@@ -823,12 +823,7 @@ class MultiSponge:
             mb_store(self.eng, st, p, 1, S)
         for name, v in (("pos", pos), ("squeezing", phase)):
             _, t, off = f[name]
-            self.eng.store(st, Ptr(mb.oid, mb.off + off, t), t, A._width(v, t.bits))
-            if name == "pos" and not isinstance(v, int):
-                # as sponge_api's exit: the field holds v exactly (v is at most the rate,
-                # so it fits its 32 bits), and a later contract reads v back
-                mem = st.mem[mb.oid]
-                A.POS_OF[mem.get_id()] = (z3.simplify(mb.off + off), v, mem)
+            A.store_field(self.eng, st, Ptr(mb.oid, mb.off + off, t), t, v, name == "pos")
 
     def contract_absorb(self, eng, st, args):
         mb, streams, bufs, n, Ss, pos, phase, rate, rounds, f = self._contract_entry(
@@ -953,11 +948,10 @@ class MultiSponge:
         zero state is every stream's)."""
         saved = list(SP.RECORDED)
         SP.RECORDED.clear()
-        SP.recording[0] = True
         try:
-            out = f()
+            with SP.recorded():
+                out = f()
         finally:
-            SP.recording[0] = False
             mine = list(SP.RECORDED)
             SP.RECORDED[:] = saved + [v for v in mine if not any(v.eq(u) for u in saved)]
         self.kernels.cands.setdefault(key, []).extend(mine)

@@ -435,11 +435,8 @@ class Snp:
         v = self._values(st, params, n, op, case, so)
         args = [v[name] for name, _ in params]
         entry = dict(st.mem)
-        SP.recording[0] = True
-        try:
+        with SP.recorded():
             new, outs, ret = self._spec(n, op, rounds, case, v, Ss, entry)
-        finally:
-            SP.recording[0] = False
         st.pc.extend(SP.FACTS)
         want = self._store(base, so.oid, n, new)
         what = f"{fd.decl.name}" + "".join(f", {k} = {x}" for k, x in sorted(case.items()))

@@ -56,6 +56,19 @@ def divmod_(x, c):
     return q, r
 
 
+class recorded:
+    """The states handed to f, power and blocks inside the block are recorded as cut points
+    (RECORDED)."""
+
+    def __enter__(self):
+        recording[0] = True
+        return self
+
+    def __exit__(self, *exc):
+        recording[0] = False
+        return False
+
+
 class scope:
     """A proof's own recorded states, divisions and facts: saved on entry, restored on exit,
     so a contract proven in the middle of another proof leaves that proof's intact."""

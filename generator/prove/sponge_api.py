@@ -686,17 +686,24 @@ def _stored_pos(st, p, width):
     return got[1] if got is not None and got[0].eq(off) else None
 
 
+def store_field(eng, st, p, t, v, pos=False):
+    """A context's field of type t at p set to v. A position (pos) that is a term is then
+    read back as that term (_stored_pos): the callers hold it at most the rate, so its
+    field holds it exactly."""
+    eng.store(st, p, t, _width(v, t.bits))
+    if pos and not isinstance(v, int):
+        mem = st.mem[p.oid]
+        POS_OF[mem.get_id()] = (z3.simplify(p.off), v, mem)   # kept alive: its id stays
+
+
 def run_spec(st, make):
     """make()'s specification of a run, its states recorded as the run's cut points and its
     divisions' facts added to the path."""
     SP.RECORDED.clear()
     SP.DIVS.clear()
     SP.FACTS.clear()
-    SP.recording[0] = True
-    try:
+    with SP.recorded():
         want = make()
-    finally:
-        SP.recording[0] = False
     st.pc.extend(SP.FACTS)
     SP.FACTS.clear()
     return want
@@ -754,19 +761,8 @@ class Sponge:
 
     def related(self, st, oid, S, pos, phase, rate, rounds, domain):
         """A context object holding (S, pos, phase): the stores R asks for, on a fresh array."""
-        arr = z3.Const(f"ctx_rest{len(self.eng.objs)}", BYTES)
-        st.mem[oid] = arr
-        p = Ptr(oid, bv(0), None)
-        store_state(self.eng, st, p, S)
-        for name, v in (("rate", rate), ("pos", pos), ("rounds", rounds), ("domain", domain),
-                        ("squeezing", phase)):
-            _, t, off = self._field(name)
-            self.eng.store(st, Ptr(oid, bv(off), t), t, _width(v, t.bits))
-            if name == "pos" and not isinstance(v, int):
-                # read back as the specification's term, as after a contract: the caller's
-                # path holds pos within the rate, so the field holds it exactly
-                mem = st.mem[oid]
-                POS_OF[mem.get_id()] = (bv(off), v, mem)
+        st.mem[oid] = z3.Const(f"ctx_rest{len(self.eng.objs)}", BYTES)
+        self.establish(st, Ptr(oid, bv(0), None), S, pos, phase, rate, rounds, domain)
 
     def r_holds(self, st, oid, pos, phase, rate, rounds, domain):
         """The conditions of R on the context's fields, one Bool each with a name."""
@@ -917,20 +913,17 @@ class Sponge:
         store_state(self.eng, st, ctx, S)
         for name, v in (("pos", pos), ("squeezing", phase)):
             _, t, off = f[name]
-            self.eng.store(st, Ptr(ctx.oid, ctx.off + off, t), t, _width(v, t.bits))
-            if name == "pos" and not isinstance(v, int):
-                # the field holds v exactly: below the rate, v fits its width
-                mem = st.mem[ctx.oid]
-                POS_OF[mem.get_id()] = (z3.simplify(ctx.off + off), v, mem)   # kept alive
+            store_field(self.eng, st, Ptr(ctx.oid, ctx.off + off, t), t, v, name == "pos")
 
     def establish(self, st, ctx, S, pos, phase, rate, rounds, domain):
         """The context at ctx made to hold (S, pos, phase) of this rate, round count and
         domain byte: every field R reads, as a contract's exit stores them."""
-        f = self._fields(st, ctx)
+        f = {name: self._field(name) for name in ("rate", "pos", "rounds", "domain",
+                                                  "squeezing")}
         for name, v in (("rate", rate), ("rounds", rounds), ("domain", domain)):
             _, t, off = f[name]
-            self.eng.store(st, Ptr(ctx.oid, ctx.off + off, t), t, _width(v, t.bits))
-        self._contract_exit(st, ctx, f, S, pos, bv(phase, 8))
+            store_field(self.eng, st, Ptr(ctx.oid, ctx.off + off, t), t, v)
+        self._contract_exit(st, ctx, f, S, pos, phase)
 
     def contract_absorb(self, eng, st, args):
         ctx, buf, n, S, pos, phase, rate, rounds, f = self._contract_entry(
