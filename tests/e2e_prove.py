@@ -406,6 +406,54 @@ class SharedRecordings(unittest.TestCase):
         self.assertNotEqual(d["a"], d["table"])
 
 
+class SharedRoads(unittest.TestCase):
+    """A wrapper's case proven on one answer of the oracles is not run again on an answer
+    that takes the same road through rs_xn_kernel (generator/prove/decisions.py): the
+    verdicts are the ones every answer run in full gives, cases are really shared, and a bug
+    on the road of one answer is still caught on that answer."""
+
+    SCRIPT = (
+        "import json, sys\n"
+        "sys.setrecursionlimit(100000)\n"
+        "from generator.prove import decisions, driver\n"
+        "decisions.ENABLED = sys.argv[1] == 'on'\n"
+        "_, res = driver.prove_folder(sys.argv[2], jobs_n=1, quick=True,\n"
+        "                             only=set(sys.argv[3].split(',')), configs=['gcc-x86_64'])\n"
+        "print(json.dumps([[r.function, r.status, r.detail] for r in res]))\n"
+        "print(json.dumps(decisions.COUNTS))\n")
+    FNS = "keccak_p1600_x2_absorb,keccak_p1600_x2_avx512vl_absorb,keccak_p1600_x2"
+
+    def run_mode(self, mode, folder):
+        if PY is None:
+            prove()     # skips with the reason
+        r = subprocess.run([PY, "-c", self.SCRIPT, mode, folder, self.FNS], cwd=ROOT,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        res, counts = r.stdout.strip().splitlines()[-2:]
+        return json.loads(res), json.loads(counts)
+
+    def test_verdicts_alike_and_cases_shared(self):
+        on, counts = self.run_mode("on", os.path.join(ROOT, "out", "x86_64"))
+        off, none = self.run_mode("off", os.path.join(ROOT, "out", "x86_64"))
+        self.assertEqual(on, off)
+        self.assertEqual({r[1] for r in on}, {"proved"}, on)
+        self.assertGreater(counts["shared"], 0)
+        self.assertEqual(none["shared"], 0)
+
+    def test_a_bug_on_one_road_is_caught_there(self):
+        # The AVX-512 path's own x2 kernel handed one block of two: only the answers whose
+        # rs_xn_kernel(0, 0) is 4 take that road.
+        call = "keccak_p1600_x2_avx512vl_absorb(states, in, blocks, rate_lanes, rounds);"
+        with tempfile.TemporaryDirectory() as tmp:
+            d = planted_copy(tmp, "x86_64", "keccak_p1600_xN.c", call,
+                             call.replace("blocks,", "1,"), 1)
+            res, counts = self.run_mode("on", d)
+        got = {r[0]: r for r in res}
+        self.assertEqual(got["keccak_p1600_x2_absorb"][1], "counterexample", res)
+        self.assertIn("blocks = 2, path = ", got["keccak_p1600_x2_absorb"][2])
+        self.assertGreater(counts["shared"], 0)
+
+
 class WrapperLemma(unittest.TestCase):
     """A dispatch wrapper that passes its call on unchanged is proven given its callees'
     proofs, without running them again per path; one that changes an argument on a path, or

@@ -18,8 +18,8 @@ from generator.buildgraph.ninja import ROOT, esc, rel
 
 # The bundles the prover has configurations for (wasm32's SIMD128 branch has no models).
 PROVEN = ("portable", "x86_64", "aarch64")
-PLANTED = ("PlantedBugs", "HelperContracts", "WrapperLemma", "Replay", "SharedRecordings",
-           "Variants", "AsmRotations", "SingleStateAvx512")
+PLANTED = ("PlantedBugs", "HelperContracts", "WrapperLemma", "SharedRoads", "Replay",
+           "SharedRecordings", "Variants", "AsmRotations", "SingleStateAvx512")
 RENDERING = ("Variants", "AsmRotations", "SingleStateAvx512")
 
 

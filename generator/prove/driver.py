@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
-from . import anf, cfront, chacha_obligations, intrinsics, keccak_obligations, passthrough, x86asm
+from . import anf, cfront, chacha_obligations, decisions, intrinsics, keccak_obligations, passthrough, x86asm
 from . import ctypes_ as T
 from .interp import Interp, Linked
 from .memory import Unsupported
@@ -225,12 +225,18 @@ def _answers(folder, outside, family):
     return [(p, c) for p in paths for c in choices.get(p, [0])]
 
 
-def _answer(interp, folder, answer):
-    """Make the oracles give `answer` (a path, or a (path, choice) pair)."""
+def _answer(interp, folder, answer, asked=None):
+    """Make the oracles give `answer` (a path, or a (path, choice) pair); each time one is
+    asked, append its name to `asked`."""
     p, c = answer if isinstance(answer, tuple) else (answer, None)
-    interp.externs[dispatch_oracle(folder)] = lambda vals, a=p: (a, T.INT)
+    asked = [] if asked is None else asked
+
+    def oracle(name, value):
+        return lambda vals: (asked.append(name), (value, T.INT))[1]
+
+    interp.externs[dispatch_oracle(folder)] = oracle(dispatch_oracle(folder), p)
     if c is not None:
-        interp.externs[choice_oracle(folder)] = lambda vals, a=c: (a, T.INT)
+        interp.externs[choice_oracle(folder)] = oracle(choice_oracle(folder), c)
 
 
 def path_names(folder):
@@ -390,24 +396,24 @@ def prove_one(job, quick=False, contracts=True):
         # as its contract; prove_folder proves a caller again, whole, where one of them did
         # not prove or was not proven in the run.
         given.update(_contracts(interp, mod, linked, linked=True))
-    for answer, case in ((a, c) for a in answers if a not in lemma for c in cases):
+    # A case proven on one answer is proven on another that takes the same road through the
+    # unit's deciders (generator/prove/decisions.py).
+    deciders = decisions.deciders(interp, {oracle, choice_oracle(folder)})
+    records = {}
+    for answer, (i, case) in ((a, c) for a in answers if a not in lemma
+                              for c in enumerate(cases)):
+        if any(r.same_under(lambda: _answer(interp, folder, answer)) for r in records.get(i, ())):
+            continue
+        asked = []
         if answer is not None:
-            _answer(interp, folder, answer)
+            _answer(interp, folder, answer, asked)
             case = dict(case, **(dict(path=answer[0], choice=answer[1])
                                  if isinstance(answer, tuple) else dict(path=answer)))
         try:
-            if given:
-                before = set(interp.contracted)
-                try:
-                    interp.contracts = given
-                    mod.run_case(interp, name, kind, n, case, cfg.big_endian, contracts=True)
-                    continue
-                except (mod.Mismatch, anf.Diverged, Unsupported, RecursionError):
-                    # Blocks computed elsewhere than in a proven helper: the case is run
-                    # whole, and its verdict is that run's (it rests on no contract).
-                    interp.contracts = {}
-                    interp.contracted = before
-            mod.run_case(interp, name, kind, n, case, cfg.big_endian)
+            with decisions.Record(interp, deciders, asked) as record:
+                _run_case(interp, mod, given, (name, kind, n), case, cfg.big_endian)
+            if record.replayable():
+                records.setdefault(i, []).append(record)
         except (mod.Mismatch, anf.Diverged) as e:
             res.status = "counterexample"
             res.detail = _describe(case, e)
@@ -427,6 +433,22 @@ def prove_one(job, quick=False, contracts=True):
     if res.assumed and res.status == "proved":
         res.detail = "given the proofs of " + ", ".join(res.assumed)
     return res
+
+
+def _run_case(interp, mod, given, what, case, big_endian):
+    """Run one case, first on the contracts `given` if any."""
+    name, kind, n = what
+    if given:
+        before = set(interp.contracted)
+        try:
+            interp.contracts = given
+            return mod.run_case(interp, name, kind, n, case, big_endian, contracts=True)
+        except (mod.Mismatch, anf.Diverged, Unsupported, RecursionError):
+            # Blocks computed elsewhere than in a proven helper: the case is run whole, and
+            # its verdict is that run's (it rests on no contract).
+            interp.contracts = {}
+            interp.contracted = before
+    return mod.run_case(interp, name, kind, n, case, big_endian)
 
 
 def _contracts(interp, mod, proven, linked=False):

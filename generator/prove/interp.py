@@ -101,6 +101,8 @@ class Interp:
         # Calls that leave the unit or are taken as contracts: a run of statements making one
         # is not recorded for replay (generator/prove/replay.py).
         self.effects = 0
+        # A decisions.Record noting the calls of the unit a run makes to its deciders.
+        self.watch = None
         self._type_cache = {}
         self._loop_bodies = set()       # ids of the statements loops of the unit run
         for ext in unit.ast.ext:
@@ -212,6 +214,11 @@ class Interp:
         return params, self.type_of(ftype.type)
 
     def _invoke(self, fd, args):
+        if self.watch is not None:
+            return self.watch.invoke(fd, args, lambda: self._run_call(fd, args))
+        return self._run_call(fd, args)
+
+    def _run_call(self, fd, args):
         self.called.add(fd.decl.name)
         frame = Frame(fd)
         params, rt = self.signature(fd)
@@ -461,20 +468,25 @@ class Interp:
         v, _ = self.eval(s.cond, frame)
         if not isinstance(v, int):
             raise Unsupported(f"a switch on data at {where(s)}")
-        target, default = None, None
-        for case in self._cases(s.stmt):
-            if isinstance(case, c_ast.Default):
-                default = case
-            elif self.const_int(case.expr) & 0xFFFFFFFFFFFFFFFF == v & 0xFFFFFFFFFFFFFFFF:
-                target = case
-                break
-        target = target or default
+        if self.watch is not None:
+            self.watch.switched(s, lambda x: self._target(s, x))
+        target = self._target(s, v)
         if target is None:
             return
         try:
             self._exec(s.stmt, frame, ("case", target))
         except _Break:
             pass
+
+    def _target(self, s, v):
+        """The case (or default) label switch s jumps to on the value v; None: past it."""
+        default = None
+        for case in self._cases(s.stmt):
+            if isinstance(case, c_ast.Default):
+                default = case
+            elif self.const_int(case.expr) & 0xFFFFFFFFFFFFFFFF == v & 0xFFFFFFFFFFFFFFFF:
+                return case
+        return default
 
     def _cases(self, node):
         for _, c in node.children():
