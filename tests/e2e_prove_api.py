@@ -73,6 +73,68 @@ BUGS = [
 ]
 
 
+class SharedAcrossFolders(unittest.TestCase):
+    """`prove --api` over several folders proves a function's text once: a later folder's
+    function whose definitions read alike takes the earlier proof (and says so), one whose
+    text differs is proven again, and a bug there is caught."""
+
+    def test_same_text_shared_and_changed_text_proven(self):
+        call = "void chacha8_keysetup(struct chacha8_ctx *x, const uint8_t *k,\n" \
+               "                     uint32_t kbits, const uint8_t *iv)\n{\n" \
+               "    rs_keysetup(x->input, k, kbits, iv);"
+        with tempfile.TemporaryDirectory() as tmp:
+            d = planted_copy(tmp, "x86_64", "chacha.c", call,
+                             call.replace("k, kbits, iv", "k, 128, iv"), 1)
+            # and in the file's other compiler branch (gcc's is the second)
+            with open(os.path.join(d, "chacha.c")) as fh:
+                src = fh.read()
+            self.assertEqual(src.count(call), 1)
+            with open(os.path.join(d, "chacha.c"), "w") as fh:
+                fh.write(src.replace(call, call.replace("k, kbits, iv", "k, 128, iv")))
+            r = prove("--api", os.path.join("out", "portable"), d, "--function",
+                      "chacha8_keysetup,chacha12_keysetup", "--config", "gcc-x86_64")
+        self.assertEqual(r.returncode, 1, r.stdout[-2000:] + r.stderr[-2000:])
+        lines = {(m.group(2), m.group(3)): (m.group(1), l) for l in r.stdout.splitlines()
+                 for m in [re.match(r"^(\w[\w ]*?) +(\S+): (\w+) ", l)] if m}
+        self.assertEqual(lines[("out/portable", "chacha8_keysetup")][0], "proved", r.stdout)
+        self.assertNotIn("the same text", lines[("out/portable", "chacha12_keysetup")][1])
+        status, line = lines[(d, "chacha12_keysetup")]
+        self.assertEqual(status, "proved", r.stdout)
+        self.assertIn("the same text as out/portable [gcc-x86_64]'s, proven above", line)
+        status, line = lines[(d, "chacha8_keysetup")]
+        self.assertEqual(status, "counterexample", r.stdout)
+        self.assertNotIn("the same text", line)
+
+
+    def test_the_digest_reads_globals_and_types_the_function_reaches(self):
+        try:
+            from generator.prove import api_closure, cfront
+        except ImportError as e:
+            self.skipTest(f"the prover's Python packages: {e}")
+        cfg = cfront.CONFIGS["gcc-x86_64"]
+        if not cfg.available():
+            self.skipTest("gcc, the configuration's preprocessor, is not installed")
+        base = os.path.join(ROOT, "out", "portable")
+        edits = {"rs_sigma": ("0x61707865U", "0x61707866U"),
+                 "chacha.h": ("    uint32_t input[16];\n};", "    uint32_t input[17];\n};")}
+        for what, (text, repl) in edits.items():
+            with self.subTest(changed=what), tempfile.TemporaryDirectory() as tmp:
+                d = shutil.copytree(base, os.path.join(tmp, "portable"))
+                f = os.path.join(d, "chacha.h" if what == "chacha.h" else "chacha.c")
+                with open(f) as fh:
+                    src = fh.read()
+                with open(f, "w") as fh:
+                    fh.write(src.replace(text, repl, 1))
+
+                def dig(folder, fn):
+                    return api_closure.digest(cfront.load(os.path.join(folder, "chacha.c"),
+                                                          cfg), fn, False)
+                self.assertNotEqual(dig(base, "chacha8_keysetup"), dig(d, "chacha8_keysetup"))
+                # a function that reaches neither keeps its digest
+                if what == "rs_sigma":
+                    self.assertEqual(dig(base, "chacha_level"), dig(d, "chacha_level"))
+
+
 # The classes `prove --api` covers today, by the name's shape: each of their lines must say
 # `proved`; every other line `not supported` with its reason, never a counterexample.
 COVERED = re.compile(r"(sha3_\d+|keccak256|shake\d+|turboshake\d+)(_init|_update|_final|"

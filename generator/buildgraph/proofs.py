@@ -92,12 +92,16 @@ def matrix(w, ctx, inputs):
 
 
 def _api_edges(w, inputs):
-    """The byte layer's planted bugs (prove --api) on a copy of out/portable. The committed
+    """The byte layer's planted bugs (prove --api) on a copy of out/portable, and a proof
+    shared by the folders whose text of a function is the same. The committed
     folder's own public functions (tests.e2e_prove_api.ApiBundles) take over an hour of one
     core, past this suite's budget: that test is run by hand."""
-    portable = sorted(rel(os.path.join(ROOT, "out", "portable", f))
-                      for f in os.listdir(os.path.join(ROOT, "out", "portable")))
-    log = os.path.join("build", "prove", "ApiPlantedBugs.log")
-    w.build([log], "e2e_module", implicit=inputs + ["tests/e2e_prove_api.py"] + portable,
-            variables=[("module", "tests.e2e_prove_api.ApiPlantedBugs")])
-    return [log]
+    folders = sorted(rel(os.path.join(ROOT, "out", n, f)) for n in ("portable", "x86_64")
+                     for f in os.listdir(os.path.join(ROOT, "out", n)))
+    logs = []
+    for cls in ("ApiPlantedBugs", "SharedAcrossFolders"):
+        log = os.path.join("build", "prove", f"{cls}.log")
+        w.build([log], "e2e_module", implicit=inputs + ["tests/e2e_prove_api.py"] + folders,
+                variables=[("module", f"tests.e2e_prove_api.{cls}")])
+        logs.append(log)
+    return logs

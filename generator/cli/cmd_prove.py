@@ -36,8 +36,9 @@ def cmd_prove(args):
     code = 0
     if args.api:
         from ..prove import api_report
+        shared = api_report.Shared()
         for f in args.folders:
-            if not api_report.report(f, configs=configs, only=only):
+            if not api_report.report(f, configs=configs, only=only, shared=shared):
                 code = 1
         sys.stdout.flush()
         if code:

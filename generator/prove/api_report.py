@@ -8,7 +8,7 @@ import os
 import re
 import time
 
-from . import cfront, driver
+from . import api_closure, cfront, driver
 from . import chacha_api as CA
 from . import mb_api as M
 from . import snp_api as SNP
@@ -44,9 +44,11 @@ def public_functions(folder):
     return out
 
 
-def prove_api(folder, configs=None, only=None, progress=None):
+def prove_api(folder, configs=None, only=None, progress=None, shared=None):
     """[(status, function, configs, seconds, detail, failure)] for the folder's public
-    functions."""
+    functions; shared: a Shared of the run's earlier folders' proofs, which this one's join."""
+    if shared is not None:
+        shared.folder = folder
     arch = driver.folder_arch(folder, [os.path.join(folder, f) for f in os.listdir(folder)
                                        if driver.is_kernel_file(os.path.join(folder, f))])
     cfgs = configs or [c for c in cfront.CONFIGS_FOR_ARCH.get(arch, ())
@@ -82,13 +84,13 @@ def prove_api(folder, configs=None, only=None, progress=None):
         t0 = time.time()
         if SNP.classify(name) is not None:
             f = "keccak_snp.c" if SNP.classify(name)[0] == 1 else "keccak_snp_xN.c"
-            results.append(_prove_with(name, snps[f], f, t0))
+            results.append(_prove_with(name, snps[f], f, t0, shared=shared))
             if progress:
                 progress(results[-1])
             continue
         if CA.classify(name) is not None:
             results.append(_prove_with(name, chachas, "chacha.c", t0,
-                                       cfront.CONFIGS_FOR_ARCH.get(arch, ())))
+                                       cfront.CONFIGS_FOR_ARCH.get(arch, ()), shared))
             if progress:
                 progress(results[-1])
             continue
@@ -104,7 +106,7 @@ def prove_api(folder, configs=None, only=None, progress=None):
             if progress:
                 progress(results[-1])
             continue
-        results.append(_prove_with(name, provers, "keccak_sponge.c", t0))
+        results.append(_prove_with(name, provers, "keccak_sponge.c", t0, shared=shared))
         if progress:
             progress(results[-1])
     return results
@@ -144,17 +146,44 @@ def _units(src, cfgs, cls, variants=((),)):
     return units
 
 
-def _prove_with(name, units, src, t0, kernel_cfgs=()):
+def _prove_unit(name, obj, cnames, shared):
+    """The detail of one unit's proof of `name`: proven here, or, where shared holds a proof
+    of the same text (api_closure) from an earlier folder of the run, that one's. Raises
+    Failure or Unsupported."""
+    key = (type(obj).__name__, name, api_closure.digest(obj.eng.unit, name,
+                                                        obj.eng.big_endian))
+    if shared is not None and key in shared.proofs:
+        text, used, where = shared.proofs[key]
+        obj.shared_used = getattr(obj, "shared_used", set()) | used
+        return text, where
+    cases = obj.prove(name)
+    text = SNP.detail(name, cases, obj) if isinstance(obj, SNP.Snp) else f"{cases} paths"
+    if shared is not None and key[2] is not None:
+        shared.proofs[key] = (text, set(getattr(obj, "used", ())),
+                              f"{shared.folder} [{', '.join(cnames)}]")
+    return text, None
+
+
+class Shared:
+    """The proofs of a `prove --api` run over several folders, by the text they read."""
+
+    def __init__(self):
+        self.proofs = {}        # (class, function, digest) -> (detail, contracts, where)
+        self.folder = ""
+
+
+def _prove_with(name, units, src, t0, kernel_cfgs=(), shared=None):
     """(status, name, configs, seconds, detail, failure) of one function over the units;
     kernel_cfgs: the configurations the kernel prover reads the folder under."""
-    status, detail, failure, names = "proved", "", None, []
+    status, detail, failure, names, wheres = "proved", "", None, [], []
     for obj, cnames in units.values():
         names += cnames
         try:
-            cases = obj.prove(name)
-            detail = detail or f"{cases} paths"
+            text, where = _prove_unit(name, obj, cnames, shared)
+            detail = detail or text
             if isinstance(obj, SNP.Snp):
-                detail = SNP.detail(name, cases, obj)
+                detail = text
+            wheres += [where] if where else []
         except Failure as f:
             status, detail, failure = "counterexample", str(f), (f, obj, cnames)
             break
@@ -163,7 +192,10 @@ def _prove_with(name, units, src, t0, kernel_cfgs=()):
             break
     if not units:
         status, detail = "not supported", f"{src} is not in the folder"
-    used = sorted(set().union(*[getattr(o, "used", set()) for o, _ in units.values()]))
+    if status == "proved" and wheres:
+        detail += f"; the same text as {' and '.join(wheres)}'s, proven above"
+    used = sorted(set().union(*[getattr(o, "used", set()) | getattr(o, "shared_used", set())
+                                for o, _ in units.values()]))
     if status == "proved" and used:
         # what the proof took on trust: the kernels' contracts, and which of them the kernel
         # prover does not reach under its own configurations
@@ -182,8 +214,9 @@ def _prove_with(name, units, src, t0, kernel_cfgs=()):
     return (status, name, names, time.time() - t0, detail, failure)
 
 
-def report(folder, configs=None, only=None, out=None):
-    """Print a line per public function; True when every one proved."""
+def report(folder, configs=None, only=None, out=None, shared=None):
+    """Print a line per public function; True when every one proved. shared: as
+    prove_api's."""
     import sys
     out = out or sys.stdout
     t0 = time.time()
@@ -200,7 +233,7 @@ def report(folder, configs=None, only=None, out=None):
         if failure:
             print(counterexample_text(name, *failure), file=out, flush=True)
 
-    results = prove_api(folder, configs, only, progress=line)
+    results = prove_api(folder, configs, only, progress=line, shared=shared)
     ok = sum(r[0] == "proved" for r in results)
     print(f"{folder}: {ok} of {len(results)} public functions proved ({time.time() - t0:.0f} s)",
           file=out, flush=True)
