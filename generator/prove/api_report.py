@@ -193,7 +193,7 @@ def _prove_with(name, units, src, t0, kernel_cfgs=(), shared=None):
     if not units:
         status, detail = "not supported", f"{src} is not in the folder"
     if status == "proved" and wheres:
-        detail += f"; the same text as {' and '.join(wheres)}: one proof"
+        detail += f"; the same text as {' and '.join(dict.fromkeys(wheres))}: one proof"
     used = sorted(set().union(*[getattr(o, "used", set()) | getattr(o, "shared_used", set())
                                 for o, _ in units.values()]))
     if status == "proved" and used:
