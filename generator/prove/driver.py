@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
-from . import anf, cfront, chacha_obligations, decisions, intrinsics, keccak_obligations, passthrough, x86asm
+from . import anf, cfront, chacha_obligations, decisions, intrinsics, keccak_obligations
+from . import passthrough, x86asm
 from . import ctypes_ as T
 from .interp import Interp, Linked
 from .memory import Unsupported
