@@ -25,9 +25,10 @@ def digest(unit, name, big_endian):
         elif isinstance(ext, (c_ast.Decl, c_ast.Typedef)):
             if ext.name:
                 named.setdefault(ext.name, []).append(ext)
-            for tag in _struct_tags(ext):
+            struct_tags, enumerators = _defines(ext)
+            for tag in struct_tags:
                 tags.setdefault(tag, []).append(ext)
-            for const in _enumerators(ext):
+            for const in enumerators:
                 named.setdefault(const, []).append(ext)
     if name not in funcs:
         return None
@@ -50,32 +51,24 @@ def digest(unit, name, big_endian):
     return hashlib.sha256(f"{name}\n{big_endian}\n{text}".encode()).hexdigest()
 
 
-def _struct_tags(node):
-    """The tags of the structs and unions a declaration defines (with members)."""
-    out = []
+def _defines(node):
+    """(the tags of the structs and unions a declaration defines with members, the names of
+    the enumeration constants it defines)."""
+    tags, consts = [], []
 
     class V(c_ast.NodeVisitor):
         def visit_Struct(self, n):
             if n.name and n.decls is not None:
-                out.append(n.name)
+                tags.append(n.name)
             self.generic_visit(n)
 
         visit_Union = visit_Struct
 
-    V().visit(node)
-    return out
-
-
-def _enumerators(node):
-    """The names of the enumeration constants a declaration defines."""
-    out = []
-
-    class V(c_ast.NodeVisitor):
         def visit_Enumerator(self, n):
-            out.append(n.name)
+            consts.append(n.name)
 
     V().visit(node)
-    return out
+    return tags, consts
 
 
 def _names(node):

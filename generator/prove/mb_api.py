@@ -803,15 +803,7 @@ class MultiSponge:
         else:
             for j in range(N):
                 b = eng.load_ptr(st, Ptr(buf.oid, buf.off + 8 * j, None), T.Ptr(T.U8))
-                if b.oid is None:
-                    eng.must(st, n.v == 0, "oob", f"{which}: a null buffer of nonzero length")
-                else:
-                    o = eng.objs[b.oid]
-                    eng.must(st, z3.Or(n.v == 0, z3.And(z3.ULE(n.v, o.size),
-                                                        z3.ULE(b.off, o.size - n.v))),
-                             "oob", f"{which}: {n.v} bytes outside {o.name}")
-                    if which == "rs_mb_squeeze" and not o.writable:
-                        eng.must(st, n.v == 0, "oob", f"{which}: a write to {o.name}")
+                A.check_buffer(eng, st, b, n.v, which, write=which == "rs_mb_squeeze")
                 bufs.append(b)
         eng.check_access(st, sp, STATE_BYTES * N, True)
         streams = [Ptr(sp.oid, z3.simplify(sp.off + STATE_BYTES * j), None) for j in range(N)]

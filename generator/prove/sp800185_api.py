@@ -145,7 +145,7 @@ class Sp800185:
         eng.check_access(st, s, self.sp.ctx_t.size, True)
         pieces = []
         for p, n in ((a, alen), (b, blen)):
-            A.check_input(eng, st, p, n.v, which)
+            A.check_buffer(eng, st, p, n.v, which)
             if p.oid is not None and p.oid == s.oid:
                 raise Unsupported(f"{which}: a string inside the context it initializes")
             mem, off = A.input_bytes(eng, st, p, n.v)

@@ -324,14 +324,17 @@ def input_bytes(eng, st, buf, n):
     return mem, buf.off
 
 
-def check_input(eng, st, buf, n, which):
-    """A contract's buffer of n bytes: NULL only with n = 0, else inside its object."""
+def check_buffer(eng, st, buf, n, which, write=False):
+    """A contract's buffer of n bytes: NULL only with n = 0, else inside its object (and,
+    written, a writable one)."""
     if buf.oid is None:
         eng.must(st, n == 0, "oob", f"{which}: a null buffer of nonzero length")
         return
     o = eng.objs[buf.oid]
     eng.must(st, z3.Or(n == 0, z3.And(z3.ULE(n, o.size), z3.ULE(buf.off, o.size - n))),
              "oob", f"{which}: {n} bytes outside {o.name}")
+    if write and not o.writable:
+        eng.must(st, n == 0, "oob", f"{which}: a write to {o.name}")
 
 
 def _e(eng):
@@ -400,24 +403,31 @@ def state_diff(a, b):
                                                 unfold(z3.Select(b, j)))]
 
 
+def _reach(roots, below):
+    """The ids of the terms roots and below(term) lead to, transitively."""
+    ids, todo = set(), list(roots)
+    while todo:
+        t = todo.pop()
+        if t.get_id() not in ids:
+            ids.add(t.get_id())
+            todo += below(t)
+    return ids
+
+
 def _memory_ids(st):
     """The ids of every layer of the path's memory (the arrays the C reads and writes, not
     the specification's)."""
-    ids, todo = set(), list(st.mem.values())
-    while todo:
-        arr = todo.pop()
-        if arr.get_id() in ids:
-            continue
-        ids.add(arr.get_id())
+    def below(arr):
         if z3.is_app_of(arr, z3.Z3_OP_STORE):
-            todo.append(arr.arg(0))
-        elif z3.is_app_of(arr, z3.Z3_OP_ITE):
-            todo += [arr.arg(1), arr.arg(2)]
-        elif z3.is_quantifier(arr) and arr.is_lambda():
+            return [arr.arg(0)]
+        if z3.is_app_of(arr, z3.Z3_OP_ITE):
+            return [arr.arg(1), arr.arg(2)]
+        if z3.is_quantifier(arr) and arr.is_lambda():
             body = arr.body()
             if z3.is_app_of(body, z3.Z3_OP_ITE) and z3.is_select(body.arg(2)):
-                todo.append(body.arg(2).arg(0))
-    return ids
+                return [body.arg(2).arg(0)]
+        return []
+    return _reach(st.mem.values(), below)
 
 
 def _layers(arr, x):
@@ -556,15 +566,7 @@ def canon(eng, st, S):
 
 def _branch_nodes(t):
     """The ids of t and of every term reached from it through if-then-else branches."""
-    out, todo = set(), [t]
-    while todo:
-        x = todo.pop()
-        if x.get_id() in out:
-            continue
-        out.add(x.get_id())
-        if z3.is_app_of(x, z3.Z3_OP_ITE):
-            todo += x.children()[1:]
-    return out
+    return _reach([t], lambda x: x.children()[1:] if z3.is_app_of(x, z3.Z3_OP_ITE) else [])
 
 
 def decide(eng, st, t, memo):
@@ -903,10 +905,7 @@ class Sponge:
         eng.must(st, z3.Or(z3.And(phase == 0, z3.ULT(pos, rate)),
                            z3.And(phase == 1, z3.UGE(pos, 1), z3.ULE(pos, rate))),
                  "mismatch", f"{which}: a context outside the sponge's states (pos, phase)")
-        check_input(eng, st, buf, n.v, which)
-        if which == "rs_sponge_squeeze" and buf.oid is not None and \
-                not eng.objs[buf.oid].writable:
-            eng.must(st, n.v == 0, "oob", f"{which}: a write to {eng.objs[buf.oid].name}")
+        check_buffer(eng, st, buf, n.v, which, write=which == "rs_sponge_squeeze")
         S = canon(eng, st, state_view(eng, st, ctx))
         return ctx, buf, n.v, S, pos, phase, rate, rounds, f
 
