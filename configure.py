@@ -73,7 +73,7 @@ BUILD_OPTIONS = (
       + ", ".join(list(targets.CROSS_TARGETS) + list(targets.WASM_TARGETS)) + ", or none",
       "all of them"),
     O("--vectors", "the folder with the official vector files", "a folder path",
-      "../shared/vectors", {"default": vectors.default_dir()}),
+      "tests/vectors (in this checkout)", {"default": vectors.default_dir()}),
     O("--fuzz-seconds", "how long `ninja fuzz` runs each fuzz target", "a whole number >= 1",
       "60", {"type": int, "default": 60}),
     O("--fuzz-short-seconds", "how long `ninja test` runs each fuzz target (0: not at all)",

@@ -97,7 +97,7 @@ VALID = {
     "--out": ["build/out/mine", "build/out/other place"],
     "--test-cc": ["gcc", "gcc,clang,tcc", "gcc,no-such-cc", ""],
     "--cross": ["none", "aarch64", "aarch64,s390x", "vax"],
-    "--vectors": [os.path.join(os.path.dirname(ROOT), "shared", "vectors")],
+    "--vectors": [os.path.join(ROOT, "tests", "vectors")],
     "--fuzz-seconds": ["1", "60", "0"],
     "--fuzz-short-seconds": ["0", "4"],
     "--tune": ["fast", "", "--"],          # never a valid one: that would run the tuner

@@ -55,10 +55,6 @@ class Configure(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.tree = os.path.join(cls.tmp.name, "tree")
         copy_tree(cls.tree)
-        # The official vectors sit beside the tree (../shared/vectors), so beside the copy too.
-        shared = os.path.join(os.path.dirname(ROOT), "shared")
-        if os.path.isdir(shared):
-            os.symlink(shared, os.path.join(cls.tmp.name, "shared"))
 
     @classmethod
     def tearDownClass(cls):

@@ -61,7 +61,7 @@ VALID = {
     "--scalar-space": ["all", "cross"],
     "--rounds": ["0", "12", "24"],
     "--state": ["00" * 200, "ff" * 200],
-    "--vectors": [os.path.join(os.path.dirname(ROOT), "shared", "vectors")],
+    "--vectors": [os.path.join(ROOT, "tests", "vectors")],
     "--cc": ["gcc", "clang", "gcc,clang", "tcc", "icc"],
     "--turns": ["1", "3", "0", "10001"],
     "--xkcp": ["none", "/nonexistent-roundsmith"],

@@ -23,6 +23,7 @@ WHY = {"test-long": "the above-4-GiB checks need Linux and a host build",
 
 UNIT_LOG = os.path.join("build", "unittest.log")
 CONFIGURE_LOG = os.path.join("build", "configure_e2e.log")
+FRESH_CLONE_LOG = os.path.join("build", "fresh_clone_e2e.log")
 
 
 def python_suites(w, ctx):
@@ -40,6 +41,10 @@ def python_suites(w, ctx):
         "generator/toolprobe.py"] + sorted(
         rel(p) for p in glob.glob(os.path.join(ROOT, "generator", "buildgraph", "*.py"))),
         variables=[("module", "tests.e2e_configure")])
+    # A clone of the committed tree in an empty folder: the README's set-up and a short build.
+    w.build([FRESH_CLONE_LOG], "e2e_module", implicit=[
+        "configure.py", "tests/e2e_fresh_clone.py"] + ctx.gen_inputs,
+        variables=[("module", "tests.e2e_fresh_clone")])
     w.blank()
     proofs.edges(w, ctx)
 
@@ -62,7 +67,8 @@ def summaries(w, ctx):
         w.build([bench_log], "e2e_module", implicit=progs + ["tests/e2e_bench_cli.py"],
                 variables=[("module", "tests.e2e_bench_cli"),
                            ("e2e_env", "RS_BENCH_PROGRAMS='" + " ".join(progs) + "'")])
-    w.build(["test"], "summarize", [unit_log, configure_log] + ([bench_log] if progs else [])
+    w.build(["test"], "summarize", [unit_log, configure_log, FRESH_CLONE_LOG]
+            + ([bench_log] if progs else [])
             + goals["test"] + skipped_log(ctx), implicit=["tests/summarize.py"])
     for name in ("test-long", "test-sanitize", "fuzz"):
         if goals[name]:

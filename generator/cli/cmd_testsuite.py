@@ -75,8 +75,8 @@ def cmd_testsuite(args):
             header=render.provenance(params, command,
                                      "Test registry: every scalar Keccak variant."))
         files["sponge_vectors.h"] = kernels.sponge_test_vectors(
-            env, vectors.sponge_cases(args.vectors, vectors.extra_dir()),
-            vectors.sp800185_cases(vectors.extra_dir()),
+            env, vectors.sponge_cases(args.vectors, vectors.default_dir()),
+            vectors.sp800185_cases(vectors.default_dir()),
             render.provenance(params, command, "Test vectors for the sponge functions."))
         files["sponge_xN_vectors.h"] = kernels.sponge_xn_test_vectors(
             env, render.provenance((("vector seed", hex(vectors.SEED)),), command,
@@ -156,7 +156,7 @@ def add(sub):
         O("--cc-id", "the compiler whose default scalar kernel the vector kernels are timed "
           "against", cli_options.words(cli_options.CC_IDS), "gcc", {"default": "gcc"}),
         O("--vectors", "the folder with the official vector files", "a folder path",
-          "../shared/vectors", {"default": vectors.default_dir()}),
+          "tests/vectors (in this checkout)", {"default": vectors.default_dir()}),
         O("--only", "which kernel families to emit", "all, scalar, simd, chacha", "all",
           {"default": "all"}),
         O("--select", "vector variants: keep only names containing one of these (to build a "

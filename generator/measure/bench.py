@@ -41,7 +41,7 @@ OPTIONS = (
     cli_options.Option("--xkcp-all", "also XKCP at unrolls 2, 3, 4, 12 with and without lane "
                "complementing", "", "off", {"action": "store_true"}),
     cli_options.Option("--vectors", "the folder with the official vector files", "a folder path",
-               "../shared/vectors", {"default": vectors.default_dir()}),
+               "tests/vectors (in this checkout)", {"default": vectors.default_dir()}),
     cli_options.Option("--keep", "build in this folder and keep it", "a folder path",
                "a temporary folder, removed (on Ctrl-C too)", {"metavar": "DIR"}),
     cli_options.Option("--sponge", "also time each Keccak variant through SHA3-256 of 1 KiB and of "

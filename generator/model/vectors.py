@@ -17,8 +17,10 @@ SEED = 0x726F756E64736D74  # "roundsmt"
 
 
 def default_dir():
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return os.path.join(os.path.dirname(here), "shared", "vectors")
+    """tests/vectors/ of this checkout: the official files (their sources in its README.md)
+    and the ones only the repository carries (turboshake.txt, sp800185.txt)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return os.path.join(root, "tests", "vectors")
 
 
 def _read(vectors_dir, name):
@@ -328,11 +330,6 @@ def sponge_cases(vectors_dir, extra_dir):
     return (fips202_cases(vectors_dir) + kt128_cases(vectors_dir)
             + turboshake_cases(os.path.join(extra_dir, "turboshake.txt"))
             + random_sponge_cases())
-
-
-def extra_dir():
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tests",
-                        "vectors")
 
 
 @functools.lru_cache(maxsize=None)  # pure: seeded, and read-only to callers
