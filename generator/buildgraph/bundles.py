@@ -61,6 +61,14 @@ def edges(w, ctx, cc):
             "examples/plotter_f1.c"] + gen_inputs + _all_committed(),
             variables=[("module", f"tests.e2e_bundle.{cls}")] + toolprobe.tools_here(tools))
         logs.append(log)
+    # A `--prefix my_ --keep-drop-in-names` bundle linked beside a program with its own
+    # shake256, sha3_256, ... (tests/e2e_peer_names.py).
+    log = os.path.join("build", "bundle", "e2e_peer_names.log")
+    w.build([log], "e2e_module", implicit=[
+        "tests/e2e_peer_names.py", "tests/peer_names.c", "tests/prefix_names.py",
+        "generator/toolprobe.py"] + gen_inputs,
+        variables=[("module", "tests.e2e_peer_names")] + toolprobe.tools_here(("clang",)))
+    logs.append(log)
     if clang:
         logs.append(msvc(w, clang))
     return logs, [bench_edges(w, cc, gen_inputs, clang)]

@@ -94,6 +94,16 @@ def parse_prefix(prefix):
     return prefix
 
 
+def parse_names(prefix, keep_drop_in_names):
+    """(prefix, keep_drop_in_names), checked: keeping the drop-ins' names means something
+    only under a prefix (without one every name is already the peers' own)."""
+    prefix = parse_prefix(prefix)
+    if keep_drop_in_names and not prefix:
+        raise UsageError("--keep-drop-in-names needs --prefix: without one the drop-in "
+                         "headers already carry their peers' names")
+    return prefix, keep_drop_in_names
+
+
 def parse_cc_id(text):
     if text not in CC_IDS:
         raise UsageError(f"--cc-id: unknown compiler '{text}'; accepted: {words(CC_IDS)}")
@@ -123,6 +133,13 @@ PREFIX = Option("--prefix", "replaces roundsmith's namespace rs_ / RS_ (rs_selft
                 "different prefixes link into one program and share a translation unit",
                 "a C identifier prefix: ASCII letters, digits and _, not starting "
                 "with a digit", "none", {"default": ""})
+KEEP_DROP_IN_NAMES = Option(
+    "--keep-drop-in-names", "with --prefix: the drop-in headers keep their peers' names "
+    "unprefixed (XKCP's KeccakP1600_* and KeccakP1600timesN_* with their macros in "
+    "KeccakP-1600-SnP.h and KeccakP-1600-times2/4/8-SnP.h; chiapos' chacha8_keysetup, "
+    "chacha8_get_keystream and struct chacha8_ctx in chacha8.h), so they still stand in for "
+    "the peer, while every other name takes the prefix; two such bundles in one program "
+    "clash on those names", "", "off", {"action": "store_true"})
 FORCE = Option("--force", "overwrite generated files you changed since roundsmith wrote them "
                "(files roundsmith did not write are never touched)", "",
                "off", {"action": "store_true"}, shapes_output=False)

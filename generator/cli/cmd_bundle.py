@@ -18,7 +18,8 @@ def cmd_bundle(args):
     if args.canonical or args.target == "wasm32":
         wasm_shapes(targets.get("wasm32"))
     if args.canonical:
-        if (args.target != "host" or args.prefix or args.amalgamate or args.out
+        if (args.target != "host" or args.prefix or args.keep_drop_in_names
+                or args.amalgamate or args.out
                 or args.kernels != ",".join(FAMILIES) or args.chacha_rounds):
             raise UsageError("--canonical writes the committed bundles (out/portable, "
                              "out/x86_64, out/aarch64) and takes no other option")
@@ -40,10 +41,11 @@ def cmd_bundle(args):
     if rounds and "chacha" not in families:
         raise UsageError("--chacha-rounds needs chacha among --kernels")
     b = bundle.select(b, families, rounds)
-    prefix, cc_id = cli_options.parse_prefix(args.prefix), cli_options.parse_cc_id(args.cc_id)
+    prefix, keep = cli_options.parse_names(args.prefix, args.keep_drop_in_names)
+    cc_id = cli_options.parse_cc_id(args.cc_id)
     outfolder.precheck(args.out)
     command = args.command_line
-    files = bundle.folder(b, prefix, command, cc_id, args.amalgamate)
+    files = bundle.folder(b, prefix, command, cc_id, args.amalgamate, keep)
     if args.prove:
         prove_before_writing({args.out: files}, "bundle")
     changed = outfolder.write_tree(args.out, files, command, force=args.force)
@@ -53,6 +55,7 @@ def cmd_bundle(args):
           + (f"; paths {', '.join(p.name for p in b.paths)}"
              if families != FAMILIES else "")
           + (f", prefix {args.prefix}" if args.prefix else "")
+          + (" (drop-in names kept)" if keep else "")
           + (", amalgamated" if args.amalgamate else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
 
@@ -89,7 +92,7 @@ def add(sub):
         O("--cc-id", "the compiler whose measured defaults shape the kernels",
           cli_options.words(cli_options.CC_IDS), targets.CANONICAL_CC,
           {"default": targets.CANONICAL_CC}),
-        cli_options.PREFIX,
+        cli_options.PREFIX, cli_options.KEEP_DROP_IN_NAMES,
         O("--amalgamate", "write one roundsmith.c and one roundsmith.h", "", "off",
           {"action": "store_true"}),
         O("--kernels", "the kernel families to keep: keccak (the permutation, the sponge "

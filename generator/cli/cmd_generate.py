@@ -74,7 +74,7 @@ def generate_choices(args, target):
 def cmd_generate(args):
     target = targets.get(args.target)
     cli_options.parse_cc_id(args.cc_id)
-    prefix = cli_options.parse_prefix(args.prefix)
+    prefix, keep = cli_options.parse_names(args.prefix, args.keep_drop_in_names)
     v, multis, arm, c = generate_choices(args, target)
     outfolder.precheck(args.out)
     env = render.environment()
@@ -82,7 +82,8 @@ def cmd_generate(args):
     files, names = {}, []
     if v:
         files.update(kernels.keccak_any(env, v, prefix, command, target))
-        files.update(kernels.keccak_sponge(env, v, prefix, command, target, multis))
+        files.update(kernels.keccak_sponge(env, v, prefix, command, target, multis,
+                                           keep_drop_in_names=keep))
         for m in multis:
             files.update(kernels.keccak_simd(env, m, prefix, command, target))
         for isa, unroll in arm:
@@ -90,22 +91,26 @@ def cmd_generate(args):
         names += [x.name for x in [v] + multis] + [f"keccakp1600-x2-u{u}-{isa}"
                                                    for isa, u in arm]
     if c:
-        files.update(kernels.chacha_sources(env, c, prefix, command, target))
+        files.update(kernels.chacha_sources(env, c, prefix, command, target,
+                                            keep_drop_in_names=keep))
         names.append(c.name)
     vendor_files(env, files, prefix, command, target, c.rounds if c else (),
-                 c.width if c else 0, ", ".join(names))
+                 c.width if c else 0, ", ".join(names), keep)
     if args.prove:
         prove_before_writing({args.out: files}, "generate")
     changed = outfolder.write_tree(args.out, files, command, force=args.force)
     print(f"generated {args.out}: {', '.join(names)} for {target.name}"
           + (f", prefix {args.prefix}" if args.prefix else "")
+          + (" (drop-in names kept)" if keep else "")
           + (f" ({len(changed)} file(s) changed)" if changed else " (unchanged)"))
 
 
-def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_width, names):
+def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_width, names,
+                 keep_drop_in_names=False):
     """What every generated folder gets besides its kernels: roundsmith.h, the self-test, the
     path report (one path, named after the target), the license and the build files."""
-    params = (("target", target.name), ("kernels", names), ("prefix", prefix or "(none)"))
+    params = (("target", target.name), ("kernels", names)) + render.prefix_params(
+        prefix, keep_drop_in_names)
     shapes = wasm_shapes(target)
     if shapes:
         params += (("shapes", "those not given: " + shapes.provenance()),)
@@ -113,16 +118,19 @@ def vendor_files(env, files, prefix, command, target, chacha_rounds, chacha_widt
     # Without a dispatch, the multi-state kernels wait for the caller's own CPU check; the
     # self-test leaves them to it.
     vendor.self_test(env, files, prefix, command, params, chacha_rounds=chacha_rounds,
-                     chacha_width=chacha_width)
+                     chacha_width=chacha_width, keep_drop_in_names=keep_drop_in_names)
     if target.arch == "wasm32":
-        vendor.wasm_module(env, files, prefix, command, params, chacha_rounds)
+        vendor.wasm_module(env, files, prefix, command, params, chacha_rounds,
+                           keep_drop_in_names)
     vendor.build_files(env, files, prefix, command, params,
                        f"roundsmith kernels for {target.name}: {names}")
 
 
 def add(sub):
     subcommand(sub, "generate", (cli_options.TARGET, cli_options.CC_ID) + cli_options.KECCAK
-               + (KERNELS,) + cli_options.CHACHA + (cli_options.PREFIX, cli_options.out_option(),
+               + (KERNELS,) + cli_options.CHACHA + (cli_options.PREFIX,
+                                                   cli_options.KEEP_DROP_IN_NAMES,
+                                                   cli_options.out_option(),
                                                    cli_options.FORCE, cli_options.PROVE),
                cmd_generate,
                "generate the kernel sources of one target; on wasm32 the shape options left "

@@ -241,9 +241,12 @@ def select(bundle, families, chacha_rounds=None):
                                chacha_rounds=tuple(chacha_rounds or variants.CHACHA_ROUNDS))
 
 
-def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
+def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC, keep_drop_in_names=False):
     """name -> text of one bundle's sources and headers (kernels, dispatch, roundsmith.h and
-    the self-test); folder() adds the license and the build-system files."""
+    the self-test); folder() adds the license and the build-system files.
+    `keep_drop_in_names`: under a prefix, the drop-ins keep their peers' names
+    (render.drop_in_prefix)."""
+    keep = keep_drop_in_names
     target = targets.get(bundle.target)
     env = render.environment()
     # Each path's kernels per the canonical machine's tuned profile (generator/choice/bundle_shape.py).
@@ -261,12 +264,12 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
         if dispatch:
             out.update(single_kernels(env, prefix, command, target, dispatch))
         out.update(kernels.keccak_sponge(env, keccak, prefix, command, target,
-                                         dispatch=dispatch))
+                                         dispatch=dispatch, keep_drop_in_names=keep))
         out.update(kernels.keccak_xn_dispatch(env, prefix, command, target, dispatch))
-        out.update(kernels.keccak_snp_xn(env, prefix, command, target))
+        out.update(kernels.keccak_snp_xn(env, prefix, command, target, keep))
     widths = []
     if "chacha" in families:
-        chacha = chacha_files(env, bundle, target, prefix, command, dispatch, cc_id)
+        chacha = chacha_files(env, bundle, target, prefix, command, dispatch, cc_id, keep)
         widths = chacha.pop("widths")
         out.update(chacha)
     if dispatch:
@@ -282,7 +285,8 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
                                                built=leaf["built"], suffix=leaf["suffix"],
                                                ns=dispatch.ns))
         params = (("target", target.name), ("bundle", bundle.name),
-                  ("paths", dispatch.summary), ("prefix", prefix or "(none)")) + tuned_by(target)
+                  ("paths", dispatch.summary)) + render.prefix_params(prefix, keep)
+        params += tuned_by(target)
         common = dict(prefix=prefix, ns=dispatch.ns, arch=dispatch.arch, paths=dispatch.paths,
                       decisions=dispatch.decisions, choices=dispatch.choices,
                       table=dispatch.table())
@@ -293,16 +297,16 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC):
             env, "rs_dispatch.c.j2", **common,
             header=render.provenance(params, command, "rs_dispatch.c: run-time path choice."))
     params = (("target", target.name), ("bundle", bundle.name),
-              ("paths", ", ".join(p.name for p in bundle.paths)),
-              ("prefix", prefix or "(none)")) + tuned_by(target)
+              ("paths", ", ".join(p.name for p in bundle.paths))) + render.prefix_params(
+                  prefix, keep) + tuned_by(target)
     if not dispatch:
         vendor.single_path(env, out, prefix, command, params, bundle.paths[0].name)
     vendor.self_test(env, out, prefix, command, params, leaves=self_test_leaves(dispatch),
                      dispatch=bool(dispatch),
                      chacha_rounds=bundle.chacha_rounds,
-                     chacha_width=max(widths, default=0))
+                     chacha_width=max(widths, default=0), keep_drop_in_names=keep)
     if target.arch == "wasm32":
-        vendor.wasm_module(env, out, prefix, command, params, bundle.chacha_rounds)
+        vendor.wasm_module(env, out, prefix, command, params, bundle.chacha_rounds, keep)
     return out
 
 
@@ -325,16 +329,18 @@ def self_test_leaves(dispatch):
     return out
 
 
-def folder(bundle, prefix, command, cc_id=targets.CANONICAL_CC, amalgamated=False):
+def folder(bundle, prefix, command, cc_id=targets.CANONICAL_CC, amalgamated=False,
+           keep_drop_in_names=False):
     """Every file of one bundle folder: files(), optionally amalgamated, then the license and
     the build-system files listing what is left."""
-    out = files(bundle, prefix, command, cc_id)
+    out = files(bundle, prefix, command, cc_id, keep_drop_in_names)
     if amalgamated:
         # What is not C (wasm32's roundsmith.mjs and its companions) stays as it is.
         out = dict(amalgamate(out, command, prefix),
                    **{n: t for n, t in out.items() if not n.endswith((".c", ".h"))})
     return vendor.build_files(render.environment(), out, prefix, command,
-                              (("bundle", bundle.name), ("prefix", prefix or "(none)")),
+                              (("bundle", bundle.name),)
+                              + render.prefix_params(prefix, keep_drop_in_names),
                               f"roundsmith {bundle.description}")
 
 
@@ -356,7 +362,7 @@ def per_compiler(branches, default):
             f"chosen by the preprocessor. */\n{text}#else\n{default}#endif\n")
 
 
-def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id):
+def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id, keep_drop_in_names=False):
     """chacha.h, chacha8.h, chacha.c, and under "widths" the block counts of every shape
     chacha.c holds (the self-test runs past the widest)."""
     widest = max((p.chacha for p in bundle.paths),
@@ -372,7 +378,8 @@ def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id):
                                                 variants.CHACHA_ISAS[widest], chacha.rotate))
         chacha = dataclasses.replace(chacha, rounds=tuple(rounds))
         widths.append(chacha.width)
-        return kernels.chacha_sources(env, chacha, prefix, command, target, dispatch=dispatch)
+        return kernels.chacha_sources(env, chacha, prefix, command, target, dispatch=dispatch,
+                                      keep_drop_in_names=keep_drop_in_names)
 
     out = render_for(cc_id)
     branches = [(cond, render_for(cc)["chacha.c"]) for cond, cc in CHACHA_BY_COMPILER

@@ -60,10 +60,13 @@ def keccak_scalar(env, variant, prefix, command, target, built="", isa_target=""
 CHACHA_FILES = ("chacha.h", "chacha8.h", "chacha.c")
 
 
-def chacha_sources(env, variant, prefix, command, target, dispatch=None):
+def chacha_sources(env, variant, prefix, command, target, dispatch=None,
+                   keep_drop_in_names=False):
     """chacha.h (the API), chacha8.h (the chiapos header name), chacha.c (every level; in a
-    bundle, `dispatch` says which path runs which level)."""
-    params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
+    bundle, `dispatch` says which path runs which level). `keep_drop_in_names`: chiapos'
+    names (ChaCha8's) without the prefix."""
+    params = (("target", target.name),) + variant.params + render.prefix_params(
+        prefix, keep_drop_in_names)
     levels = []
     for level in targets.chacha_levels(variant.isa):
         rotate = targets.level_rotation(level, variant.rotate)
@@ -95,7 +98,8 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None):
                            else chacha.ONE_BLOCK_SCHEDULE, "shift")
     params += (("one_block_schedule", scalar.schedule),)
     ns = render.namespace(prefix)
-    common = dict(prefix=prefix, ns=ns, variant=variant, rounds=variant.rounds, dispatch=dispatch)
+    common = dict(prefix=prefix, ns=ns, variant=variant, rounds=variant.rounds, dispatch=dispatch,
+                  drop_in_prefix=render.drop_in_prefix(prefix, keep_drop_in_names))
     h = render.render(env, "chacha.h.j2", **common,
                       header=render.provenance(params, command, "chacha.h: the API."),
                       guard=guard(ns, "chacha.h"))
@@ -118,11 +122,14 @@ SNP_XN_FILES = tuple(f"KeccakP-1600-times{n}-SnP.h" for n in SNP_XN_WIDTHS) + ("
 SPONGE_FILES = ("keccak_sponge.h", "keccak_sponge.c", "KeccakP-1600-SnP.h", "keccak_snp.c")
 
 
-def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=None):
+def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=None,
+                  keep_drop_in_names=False):
     """The functions users call, on top of whichever permutation `variant` is; KT128's leaves
     also run on the multi-state kernels `multis` where the CPU allows (checked here), or, in a
-    bundle, on those of the path `dispatch` chose."""
-    params = (("target", target.name),) + variant.params + (("prefix", prefix or "(none)"),)
+    bundle, on those of the path `dispatch` chose. `keep_drop_in_names`: XKCP's SnP names
+    (KeccakP-1600-SnP.h) without the prefix."""
+    params = (("target", target.name),) + variant.params + render.prefix_params(
+        prefix, keep_drop_in_names)
     if dispatch:
         multi_ctx = dispatch.leaves
         params += (("kt128 leaves", ", ".join(m["name"] for m in multi_ctx) or "(scalar)"),
@@ -139,6 +146,7 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
     ns = render.namespace(prefix)
     common = dict(prefix=prefix, ns=ns, variant_name=variant.name, multis=multi_ctx,
                   dispatch=dispatch,
+                  drop_in_prefix=render.drop_in_prefix(prefix, keep_drop_in_names),
                   hashes=sponge.HASHES,
                   xofs=sponge.XOFS, turboshakes=sponge.TURBOSHAKES, kt=sponge.KT128,
                   kangaroos=sponge.KANGAROOS, sp=sponge.SP800185,
@@ -161,21 +169,23 @@ def keccak_sponge(env, variant, prefix, command, target, multis=(), dispatch=Non
     return files
 
 
-def keccak_snp_xn(env, prefix, command, target):
+def keccak_snp_xn(env, prefix, command, target, keep_drop_in_names=False):
     """XKCP's KeccakP-1600-timesN-SnP.h per N and their C (keccak_snp_xN.c, every N in one
-    file), on the x-N permutations of a bundle's keccak_p1600_xN.h."""
-    params = (("target", target.name), ("prefix", prefix or "(none)"))
+    file), on the x-N permutations of a bundle's keccak_p1600_xN.h; `keep_drop_in_names`:
+    XKCP's names without the prefix."""
+    params = (("target", target.name),) + render.prefix_params(prefix, keep_drop_in_names)
     ns = render.namespace(prefix)
+    drop_in = render.drop_in_prefix(prefix, keep_drop_in_names)
     files = {}
     for n in SNP_XN_WIDTHS:
         name = f"KeccakP-1600-times{n}-SnP.h"
         files[name] = render.render(
-            env, "KeccakP-1600-timesN-SnP.h.j2", prefix=prefix, n=n,
+            env, "KeccakP-1600-timesN-SnP.h.j2", prefix=prefix, drop_in_prefix=drop_in, n=n,
             header=render.provenance(params, command, f"{name}: XKCP's parallel low-level "
                                                       f"interface, {n} states."),
             guard=guard(ns, name))
     files["keccak_snp_xN.c"] = render.render(
-        env, "keccak_snp_xN.c.j2", prefix=prefix, widths=SNP_XN_WIDTHS,
+        env, "keccak_snp_xN.c.j2", prefix=prefix, drop_in_prefix=drop_in, widths=SNP_XN_WIDTHS,
         header=render.provenance(params, command, "keccak_snp_xN.c: XKCP's parallel low-level "
                                                   "interface on the x-N permutations."))
     return files

@@ -126,9 +126,36 @@ def namespace(prefix):
     return prefix or NAMESPACE
 
 
+# The drop-ins: headers that stand in for a peer's under the peer's own names, XKCP's SnP
+# (KeccakP-1600-SnP.h, KeccakP-1600-times2/4/8-SnP.h: every name they declare) and chiapos'
+# chacha8.h (chacha8_keysetup, chacha8_get_keystream, struct chacha8_ctx: ChaCha with these
+# rounds). --keep-drop-in-names leaves these names unprefixed under --prefix.
+CHIAPOS_ROUNDS = 8
+DROP_IN_PARAM = ("drop-in names",
+                 "unprefixed, the peers' own (XKCP's KeccakP1600*, chiapos' chacha8_*)")
+
+
+def drop_in_prefix(prefix, keep):
+    """What starts the drop-ins' names: the folder's prefix, or nothing when they are kept
+    (a drop-in replaces its peer only under the peer's names)."""
+    return "" if keep else prefix
+
+
+def prefix_params(prefix, keep=False):
+    """The provenance lines naming the prefix, and the drop-ins' names when they are kept."""
+    return (("prefix", prefix or "(none)"),) + ((DROP_IN_PARAM,) if keep else ())
+
+
 def render(env, template, **context):
     """A template's text. A context with `ns` (the namespace) also gets `NS`, its upper case,
-    the start of every macro a header defines."""
+    the start of every macro a header defines; one with `prefix` gets `drop_in_prefix` (by
+    default the prefix itself) and `chacha_prefix(rounds)`, the prefix of ChaCha's names of
+    those rounds (chiapos' for ChaCha8)."""
     if "ns" in context:
         context.setdefault("NS", context["ns"].upper())
+    if "prefix" in context:
+        prefix = context["prefix"]
+        drop_in = context.setdefault("drop_in_prefix", prefix)
+        context.setdefault("chacha_prefix",
+                           lambda rounds: drop_in if rounds == CHIAPOS_ROUNDS else prefix)
     return env.get_template(template).render(**context)

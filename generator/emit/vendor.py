@@ -62,10 +62,11 @@ def _rows(checks, want_bytes, want_fnv):
 
 
 def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
-              chacha_rounds=(), chacha_width=0):
+              chacha_rounds=(), chacha_width=0, keep_drop_in_names=False):
     """rs_selftest.c and roundsmith.h. `leaves`: the multi-state kernels the self-test runs,
     each a dict of spec, n, header, fn and fnf (its keccak_p1600 and keccak_f1600 names),
-    built (a preprocessor condition) and when (a C condition on `path`)."""
+    built (a preprocessor condition) and when (a C condition on `path`);
+    `keep_drop_in_names`: the drop-ins (render.drop_in_prefix) are called unprefixed."""
     has_keccak = "keccak_p1600.h" in files
     has_chacha = "chacha.h" in files
     want_bytes, want_fnv = bytearray(), []
@@ -82,6 +83,7 @@ def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
     ns = render.namespace(prefix)
     files["rs_selftest.c"] = render.render(
         env, "rs_selftest.c.j2", prefix=prefix, ns=ns, dispatch=dispatch,
+        drop_in_prefix=render.drop_in_prefix(prefix, keep_drop_in_names),
         header=render.provenance(params, command, "rs_selftest.c: the embedded self-test."),
         seed=selftest.SEED, want_bytes=bytes(want_bytes), want_fnv=want_fnv,
         fnv_offset=vectors.FNV_OFFSET, fnv_prime=vectors.FNV_PRIME,
@@ -115,11 +117,12 @@ WASM_CHUNK = 64 * 1024
 WASM_FILES = ("roundsmith_wasm.c", "roundsmith.mjs", "roundsmith.d.ts", "package.json")
 
 
-def wasm_module(env, files, prefix, command, params, chacha_rounds):
+def wasm_module(env, files, prefix, command, params, chacha_rounds, keep_drop_in_names=False):
     """What a wasm folder adds: roundsmith_wasm.c (the module's exports), roundsmith.mjs and
     its TypeScript declarations, and a package.json naming them (not published)."""
     has_keccak = "keccak_sponge.h" in files
     common = dict(prefix=prefix, ns=render.namespace(prefix), has_keccak=has_keccak,
+                  drop_in_prefix=render.drop_in_prefix(prefix, keep_drop_in_names),
                   hashes=sponge.HASHES if has_keccak else (),
                   xofs=sponge.XOFS if has_keccak else (),
                   turboshakes=sponge.TURBOSHAKES if has_keccak else (),
