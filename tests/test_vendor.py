@@ -228,15 +228,31 @@ class BuildFiles(unittest.TestCase):
             self.assertEqual(meson, sources, name)
             self.assertIn("add_library(roundsmith::roundsmith ALIAS roundsmith)",
                           files["CMakeLists.txt"])
+            self.assertIn("NAMESPACE roundsmith:: FILE roundsmith-config.cmake",
+                          files["CMakeLists.txt"])
             self.assertIn("meson.override_dependency('roundsmith', roundsmith_dep)",
                           files["meson.build"])
             self.assertIn("Libs: -L${libdir} -lroundsmith", files["roundsmith.pc.in"])
 
     def test_prefixed_library_name(self):
+        """One name for every build system, the prefixed library's: two bundles made with
+        different prefixes share no target, namespace, package, dependency or module."""
         files = bundle.folder(targets.BUNDLES["portable"], "my_", "cmd")
         self.assertIn("my_roundsmith.pc.in", files)
-        self.assertIn("add_library(roundsmith::my_roundsmith ALIAS my_roundsmith)",
-                      files["CMakeLists.txt"])
+        cmake, meson = files["CMakeLists.txt"], files["meson.build"]
+        self.assertIn("add_library(my_roundsmith::my_roundsmith ALIAS my_roundsmith)", cmake)
+        self.assertIn("NAMESPACE my_roundsmith:: FILE my_roundsmith-config.cmake", cmake)
+        self.assertIn("option(MY_ROUNDSMITH_INSTALL", cmake)
+        self.assertNotIn("roundsmith::", cmake.replace("my_roundsmith::", ""))
+        # The header comments name this bundle's own names.
+        self.assertIn("target_link_libraries(your_target PRIVATE my_roundsmith::my_roundsmith)",
+                      cmake)
+        self.assertIn("find_package(my_roundsmith)", cmake)
+        self.assertIn("dependency('my_roundsmith', fallback: ['my_roundsmith', "
+                      "'my_roundsmith_dep'])", meson)
+        self.assertIn("subprojects/my_roundsmith/", meson)
+        self.assertIn("meson.override_dependency('my_roundsmith', my_roundsmith_dep)", meson)
+        self.assertIn("Libs: -L${libdir} -lmy_roundsmith", files["my_roundsmith.pc.in"])
 
 
 class TccKernel(unittest.TestCase):

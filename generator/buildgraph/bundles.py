@@ -317,8 +317,8 @@ CT_PATHS = ("scalar", "sse2", "avx2")
 def vendor_edges(w, ctx, cc, compiled):
     """tests/vendor_api.c on the gcc objects of out/x86_64 under every forced path (the
     self-test first); tests/e2e_vendor.py a class per edge; tests/e2e_buildsys.py a bundle and
-    build system per edge; the self-test under valgrind (tests/ct/ct_selftest.c). Returns the
-    logs of `ninja test`."""
+    build system per edge, and per build system a prefixed bundle beside the portable one;
+    the self-test under valgrind (tests/ct/ct_selftest.c). Returns the logs of `ninja test`."""
     objdir, objs, headers = compiled
     gen, gen_inputs = ctx.compiler_dir(cc, "gen"), ctx.gen_inputs
     logs = []
@@ -343,14 +343,16 @@ def vendor_edges(w, ctx, cc, compiled):
         w.build([log], "e2e_module", implicit=inputs,
                 variables=[("module", f"tests.e2e_vendor.{cls}")] + toolprobe.tools_here(tools))
         logs.append(log)
-    for name in targets.CANONICAL_BUNDLES:
-        for system in ("CMake", "Meson"):
-            log = os.path.join("build", "vendor", f"buildsys_{system}_{name}.log")
-            tools = (system.lower(),) + (toolprobe.A64_TOOLS if name == "aarch64" else ())
-            w.build([log], "e2e_module", implicit=inputs,
-                    variables=[("module", f"tests.e2e_buildsys.{system}_{name}")]
-                    + toolprobe.tools_here(tools))
-            logs.append(log)
+    # A class per bundle and build system, and per build system the portable bundle beside
+    # one made with --prefix my_.
+    buildsys = [(f"{system}_{name}", (system.lower(),) + (toolprobe.A64_TOOLS if name ==
+                                                           "aarch64" else ()))
+                for name in targets.CANONICAL_BUNDLES for system in ("CMake", "Meson")]
+    for cls, tools in buildsys + [(f"Prefixed_{s}", (s.lower(),)) for s in ("CMake", "Meson")]:
+        log = os.path.join("build", "vendor", f"buildsys_{cls}.log")
+        w.build([log], "e2e_module", implicit=inputs,
+                variables=[("module", f"tests.e2e_buildsys.{cls}")] + toolprobe.tools_here(tools))
+        logs.append(log)
     log = os.path.join("build", "vendor", "e2e_tune_bundle.log")
     w.build([log], "e2e_module", implicit=gen_inputs + [
         "tests/e2e_tune_bundle.py", "bench/tune_bundle.c", "bench/timing.h"],

@@ -30,7 +30,10 @@ def names(prefix):
 
 
 def library(prefix):
-    """The library name: CMake target roundsmith::<it>, Meson dependency, pkg-config module."""
+    """The library name, and every build-system name of the folder: CMake target <it>::<it>
+    and find_package(<it>), Meson dependency <it> (subproject folder <it>, variable <it>_dep),
+    pkg-config module <it>, headers under include/<it>/. Two bundles made with different
+    prefixes share no name, so they build in one project and install into one prefix."""
     return f"{prefix}roundsmith"
 
 
