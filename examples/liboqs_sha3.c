@@ -12,15 +12,22 @@
  *
  * The glue below fills both tables with the bundle's functions (a context is a malloc'd
  * keccak_sponge or keccak_sponge_x4; finalize does nothing for SHAKE, whose first squeeze
- * pads). The bundle needs no prefix: liboqs' names begin with OQS_. Here the two liboqs
- * headers are stand-ins (examples/stand-ins/oqs/), and main() plays liboqs: it installs the
- * tables through the setters and drives every callback, checking each against the bundle's
- * one-stream functions and the FIPS 202 values of SHA3-256("abc") and SHAKE128("").
+ * pads). liboqs keeps its own SHA3 in the build, XKCP's code with XKCP's names
+ * (KeccakP1600_Initialize, ...), which a plain bundle exports too: so the bundle is made with
+ * a prefix, every name of it prefixed (not --keep-drop-in-names, which keeps XKCP's):
  *
- *   (build: the gcc line below, from this folder)
+ *     python3 -m generator bundle --target x86_64 --kernels keccak --prefix rs_pq_ --out DIR
+ *
+ * and RS_ below names the prefix. Here the two liboqs headers are stand-ins
+ * (examples/stand-ins/oqs/), and main() plays liboqs: it installs the tables through the
+ * setters and drives every callback, checking each against the bundle's one-stream functions
+ * and the FIPS 202 values of SHA3-256("abc") and SHAKE128("").
+ *
+ *   (build: from this folder, DIR the prefixed bundle above)
+ *   gcc -O2 -Wall -Wextra -pedantic -IDIR -Istand-ins liboqs_sha3.c <each .c file of DIR>
+ *       -o liboqs_sha3
  *   ./liboqs_sha3    prints "liboqs_sha3: ok" and exits 0, or names the first difference
  */
-// gcc -O2 -Wall -Wextra -pedantic -I../out/x86_64 -Istand-ins liboqs_sha3.c ../out/x86_64/*.c -o liboqs_sha3
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,27 +39,28 @@
 #include "roundsmith.h"
 
 /* ---- the glue ---- */
+#define RS_(name) rs_pq_##name /* the bundle's prefix */
 #define RS_CTX(N, T, S, INIT) /* inc_init (allocates), release, reset, clone of one context type */ \
 static void rs_init_##N(T *s) { s->ctx = malloc(sizeof(S)); if (s->ctx) INIT(s->ctx); }              \
 static void rs_free_##N(T *s) { free(s->ctx); } static void rs_reset_##N(T *s) { INIT(s->ctx); }     \
 static void rs_clone_##N(T *d, const T *s) { memcpy(d->ctx, s->ctx, sizeof(S)); }
-#define RS_SHA3(B) RS_CTX(sha3_##B, OQS_SHA3_sha3_##B##_inc_ctx, keccak_sponge, sha3_##B##_init)     \
-static void rs_absorb_sha3_##B(OQS_SHA3_sha3_##B##_inc_ctx *s, const uint8_t *i, size_t n) { sha3_##B##_update(s->ctx, i, n); } \
-static void rs_fin_sha3_##B(uint8_t *o, OQS_SHA3_sha3_##B##_inc_ctx *s) { sha3_##B##_final(s->ctx, o); }
-#define RS_SHAKE(B, N, T, S) RS_CTX(N, T, S, shake##B##_init) static void rs_fin_##N(T *s) { (void)s; } /* the first squeeze pads */
-#define RS_SHAKE1(B) RS_SHAKE(B, shake##B, OQS_SHA3_shake##B##_inc_ctx, keccak_sponge)                \
-static void rs_absorb_shake##B(OQS_SHA3_shake##B##_inc_ctx *s, const uint8_t *i, size_t n) { shake##B##_absorb(s->ctx, i, n); } \
-static void rs_squeeze_shake##B(uint8_t *o, size_t n, OQS_SHA3_shake##B##_inc_ctx *s) { shake##B##_squeeze(s->ctx, o, n); }
+#define RS_SHA3(B) RS_CTX(sha3_##B, OQS_SHA3_sha3_##B##_inc_ctx, RS_(keccak_sponge), RS_(sha3_##B##_init))     \
+static void rs_absorb_sha3_##B(OQS_SHA3_sha3_##B##_inc_ctx *s, const uint8_t *i, size_t n) { RS_(sha3_##B##_update)(s->ctx, i, n); } \
+static void rs_fin_sha3_##B(uint8_t *o, OQS_SHA3_sha3_##B##_inc_ctx *s) { RS_(sha3_##B##_final)(s->ctx, o); }
+#define RS_SHAKE(B, N, T, S) RS_CTX(N, T, S, RS_(shake##B##_init)) static void rs_fin_##N(T *s) { (void)s; } /* the first squeeze pads */
+#define RS_SHAKE1(B) RS_SHAKE(B, shake##B, OQS_SHA3_shake##B##_inc_ctx, RS_(keccak_sponge))                \
+static void rs_absorb_shake##B(OQS_SHA3_shake##B##_inc_ctx *s, const uint8_t *i, size_t n) { RS_(shake##B##_absorb)(s->ctx, i, n); } \
+static void rs_squeeze_shake##B(uint8_t *o, size_t n, OQS_SHA3_shake##B##_inc_ctx *s) { RS_(shake##B##_squeeze)(s->ctx, o, n); }
 #define RS_I4 const uint8_t *i0, const uint8_t *i1, const uint8_t *i2, const uint8_t *i3
 #define RS_O4 uint8_t *o0, uint8_t *o1, uint8_t *o2, uint8_t *o3
-#define RS_SHAKE4(B) RS_SHAKE(B##_x4, x4_##B, OQS_SHA3_shake##B##_x4_inc_ctx, keccak_sponge_x4)      \
-static void rs_x4_##B(RS_O4, size_t m, RS_I4, size_t n) { uint8_t *const o[4] = {o0, o1, o2, o3}; const uint8_t *const i[4] = {i0, i1, i2, i3}; shake##B##_x4(o, m, i, n); } \
-static void rs_absorb_x4_##B(OQS_SHA3_shake##B##_x4_inc_ctx *s, RS_I4, size_t n) { const uint8_t *const i[4] = {i0, i1, i2, i3}; shake##B##_x4_absorb(s->ctx, i, n); } \
-static void rs_squeeze_x4_##B(RS_O4, size_t n, OQS_SHA3_shake##B##_x4_inc_ctx *s) { uint8_t *const o[4] = {o0, o1, o2, o3}; shake##B##_x4_squeeze(s->ctx, o, n); }
+#define RS_SHAKE4(B) RS_SHAKE(B##_x4, x4_##B, OQS_SHA3_shake##B##_x4_inc_ctx, RS_(keccak_sponge_x4))      \
+static void rs_x4_##B(RS_O4, size_t m, RS_I4, size_t n) { uint8_t *const o[4] = {o0, o1, o2, o3}; const uint8_t *const i[4] = {i0, i1, i2, i3}; RS_(shake##B##_x4)(o, m, i, n); } \
+static void rs_absorb_x4_##B(OQS_SHA3_shake##B##_x4_inc_ctx *s, RS_I4, size_t n) { const uint8_t *const i[4] = {i0, i1, i2, i3}; RS_(shake##B##_x4_absorb)(s->ctx, i, n); } \
+static void rs_squeeze_x4_##B(RS_O4, size_t n, OQS_SHA3_shake##B##_x4_inc_ctx *s) { uint8_t *const o[4] = {o0, o1, o2, o3}; RS_(shake##B##_x4_squeeze)(s->ctx, o, n); }
 RS_SHA3(256) RS_SHA3(384) RS_SHA3(512) RS_SHAKE1(128) RS_SHAKE1(256) RS_SHAKE4(128) RS_SHAKE4(256)
-#define RS_T_SHA3(B) sha3_##B, rs_init_sha3_##B, rs_absorb_sha3_##B, rs_fin_sha3_##B, rs_free_sha3_##B, rs_reset_sha3_##B, rs_clone_sha3_##B
+#define RS_T_SHA3(B) RS_(sha3_##B), rs_init_sha3_##B, rs_absorb_sha3_##B, rs_fin_sha3_##B, rs_free_sha3_##B, rs_reset_sha3_##B, rs_clone_sha3_##B
 #define RS_T_SHAKE(F, N) F, rs_init_##N, rs_absorb_##N, rs_fin_##N, rs_squeeze_##N, rs_free_##N, rs_clone_##N, rs_reset_##N
-struct OQS_SHA3_callbacks rs_oqs_sha3 = {RS_T_SHA3(256), RS_T_SHA3(384), RS_T_SHA3(512), RS_T_SHAKE(shake128, shake128), RS_T_SHAKE(shake256, shake256)};
+struct OQS_SHA3_callbacks rs_oqs_sha3 = {RS_T_SHA3(256), RS_T_SHA3(384), RS_T_SHA3(512), RS_T_SHAKE(RS_(shake128), shake128), RS_T_SHAKE(RS_(shake256), shake256)};
 struct OQS_SHA3_x4_callbacks rs_oqs_sha3_x4 = {RS_T_SHAKE(rs_x4_128, x4_128), RS_T_SHAKE(rs_x4_256, x4_256)};
 /* ---- end of the glue ---- */
 
@@ -70,7 +78,7 @@ static int bad;
 static void expect(const uint8_t *got, const uint8_t *want, size_t len, const char *what)
 {
     if (memcmp(got, want, len)) {
-        printf("liboqs_sha3: %s differs (path %s)\n", what, rs_path_name());
+        printf("liboqs_sha3: %s differs (path %s)\n", what, rs_pq_path_name());
         bad = 1;
     }
 }
@@ -82,7 +90,7 @@ static void same4(int bits, uint8_t out[4][300], const uint8_t *const in[4], siz
     uint8_t want[300];
     unsigned j;
     for (j = 0; j < 4; j++) {
-        (bits == 128 ? shake128 : shake256)(want, outlen, in[j], inlen);
+        (bits == 128 ? rs_pq_shake128 : rs_pq_shake256)(want, outlen, in[j], inlen);
         expect(out[j], want, outlen, what);
     }
 }
@@ -111,11 +119,11 @@ static void single_state(const uint8_t *msg)
     sha3->SHA3_sha3_256_inc_ctx_clone(&h2, &h);
     sha3->SHA3_sha3_256_inc_absorb(&h, msg + 100, 400);
     sha3->SHA3_sha3_256_inc_finalize(got, &h);
-    sha3_256(want, msg, 500);
+    rs_pq_sha3_256(want, msg, 500);
     expect(got, want, 32, "SHA3-256 incremental");
     sha3->SHA3_sha3_256_inc_absorb(&h2, msg + 100, 1);
     sha3->SHA3_sha3_256_inc_finalize(got, &h2);
-    sha3_256(want, msg, 101);
+    rs_pq_sha3_256(want, msg, 101);
     expect(got, want, 32, "SHA3-256 cloned");
     sha3->SHA3_sha3_256_inc_ctx_reset(&h);
     sha3->SHA3_sha3_256_inc_absorb(&h, (const uint8_t *)"abc", 3);
@@ -125,7 +133,7 @@ static void single_state(const uint8_t *msg)
     sha3->SHA3_sha3_256_inc_ctx_release(&h2);
     /* SHA3-384 and SHA3-512, one-shot and incremental. */
     sha3->SHA3_sha3_384(got, msg, 200);
-    sha3_384(want, msg, 200);
+    rs_pq_sha3_384(want, msg, 200);
     expect(got, want, 48, "SHA3-384");
     sha3->SHA3_sha3_384_inc_init(&h384);
     if (!h384.ctx)
@@ -135,7 +143,7 @@ static void single_state(const uint8_t *msg)
     expect(got, want, 48, "SHA3-384 incremental");
     sha3->SHA3_sha3_384_inc_ctx_release(&h384);
     sha3->SHA3_sha3_512(got, msg, 72);
-    sha3_512(want, msg, 72);
+    rs_pq_sha3_512(want, msg, 72);
     expect(got, want, 64, "SHA3-512");
     sha3->SHA3_sha3_512_inc_init(&h512);
     if (!h512.ctx)
@@ -156,7 +164,7 @@ static void single_state(const uint8_t *msg)
     sha3->SHA3_shake128_inc_ctx_clone(&x2, &x);
     sha3->SHA3_shake128_inc_squeeze(got, 1, &x);
     sha3->SHA3_shake128_inc_squeeze(got + 1, 299, &x);
-    shake128(want, 300, msg, 169);
+    rs_pq_shake128(want, 300, msg, 169);
     expect(got, want, 300, "SHAKE128 incremental");
     sha3->SHA3_shake128_inc_squeeze(got, 300, &x2);
     expect(got, want, 300, "SHAKE128 cloned");
@@ -168,7 +176,7 @@ static void single_state(const uint8_t *msg)
     sha3->SHA3_shake128_inc_ctx_release(&x2);
     /* SHAKE256, one-shot and incremental. */
     sha3->SHA3_shake256(got, 200, msg, 136);
-    shake256(want, 200, msg, 136);
+    rs_pq_shake256(want, 200, msg, 136);
     expect(got, want, 200, "SHAKE256");
     sha3->SHA3_shake256_inc_init(&y);
     if (!y.ctx)
@@ -242,6 +250,6 @@ int main(void)
     single_state(msg[0]);
     four_way((const uint8_t(*)[500])msg);
     if (!bad)
-        printf("liboqs_sha3: ok (path %s)\n", rs_path_name());
+        printf("liboqs_sha3: ok (path %s)\n", rs_pq_path_name());
     return bad;
 }

@@ -132,8 +132,9 @@ def forced_paths(w, ctx, cc, compiled):
 
 # The recipes of docs/multi-buffer.md for post-quantum libraries, each checking itself: per
 # example, its sources (the first is the program) and the flags it needs. Those on
-# PQ_PREFIX's bundle are for clients that define SHA-3 names of their own (shake256,
-# sha3_256, ...); the stand-ins of the clients' headers are in examples/stand-ins/.
+# PQ_PREFIX's bundle are for clients that define names a plain bundle exports too (SHAKE and
+# SHA-3 functions, XKCP's KeccakP1600_*); the stand-ins of the clients' headers are in
+# examples/stand-ins/.
 STAND_INS = "examples/stand-ins"
 MLKEM_FLAGS = (f"-I{STAND_INS}/mlkem-native -I{STAND_INS}/mlkem-native/fips202/native -Iexamples"
                " -DMLK_CONFIG_USE_NATIVE_BACKEND_FIPS202"
@@ -141,10 +142,10 @@ MLKEM_FLAGS = (f"-I{STAND_INS}/mlkem-native -I{STAND_INS}/mlkem-native/fips202/n
 PQ_EXAMPLES = {
     "mlkem_native_x4": (("examples/mlkem_native_x4.c",), f"-I{STAND_INS}/mlkem-native "
                         f"-I{STAND_INS}/mlkem-native/fips202/native -Iexamples"),
-    "liboqs_sha3": (("examples/liboqs_sha3.c",), f"-I{STAND_INS}"),
 }
 PQ_PREFIX = "rs_pq_"
 PQ_PREFIXED = {
+    "liboqs_sha3": (("examples/liboqs_sha3.c",), f"-I{STAND_INS}"),
     "sphincs_x4": (("examples/sphincs_x4.c",), ""),
     "kyber_fips202": (("examples/kyber_fips202.c", "examples/kyber/fips202.c",
                        "examples/kyber/fips202x4.c"), f"-I{STAND_INS}/kyber"),
