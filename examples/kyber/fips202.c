@@ -10,8 +10,8 @@
  *
  *     python3 -m generator bundle --target x86_64 --kernels keccak --prefix rs_pq_ --out DIR
  *
- * Build Kyber with -IDIR and link the bundle's objects. (Not with --keep-drop-in-names: Kyber's
- * avx2 keccak4x/ code defines XKCP's KeccakP1600times4_* names too, unless it is left out.)
+ * Build Kyber with -IDIR and link the bundle's objects. (With --prefix rs_pq_
+ * --keep-drop-in-names, XKCP's names keep no prefix: the rs_pq_KeccakP1600_* below lose it.)
  */
 /* ---- the glue ---- */
 #include <string.h>
