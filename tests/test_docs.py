@@ -96,6 +96,39 @@ class Links(unittest.TestCase):
                          "vendor-a-bundle-x86-64-aarch64")
 
 
+class RecipeGlue(unittest.TestCase):
+    """docs/multi-buffer.md's post-quantum recipes: the glue each row states, in lines, is
+    what lies between the `---- the glue ----` marks of the files it names."""
+
+    def test_stated_counts_match_the_files(self):
+        text = read(os.path.join(DOCS, "multi-buffer.md"))
+        section = text[text.index("## Serving a post-quantum library"):text.index("## Tests")]
+        rows = [r for r in section.splitlines() if r.startswith("| ") and "`examples/" in r]
+        self.assertGreaterEqual(len(rows), 4)
+        for row in rows:
+            glue = row.rstrip(" |").rsplit("|", 1)[1]
+            m = re.match(r"\s*(\d+) lines?: (.*)", glue)
+            self.assertTrue(m, row)
+            files = re.findall(r"`(examples/[^`]+)`", m.group(2).split("driven by")[0])
+            self.assertTrue(files, row)
+            self.assertEqual(int(m.group(1)), sum(glue_lines(f) for f in files), row)
+
+
+def glue_lines(name):
+    """The lines between a file's glue marks (every pair of them)."""
+    inside, n = False, 0
+    for line in read(os.path.join(ROOT, name)).splitlines():
+        if "---- the glue ----" in line:
+            inside = True
+        elif "---- end of the glue ----" in line:
+            inside = False
+        elif inside:
+            n += 1
+    if not n:
+        raise AssertionError(f"{name} has no glue marks")
+    return n
+
+
 class Readme(unittest.TestCase):
     def test_short(self):
         with open(README) as f:

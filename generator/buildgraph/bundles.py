@@ -134,12 +134,86 @@ def forced_paths(w, ctx, cc, compiled):
                     w.build([log], "run_check", [exe], variables=[(
                         "check_env", f"ROUNDSMITH_PATH={path.name} ROUNDSMITH_CPU={ident}")])
                     logs.append(log)
-    logs += pq_examples(w, cc, objdir, objs, headers)
+    logs += pq_examples(w, ctx, cc, objdir, objs, headers)
     return logs
 
 
-# The recipes of docs/multi-buffer.md for post-quantum libraries, each checking itself.
-PQ_EXAMPLES = ("examples/pq_fips202x4.c", "examples/sphincs_x4.c", "examples/liboqs_x4.c")
+# The recipes of docs/multi-buffer.md for post-quantum libraries, each checking itself: per
+# example, its sources (the first is the program) and the flags it needs. Those on
+# PQ_PREFIX's bundle are for clients that define names a plain bundle exports too (SHAKE and
+# SHA-3 functions, XKCP's KeccakP1600_*); the stand-ins of the clients' headers are in
+# examples/stand-ins/.
+STAND_INS = "examples/stand-ins"
+MLKEM_FLAGS = (f"-I{STAND_INS}/mlkem-native -I{STAND_INS}/mlkem-native/fips202/native -Iexamples"
+               " -DMLK_CONFIG_USE_NATIVE_BACKEND_FIPS202"
+               " -DMLK_CONFIG_FIPS202_BACKEND_FILE='\"mlkem_native_roundsmith_x4.h\"'")
+PQ_EXAMPLES = {
+    "mlkem_native_x4": (("examples/mlkem_native_x4.c",), f"-I{STAND_INS}/mlkem-native "
+                        f"-I{STAND_INS}/mlkem-native/fips202/native -Iexamples"),
+}
+PQ_PREFIX = "rs_pq_"
+PQ_PREFIXED = {
+    "liboqs_sha3": (("examples/liboqs_sha3.c",), f"-I{STAND_INS}"),
+    "sphincs_x4": (("examples/sphincs_x4.c",), ""),
+    "kyber_fips202": (("examples/kyber_fips202.c", "examples/kyber/fips202.c",
+                       "examples/kyber/fips202x4.c"), f"-I{STAND_INS}/kyber"),
+}
+# Every file an example reads besides its sources.
+PQ_HEADERS = ("examples/mlkem_native_roundsmith_x4.h",
+              f"{STAND_INS}/mlkem-native/common.h", f"{STAND_INS}/mlkem-native/fips202/native/api.h",
+              f"{STAND_INS}/oqs/sha3_ops.h", f"{STAND_INS}/oqs/sha3x4_ops.h",
+              f"{STAND_INS}/kyber/fips202.h", f"{STAND_INS}/kyber/fips202x4.h")
+
+
+def pq_examples(w, ctx, cc, objdir, objs, headers):
+    """Each post-quantum recipe built as a user builds it (-O2, warnings as errors, no -m
+    flags) by gcc and, when installed, clang, on out/x86_64's objects or, for the clients that
+    need it, on an x86_64 bundle made with --prefix rs_pq_ (gcc's objects for both); gcc's
+    program run with each path forced, clang's once. mlkem-native's backend file is also
+    assembled, as mlkem-native's assembly files include it. Returns the logs."""
+    logs = []
+    compilers = [(cc["cc"], WARNINGS[cc["id"]])] + (
+        [(ctx.clang, WARNINGS["clang"])] if ctx.clang else [])
+    probe = os.path.join(objdir, "mlkem_native_asm_probe.o")
+    w.build([probe], "cc", [f"{STAND_INS}/mlkem-native/asm_probe.S"], implicit=list(PQ_HEADERS),
+            variables=[("cc", cc["cc"]), ("cflags", MLKEM_FLAGS)])
+    logs.append(probe)
+    pq_dir = os.path.join("build", "bundle", PQ_PREFIX.rstrip("_"))
+    pq_files = [os.path.join(pq_dir, f) for f in _bundle_names()]
+    w.build(pq_files, "bundle_gen", implicit=ctx.gen_inputs, variables=[
+        ("genargs", f"--target x86_64 --prefix {PQ_PREFIX}"), ("outdir", pq_dir)])
+    pq_headers = [f for f in pq_files if f.endswith(".h")]
+    pq_objs = []
+    for f in pq_files:
+        if f.endswith(".c"):
+            o = os.path.join(pq_dir, "obj", os.path.basename(f)[:-2] + ".o")
+            w.build([o], "cc", [f], order_only=pq_headers,
+                    variables=[("cc", cc["cc"]), ("cflags", f"-O2 {WARNINGS[cc['id']]}")])
+            pq_objs.append(o)
+    builds = [(name, srcs, flags, CANONICAL, headers, objs, objdir)
+              for name, (srcs, flags) in PQ_EXAMPLES.items()]
+    builds += [(name, srcs, flags, pq_dir, pq_headers, pq_objs, pq_dir)
+               for name, (srcs, flags) in PQ_PREFIXED.items()]
+    for name, srcs, flags, folder, hdrs, lib, out in builds:
+        for compiler, warnings in compilers:
+            tag = "" if compiler == cc["cc"] else "." + os.path.basename(compiler)
+            example_objs = []
+            for src in srcs:
+                o = os.path.join(out, f"{name}{tag}.{os.path.basename(src)[:-2]}.o")
+                w.build([o], "cc", [src], implicit=list(PQ_HEADERS), order_only=hdrs,
+                        variables=[("cc", compiler),
+                                   ("cflags", f"-O2 {warnings} -I{folder} {flags}")])
+                example_objs.append(o)
+            exe = os.path.join(out, name + tag)
+            w.build([exe], "link", example_objs + lib,
+                    variables=[("cc", cc["cc"]), ("ldflags", "")])
+            paths = targets.BUNDLES["x86_64"].paths if not tag else targets.BUNDLES["x86_64"].paths[-1:]
+            for path in paths:
+                log = f"{exe}.{path.name}.log"
+                w.build([log], "run_example", [exe],
+                        variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
+                logs.append(log)
+    return logs
 
 
 @functools.lru_cache(maxsize=None)
@@ -158,26 +232,6 @@ def single_rows():
             if first != "scalar":
                 out.setdefault(first, f"{row['vendor']}:{row['family']}:{row['model']}")
     return dict(sorted(out.items()))
-
-
-def pq_examples(w, cc, objdir, objs, headers):
-    """Each post-quantum recipe built as a user builds it (-O2, warnings as errors, no -m
-    flags) on out/x86_64's objects and run with each path forced. Returns the logs."""
-    logs = []
-    for src in PQ_EXAMPLES:
-        name = os.path.basename(src)[:-2]
-        o = os.path.join(objdir, name + ".o")
-        w.build([o], "cc", [src], order_only=headers,
-                variables=[("cc", cc["cc"]),
-                           ("cflags", f"-O2 {WARNINGS[cc['id']]} -I{CANONICAL}")])
-        exe = os.path.join(objdir, name)
-        w.build([exe], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
-        for path in targets.BUNDLES["x86_64"].paths:
-            log = f"{exe}.{path.name}.log"
-            w.build([log], "run_example", [exe],
-                    variables=[("check_env", f"ROUNDSMITH_PATH={path.name}")])
-            logs.append(log)
-    return logs
 
 
 def portable_xn(w, ctx):
