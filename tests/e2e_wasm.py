@@ -181,6 +181,8 @@ class Wasm(unittest.TestCase):
                         self.passes(r, f"{prog} ({flavour} build, path {path or 'chosen'})")
                         if prog == "vendor_api":
                             self.assertIn(f"on path {path or flavour}", r.stdout)
+                            # A path runs the ChaCha levels up to its own: scalar on scalar.
+                            self.assertIn(f"# chacha_level: {path or flavour}\n", r.stdout)
                         else:
                             self.assertRegex(r.stdout, r"100%: Checks: [1-9]")
 
