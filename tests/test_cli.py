@@ -52,6 +52,14 @@ class BadInput(unittest.TestCase):
         (["generate", "--target", ""], "unknown target ''"),
         (["generate", "--prefix", "a-b"], "C identifier prefix"),
         (["generate", "--prefix", "\u00e9_"], "C identifier prefix"),
+        (["generate", "--prefix", ""], "--prefix needs a value"),
+        (["generate", "--prefix="], "--prefix needs a value"),
+        (["bundle", "--prefix", ""], "--prefix needs a value"),
+        (["generate", "--prefix", "x" * 300], "--prefix is 300 characters, at most 32"),
+        (["generate", "--prefix", "x" * 33], "--prefix is 33 characters, at most 32"),
+        (["generate", "--prefix", "_X"], "must not start with '_'"),
+        (["generate", "--prefix", "_x"], "must not start with '_'"),
+        (["bundle", "--prefix", "__rs"], "must not start with '_'"),
         (["testsuite", "--subset", "some"], "unknown subset 'some'"),
         (["testsuite", "--target", "vax"], "unknown target 'vax'"),
         (["list", "variants", "--target", "vax"], "unknown target 'vax'"),
@@ -74,7 +82,7 @@ class BadInput(unittest.TestCase):
                 f.write("previous output\n")
             for args, message in self.CASES:
                 with self.subTest(args=args):
-                    extra = ["--out", out] if args[0] in ("generate", "testsuite") else []
+                    extra = ["--out", out] if args[0] in ("generate", "testsuite", "bundle") else []
                     r = generator(*args, *extra)
                     self.assertEqual(r.returncode, 2, r.stderr)
                     self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
@@ -92,7 +100,8 @@ class BadInput(unittest.TestCase):
             os.makedirs(os.path.join(holds_folders, "src"))
             cases = [
                 ("/proc/roundsmith-cannot-exist/out", "cannot create"),
-                ("/proc/roundsmith-out", "cannot write"),
+                # The folder the user named, not the hidden temporary beside it.
+                ("/proc/roundsmith-out", "cannot write /proc/roundsmith-out: "),
                 (os.path.join(a_file, "out"), "cannot create"),
                 (a_file, "exists and is not a folder"),
                 (holds_folders, "holds files roundsmith did not write (src)"),

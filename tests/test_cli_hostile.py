@@ -51,7 +51,7 @@ VALID = {
     "--chacha-rotate": ["shift", "pshufb", "vprold", "tbl", "shuffle"],
     "--chacha-states": ["1", "2"],
     "--chacha-rounds": ["8", "8,12,20", "20,8", "2"],
-    "--prefix": ["p_", "my_", "_x"],
+    "--prefix": ["p_", "my_", "x", "_x"],
     "--caps": ["", "intrin-avx2", "gnu-asm-x86-64,asm-bmi2,intrin-sse2,intrin-avx2,"
                                    "intrin-avx512,x86-target-attr"],
     "--only": ["chacha", "simd"],

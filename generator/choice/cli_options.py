@@ -87,11 +87,39 @@ def parse_caps(text):
     return set(caps)
 
 
+# Long enough for any library's namespace; a longer one made names past what some linkers
+# and file systems take ("File name too long" on a temporary path, not a message).
+PREFIX_MAX = 32
+
+
 def parse_prefix(prefix):
-    if prefix and not (prefix.replace("_", "a").isalnum() and not prefix[0].isdigit()
-                       and prefix.isascii()):
-        raise UsageError(f"--prefix must be a C identifier prefix, not '{prefix}'")
+    """The prefix as given ("" when the option was left out), or UsageError: a C identifier
+    start of at most PREFIX_MAX characters, not starting with an underscore (its upper case
+    starts the macros, and _X... and __... are reserved identifiers in C)."""
+    if not prefix:
+        return ""
+    shown = prefix if len(prefix) <= 40 else prefix[:40] + "..."
+    if len(prefix) > PREFIX_MAX:
+        raise UsageError(f"--prefix is {len(prefix)} characters, at most {PREFIX_MAX}: "
+                         f"'{shown}'")
+    if not (prefix.replace("_", "a").isalnum() and not prefix[0].isdigit()
+            and prefix.isascii()):
+        raise UsageError(f"--prefix must be a C identifier prefix (ASCII letters, digits and "
+                         f"_, not starting with a digit), not '{shown}'")
+    if prefix.startswith("_"):
+        raise UsageError(f"--prefix must not start with '_': '{prefix}' and its upper case "
+                         f"'{prefix.upper()}' (the macros') begin reserved identifiers in C")
     return prefix
+
+
+class _PrefixGiven(argparse.Action):
+    """--prefix as given: an empty one is refused (no prefix is the option left out), which a
+    check after parsing cannot tell from the default."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values == "":
+            raise UsageError("--prefix needs a value (leave the option out for no prefix)")
+        setattr(namespace, self.dest, values)
 
 
 def parse_cc_id(text):
@@ -121,8 +149,9 @@ PREFIX = Option("--prefix", "replaces roundsmith's namespace rs_ / RS_ (rs_selft
                 "too) and goes before every other exported function, type and macro "
                 "(PREFIXsha3_256, PREFIXKeccakP1600_Initialize), so two copies made with "
                 "different prefixes link into one program and share a translation unit",
-                "a C identifier prefix: ASCII letters, digits and _, not starting "
-                "with a digit", "none", {"default": ""})
+                f"a C identifier prefix of 1 to {PREFIX_MAX} characters: ASCII letters, "
+                "digits and _, not starting with a digit or _", "none",
+                {"default": "", "action": _PrefixGiven})
 FORCE = Option("--force", "overwrite generated files you changed since roundsmith wrote them "
                "(files roundsmith did not write are never touched)", "",
                "off", {"action": "store_true"}, shapes_output=False)
