@@ -119,6 +119,28 @@ class BadInput(unittest.TestCase):
                 self.assertEqual(f.read(), "not a folder\n")
             self.assertEqual(os.listdir(holds_folders), ["src"])
 
+    def test_a_value_starting_with_a_dash_names_the_spelling_that_works(self):
+        # argparse takes -fx for an option; the refusal says how to pass it, on every option
+        # that takes a value, and not where the value was left out before another option.
+        for args, hint in ((["tune-bundle", "--cflags", "-fx"], "--cflags=-fx"),
+                           (["tune", "--cflags", "-O3", "--cc-id", "gcc"], "--cflags=-O3"),
+                           (["bench", "--cc", "-x"], "--cc=-x"),
+                           (["generate", "--prefix", "-p"], "--prefix=-p"),
+                           (["generate", "--out", "--force"], None)):
+            with self.subTest(args=args):
+                r = generator(*args)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+                self.assertIn("expected one argument", r.stderr)
+                if hint:
+                    self.assertIn(f"a value starting with '-' is written {hint}", r.stderr)
+                else:
+                    self.assertNotIn("written", r.stderr)
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "configure.py"), "--cflags",
+                            "-fx"], cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("written --cflags=-fx", r.stderr)
+
     def test_abbreviations_are_refused(self):
         for args in (["generate", "--unrol", "3"], ["generate", "--rot", "rorx"],
                      ["generate", "--pre", "foo_"], ["bundle", "--amal"],

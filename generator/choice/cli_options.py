@@ -8,7 +8,9 @@ cannot disagree. Every parser refuses abbreviations: `--unrol 3` is an error, no
 
 import argparse
 import dataclasses
+import re
 import shlex
+import sys
 from dataclasses import dataclass, field
 
 from ..model import chacha_maths as chacha
@@ -17,14 +19,43 @@ from ..errors import UsageError
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line and exit 2 (through UsageError)."""
+    """argparse whose errors are one line and exit 2 (through UsageError), and whose help ends
+    with an example command (`example`) printed as written."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, example=None, **kwargs):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+        self.example = example
+        self._argv = []
+
+    def parse_known_args(self, args=None, namespace=None):
+        # Kept for error(): what followed an option argparse found without its value.
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
 
     def error(self, message):
-        raise UsageError(message)
+        raise UsageError(message + self._dash_hint(message))
+
+    def _dash_hint(self, message):
+        """argparse reads a value starting with '-' (--cflags -O3) as the next option and says
+        only 'expected one argument': name the spelling that works, --cflags=-O3."""
+        m = re.match(r"argument (?:\S+/)?(--[\w-]+): expected one argument", message)
+        if not m:
+            return ""
+        flag = m.group(1)
+        for i, a in enumerate(self._argv[:-1]):
+            value = self._argv[i + 1]
+            # An option of this parser after it: the value was left out, not misread.
+            if a == flag and value.startswith("-") \
+                    and value.split("=")[0] not in self._option_string_actions:
+                return f" (a value starting with '-' is written {flag}={shlex.quote(value)})"
+        return ""
+
+    def format_help(self):
+        text = super().format_help()
+        if self.example:
+            text += f"\nexample:\n  {self.example}\n"
+        return text
 
 
 @dataclass(frozen=True)
