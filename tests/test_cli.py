@@ -267,6 +267,57 @@ class Output(unittest.TestCase):
             self.assertIn(b"my_KeccakP1600_Initialize(", first["KeccakP-1600-SnP.h"])
             self.assertFalse([n for n in os.listdir(tmp) if n.startswith(".")])
 
+class Help(unittest.TestCase):
+    """What a newcomer sees first: the commands they run before the internal ones, each with
+    an example that parses as written."""
+
+    USER = ("generate", "bundle", "check", "describe", "list", "bench", "tune", "prove")
+    INTERNAL = ("testsuite", "report", "permute")
+
+    def listing(self, text):
+        """Command -> (position, under the internal heading) in a top-level help."""
+        internal = text.index("internal commands")
+        commands = text[:text.index("\noptions:")]
+        return {m.group(1): (m.start(), m.start() > internal)
+                for m in re.finditer(r"(?m)^  ([a-z-]+)  +\S", commands)}
+
+    def test_top_level_help_lists_the_users_commands_first_each_with_an_example(self):
+        r = generator("--help")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = self.listing(r.stdout)
+        for name in self.USER:
+            self.assertFalse(got[name][1], f"{name} listed as internal")
+        for name in self.INTERNAL:
+            self.assertTrue(got[name][1], f"{name} not under the internal heading")
+        self.assertLess(max(got[n][0] for n in self.USER), min(got[n][0] for n in self.INTERNAL))
+        self.assertEqual(len(re.findall(r"(?m)^ +example: python3 -m generator \S", r.stdout)),
+                         len(got))
+
+    def test_no_command_prints_the_summary_and_exits_2(self):
+        r = generator()
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stdout, "")
+        self.assertNotIn("the following arguments are required", r.stderr)
+        self.assertIn("example: python3 -m generator generate ", r.stderr)
+        self.assertEqual(set(self.listing(r.stderr)), set(self.listing(generator("--help").stdout)))
+
+    def test_each_command_help_ends_with_an_example_that_parses(self):
+        import shlex
+        from generator import __main__ as m
+        from generator.choice import cli_options
+        for _, commands in m.GROUPS:
+            for name, example in commands:
+                with self.subTest(command=name):
+                    r = generator(name, "--help")
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                    self.assertTrue(r.stdout.endswith(f"\nexample:\n  {example}\n"), r.stdout)
+                    argv = shlex.split(example)
+                    self.assertEqual(argv[:4], ["python3", "-m", "generator", name])
+                    # Parsed and checked as main() does, not run.
+                    args = m.parser().parse_args(argv[3:])
+                    cli_options.check_values(args.options, args)
+
+
 class HelpAgreesWithValidation(unittest.TestCase):
     """Every value --help lists for a target is accepted there, and a refusal's "accepted:"
     list is exactly what --help lists for that target."""

@@ -11,6 +11,7 @@ import dataclasses
 import re
 import shlex
 import sys
+import textwrap
 from dataclasses import dataclass, field
 
 from ..model import chacha_maths as chacha
@@ -56,6 +57,39 @@ class Parser(argparse.ArgumentParser):
         if self.example:
             text += f"\nexample:\n  {self.example}\n"
         return text
+
+
+class TopParser(Parser):
+    """The top level: usage and description, then each group of commands (name, summary,
+    example), then the options. `groups` may be filled after construction."""
+
+    def __init__(self, *args, groups=(), **kwargs):
+        kwargs.setdefault("usage", "%(prog)s [-h] [--version] COMMAND ...")
+        super().__init__(*args, **kwargs)
+        self.groups = groups
+
+    def format_help(self):
+        f = self._get_formatter()
+        f.add_usage(self.usage, self._actions, self._mutually_exclusive_groups)
+        f.add_text(self.description)
+        text = f.format_help()
+        width = max(f._width, 60)
+        column = 2 + max((len(n) for _, cs in self.groups for n, _, _ in cs), default=0) + 2
+        for title, commands in self.groups:
+            text += f"\n{title}:\n"
+            for name, summary, example in commands:
+                text += textwrap.fill(summary, width, initial_indent=f"  {name}".ljust(column),
+                                      subsequent_indent=" " * column) + "\n"
+                # As written, unwrapped, so it can be copied.
+                text += " " * column + f"example: {example}\n"
+        f = self._get_formatter()
+        for group in self._action_groups:
+            f.start_section(group.title)
+            f.add_text(group.description)
+            f.add_arguments(group._group_actions)
+            f.end_section()
+        text += "\n" + f.format_help()
+        return text + "\nEach command's options: python3 -m generator COMMAND --help\n"
 
 
 @dataclass(frozen=True)
