@@ -65,6 +65,11 @@ class BadInput(unittest.TestCase):
         (["list", "variants", "--target", "vax"], "unknown target 'vax'"),
         (["describe", "/nonexistent"], "cannot read /nonexistent"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
+        # portable is a bundle, not a target: bundle's list names it, generate says what it is
+        (["bundle", "--target", "vax"], "accepted: host, portable, x86_64, aarch64, wasm32, "),
+        (["generate", "--target", "portable"], "(portable is a bundle: python3 -m generator "
+                                               "bundle --target portable; its kernels are "
+                                               "target generic64's)"),
         # bench sweeps lists: each bad list is refused whole, before anything is built
         (["bench", "--unroll", "2,,3"], "an empty item in '2,,3'"),
         (["bench", "--unroll", "2,3,2"], "'2' given twice in '2,3,2'"),
@@ -266,6 +271,16 @@ class Output(unittest.TestCase):
             self.assertIn(b"void my_sha3_256(", first["keccak_sponge.h"])
             self.assertIn(b"my_KeccakP1600_Initialize(", first["KeccakP-1600-SnP.h"])
             self.assertFalse([n for n in os.listdir(tmp) if n.startswith(".")])
+
+class ListTargets(unittest.TestCase):
+    def test_every_name_bundle_and_generate_take_is_listed(self):
+        from generator.choice import targets
+        r = generator("list", "targets")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        listed = [line.split()[0] for line in r.stdout.splitlines()]
+        self.assertEqual(sorted(listed), sorted(set(targets.TARGETS) | set(targets.BUNDLES)))
+        self.assertRegex(r.stdout, r"(?m)^portable +.*\(bundle only; generate: generic64\)$")
+
 
 class Help(unittest.TestCase):
     """What a newcomer sees first: the commands they run before the internal ones, each with
