@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "keccak_sponge.h"
+#include "roundsmith.h"
 
 static int hash_stream(FILE *f, const char *name)
 {

@@ -37,6 +37,13 @@ def paths(name):
     return [p.name for p in targets.BUNDLES[name].paths]
 
 
+def chacha_levels_up_to(name, path):
+    """The ChaCha levels a forced path may run: its own and those of the slower paths
+    (docs/vendoring.md), so ROUNDSMITH_PATH=scalar runs scalar ChaCha."""
+    names = paths(name)
+    return {"scalar"} | {p.chacha for p in targets.BUNDLES[name].paths[:names.index(path) + 1]}
+
+
 def run(cmd, env=None, **kw):
     e = {k: v for k, v in os.environ.items() if k != "ROUNDSMITH_PATH"}
     e.update(env or {})
@@ -104,6 +111,12 @@ class BundleCase(unittest.TestCase):
             self.assertEqual(r.stderr, "")
         return got
 
+    def assert_chacha_level(self, bundle, got):
+        """The probe's ChaCha level is one its path runs; the first path runs scalar only."""
+        self.assertIn(got["chacha"], chacha_levels_up_to(bundle, got["path"]), got)
+        if got["path"] == paths(bundle)[0]:
+            self.assertEqual(got["chacha"], "scalar", got)
+
 
 class Bundle(BundleCase):
     """The committed bundles on this machine, by the README's compilers."""
@@ -126,7 +139,7 @@ class Bundle(BundleCase):
         exe = build("gcc", X86, WARN + [PROBE], self.exe("probe"))
         best = self.probe(exe, None)["path"]
         for p in paths("x86_64"):
-            self.probe(exe, p, want_path=p)
+            self.assert_chacha_level("x86_64", self.probe(exe, p, want_path=p))
         self.probe(exe, "bogus", want_path=best, message="not a path of this bundle")
 
     def test_compiled_out_paths_fall_back(self):
@@ -146,7 +159,7 @@ class Bundle(BundleCase):
         self.need(toolcheck.compiler(["clang"], link=True))
         exe = build("clang", X86, WARN + [PROBE], self.exe("probe_clang"))
         for p in paths("x86_64"):
-            self.probe(exe, p, want_path=p)
+            self.assert_chacha_level("x86_64", self.probe(exe, p, want_path=p))
 
     def test_portable_bundle(self):
         # No dispatch to choose with; its rs_dispatch.c names its one path.
@@ -270,7 +283,8 @@ class UnderQemu(BundleCase):
                   toolcheck.programs("qemu-aarch64"))
         exe = build("aarch64-linux-gnu-gcc", ARM, WARN + ["-static", PROBE], self.exe("probe_a64"))
         for p in paths("aarch64"):
-            self.probe(exe, p, prefix=["qemu-aarch64", "-cpu", "max"], want_path=p)
+            got = self.probe(exe, p, prefix=["qemu-aarch64", "-cpu", "max"], want_path=p)
+            self.assert_chacha_level("aarch64", got)
         # A Cortex-A57 has NEON and no SHA3 extension.
         q = ["qemu-aarch64", "-cpu", "cortex-a57"]
         self.probe(exe, None, prefix=q, want_path="neon")

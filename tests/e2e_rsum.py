@@ -116,10 +116,22 @@ class AgainstOpenssl(unittest.TestCase):
         self.assertEqual(len(r.stdout.splitlines()), 2)
         self.assertIn("nope: No such file or directory", r.stderr)
 
-    def test_bad_usage_exits_2(self):
+    def test_bad_usage_exits_2_with_one_line(self):
         for args in (["-a", "md5"], ["-l", "0"], ["-a", "sha3-256", "-l", "10"], ["--bogus"]):
             r = rsum(*args, self.files[0])
             self.assertEqual(r.returncode, 2, args)
+            self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+            self.assertEqual(r.stdout, "")
+        r = rsum("-a")
+        self.assertEqual((r.returncode, r.stderr), (2, "rsum: -a needs a value (rsum --help)\n"))
+
+    def test_help_is_on_stdout_and_exits_0(self):
+        for flag in ("--help", "-h"):
+            r = rsum(flag)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stderr, "")
+            self.assertTrue(r.stdout.startswith("usage: rsum "), r.stdout)
+            self.assertIn("parallelhash256", r.stdout)
 
 
 if __name__ == "__main__":

@@ -181,6 +181,8 @@ class Wasm(unittest.TestCase):
                         self.passes(r, f"{prog} ({flavour} build, path {path or 'chosen'})")
                         if prog == "vendor_api":
                             self.assertIn(f"on path {path or flavour}", r.stdout)
+                            # A path runs the ChaCha levels up to its own: scalar on scalar.
+                            self.assertIn(f"# chacha_level: {path or flavour}\n", r.stdout)
                         else:
                             self.assertRegex(r.stdout, r"100%: Checks: [1-9]")
 
@@ -193,6 +195,24 @@ class Wasm(unittest.TestCase):
         print(r.stdout, file=sys.stderr)
         self.passes(r, "roundsmith.mjs")
         self.assertRegex(r.stdout, r"(?m)^ok 1 - ")
+
+    def test_load_falls_back_to_the_scalar_build_then_names_what_is_missing(self):
+        folder = os.path.join(self.tmp, "js-scalar-only")
+        shutil.copytree(self.js, folder)
+        os.remove(os.path.join(folder, "roundsmith-simd128.wasm"))
+        script = os.path.join(self.tmp, "load_only.mjs")
+        with open(script, "w") as f:
+            f.write("const { load } = await import(process.argv[2]);\n"
+                    "try { console.log((await load()).path); }\n"
+                    "catch (err) { console.log(err.message); }\n")
+        mjs = os.path.join(folder, "roundsmith.mjs")
+        r = self.node(script, mjs)
+        self.assertEqual((r.returncode, r.stdout), (0, "scalar\n"), r.stderr)
+        os.remove(os.path.join(folder, "roundsmith.wasm"))
+        r = self.node(script, mjs)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"^roundsmith: no module to load: .*roundsmith-simd128\.wasm "
+                                   r"and .*roundsmith\.wasm are missing [^\n]*\n$")
 
     def test_the_check_stand_in_can_fail(self):
         src = os.path.join(self.tmp, "planted.c")

@@ -45,6 +45,23 @@ class Paths(unittest.TestCase):
         self.assertEqual(d.guards("chacha-scalar"), {"built": "1", "when": "1"})
         self.assertEqual([l["n"] for l in d.leaves], [8, 4, 4, 2])
 
+    def test_a_path_runs_the_levels_up_to_its_own(self):
+        """The first path of every bundle runs scalar code alone (ROUNDSMITH_PATH=scalar on
+        x86-64 ran SSE2 ChaCha, SSE2 being x86-64's baseline; generic NEON ChaCha on
+        AArch64), and a path runs a kernel only where it or a slower path carries it."""
+        for name in ("x86_64", "aarch64", "wasm32"):
+            d = self.dispatch(name)
+            paths = targets.BUNDLES[name].paths
+            for dec in d.decisions:
+                with self.subTest(bundle=name, decision=dec["name"]):
+                    self.assertEqual(dec["runs"][0], 1)
+                    if dec["name"] != "chacha":
+                        continue
+                    for i, runs in enumerate(dec["runs"]):
+                        own = {"scalar"} | {q.chacha for q in paths[:i + 1]}
+                        self.assertEqual({o for b, o in enumerate(dec["options"])
+                                          if runs >> b & 1}, own)
+
     def test_portable_bundle_has_no_dispatch(self):
         files = bundle.files(targets.BUNDLES["portable"], "", "cmd")
         # Its rs_dispatch.c only names its one path; no kernel asks it anything.

@@ -52,11 +52,24 @@ class BadInput(unittest.TestCase):
         (["generate", "--target", ""], "unknown target ''"),
         (["generate", "--prefix", "a-b"], "C identifier prefix"),
         (["generate", "--prefix", "\u00e9_"], "C identifier prefix"),
+        (["generate", "--prefix", ""], "--prefix needs a value"),
+        (["generate", "--prefix="], "--prefix needs a value"),
+        (["bundle", "--prefix", ""], "--prefix needs a value"),
+        (["generate", "--prefix", "x" * 300], "--prefix is 300 characters, at most 32"),
+        (["generate", "--prefix", "x" * 33], "--prefix is 33 characters, at most 32"),
+        (["generate", "--prefix", "_X"], "must not start with '_'"),
+        (["generate", "--prefix", "_x"], "must not start with '_'"),
+        (["bundle", "--prefix", "__rs"], "must not start with '_'"),
         (["testsuite", "--subset", "some"], "unknown subset 'some'"),
         (["testsuite", "--target", "vax"], "unknown target 'vax'"),
         (["list", "variants", "--target", "vax"], "unknown target 'vax'"),
         (["describe", "/nonexistent"], "cannot read /nonexistent"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
+        # portable is a bundle, not a target: bundle's list names it, generate says what it is
+        (["bundle", "--target", "vax"], "accepted: host, portable, x86_64, aarch64, wasm32, "),
+        (["generate", "--target", "portable"], "(portable is a bundle: python3 -m generator "
+                                               "bundle --target portable; its kernels are "
+                                               "target generic64's)"),
         # bench sweeps lists: each bad list is refused whole, before anything is built
         (["bench", "--unroll", "2,,3"], "an empty item in '2,,3'"),
         (["bench", "--unroll", "2,3,2"], "'2' given twice in '2,3,2'"),
@@ -74,7 +87,7 @@ class BadInput(unittest.TestCase):
                 f.write("previous output\n")
             for args, message in self.CASES:
                 with self.subTest(args=args):
-                    extra = ["--out", out] if args[0] in ("generate", "testsuite") else []
+                    extra = ["--out", out] if args[0] in ("generate", "testsuite", "bundle") else []
                     r = generator(*args, *extra)
                     self.assertEqual(r.returncode, 2, r.stderr)
                     self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
@@ -92,7 +105,8 @@ class BadInput(unittest.TestCase):
             os.makedirs(os.path.join(holds_folders, "src"))
             cases = [
                 ("/proc/roundsmith-cannot-exist/out", "cannot create"),
-                ("/proc/roundsmith-out", "cannot write"),
+                # The folder the user named, not the hidden temporary beside it.
+                ("/proc/roundsmith-out", "cannot write /proc/roundsmith-out: "),
                 (os.path.join(a_file, "out"), "cannot create"),
                 (a_file, "exists and is not a folder"),
                 (holds_folders, "holds files roundsmith did not write (src)"),
@@ -109,6 +123,28 @@ class BadInput(unittest.TestCase):
             with open(a_file) as f:
                 self.assertEqual(f.read(), "not a folder\n")
             self.assertEqual(os.listdir(holds_folders), ["src"])
+
+    def test_a_value_starting_with_a_dash_names_the_spelling_that_works(self):
+        # argparse takes -fx for an option; the refusal says how to pass it, on every option
+        # that takes a value, and not where the value was left out before another option.
+        for args, hint in ((["tune-bundle", "--cflags", "-fx"], "--cflags=-fx"),
+                           (["tune", "--cflags", "-O3", "--cc-id", "gcc"], "--cflags=-O3"),
+                           (["bench", "--cc", "-x"], "--cc=-x"),
+                           (["generate", "--prefix", "-p"], "--prefix=-p"),
+                           (["generate", "--out", "--force"], None)):
+            with self.subTest(args=args):
+                r = generator(*args)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+                self.assertIn("expected one argument", r.stderr)
+                if hint:
+                    self.assertIn(f"a value starting with '-' is written {hint}", r.stderr)
+                else:
+                    self.assertNotIn("written", r.stderr)
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "configure.py"), "--cflags",
+                            "-fx"], cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("written --cflags=-fx", r.stderr)
 
     def test_abbreviations_are_refused(self):
         for args in (["generate", "--unrol", "3"], ["generate", "--rot", "rorx"],
@@ -235,6 +271,67 @@ class Output(unittest.TestCase):
             self.assertIn(b"void my_sha3_256(", first["keccak_sponge.h"])
             self.assertIn(b"my_KeccakP1600_Initialize(", first["KeccakP-1600-SnP.h"])
             self.assertFalse([n for n in os.listdir(tmp) if n.startswith(".")])
+
+class ListTargets(unittest.TestCase):
+    def test_every_name_bundle_and_generate_take_is_listed(self):
+        from generator.choice import targets
+        r = generator("list", "targets")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        listed = [line.split()[0] for line in r.stdout.splitlines()]
+        self.assertEqual(sorted(listed), sorted(set(targets.TARGETS) | set(targets.BUNDLES)))
+        self.assertRegex(r.stdout, r"(?m)^portable +.*\(bundle only; generate: generic64\)$")
+
+
+class Help(unittest.TestCase):
+    """What a newcomer sees first: the commands they run before the internal ones, each with
+    an example that parses as written."""
+
+    USER = ("generate", "bundle", "check", "describe", "list", "bench", "tune", "prove")
+    INTERNAL = ("testsuite", "report", "permute")
+
+    def listing(self, text):
+        """Command -> (position, under the internal heading) in a top-level help."""
+        internal = text.index("internal commands")
+        commands = text[:text.index("\noptions:")]
+        return {m.group(1): (m.start(), m.start() > internal)
+                for m in re.finditer(r"(?m)^  ([a-z-]+)  +\S", commands)}
+
+    def test_top_level_help_lists_the_users_commands_first_each_with_an_example(self):
+        r = generator("--help")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = self.listing(r.stdout)
+        for name in self.USER:
+            self.assertFalse(got[name][1], f"{name} listed as internal")
+        for name in self.INTERNAL:
+            self.assertTrue(got[name][1], f"{name} not under the internal heading")
+        self.assertLess(max(got[n][0] for n in self.USER), min(got[n][0] for n in self.INTERNAL))
+        self.assertEqual(len(re.findall(r"(?m)^ +example: python3 -m generator \S", r.stdout)),
+                         len(got))
+
+    def test_no_command_prints_the_summary_and_exits_2(self):
+        r = generator()
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stdout, "")
+        self.assertNotIn("the following arguments are required", r.stderr)
+        self.assertIn("example: python3 -m generator generate ", r.stderr)
+        self.assertEqual(set(self.listing(r.stderr)), set(self.listing(generator("--help").stdout)))
+
+    def test_each_command_help_ends_with_an_example_that_parses(self):
+        import shlex
+        from generator import __main__ as m
+        from generator.choice import cli_options
+        for _, commands in m.GROUPS:
+            for name, example in commands:
+                with self.subTest(command=name):
+                    r = generator(name, "--help")
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                    self.assertTrue(r.stdout.endswith(f"\nexample:\n  {example}\n"), r.stdout)
+                    argv = shlex.split(example)
+                    self.assertEqual(argv[:4], ["python3", "-m", "generator", name])
+                    # Parsed and checked as main() does, not run.
+                    args = m.parser().parse_args(argv[3:])
+                    cli_options.check_values(args.options, args)
+
 
 class HelpAgreesWithValidation(unittest.TestCase):
     """Every value --help lists for a target is accepted there, and a refusal's "accepted:"

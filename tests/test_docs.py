@@ -135,6 +135,13 @@ class Readme(unittest.TestCase):
             self.assertLess(sum(1 for _ in f), 250, "README.md is the front door: move detail "
                             "to docs/")
 
+    def test_the_vendoring_example_includes_the_header_readme_names(self):
+        # README: "include one header, #include "roundsmith.h"", then builds this example.
+        self.assertIn('`#include "roundsmith.h"`', read(README))
+        self.assertIn("examples/vendor_sha3.c", read(README))
+        example = read(os.path.join(ROOT, "examples", "vendor_sha3.c"))
+        self.assertEqual(re.findall(r'(?m)^#include "([^"]+)"', example), ["roundsmith.h"])
+
     def test_test_command_is_what_ci_runs(self):
         ci = ci_steps()
         commands = [c for kind, c in ci if kind == "run"]

@@ -152,6 +152,26 @@ class Ownership(unittest.TestCase):
         write(os.path.join(self.out, "roundsmith.manifest"), "not a manifest\n")
         self.refused(*KECCAK, message="line 1 is not '<sha256>  <file name>'")
 
+    def test_an_unwritable_folder_is_named_as_given_not_by_its_temporary(self):
+        """A read-only folder (or its parent) fails where roundsmith makes its hidden
+        temporary or staging folder; the message names the --out folder the user gave. The
+        refusal is simulated, as root writes through permission bits."""
+        from unittest import mock
+        from generator.errors import UsageError
+
+        def refuse(prefix="", dir=None, **kw):
+            raise PermissionError(13, "Permission denied", os.path.join(dir, prefix + "q1w2e3"))
+
+        for existing in (False, True):
+            with self.subTest(existing=existing):
+                if existing:
+                    outfolder.write_tree(self.out, {"a.c": "one\n"}, "cmd")
+                with mock.patch.object(outfolder.tempfile, "mkdtemp", refuse), \
+                        self.assertRaises(UsageError) as cm:
+                    outfolder.write_tree(self.out, {"a.c": "two\n"}, "cmd")
+                self.assertEqual(str(cm.exception),
+                                 f"cannot write {self.out}: Permission denied")
+
     def test_describe_reads_the_manifest(self):
         self.ok(*KECCAK)
         write(os.path.join(self.out, "main.c"), "int main(void) { return 0; }\n")

@@ -31,8 +31,9 @@ def _parsers():
     top = gen.parser()
     out = [("python3 -m generator", top)]
     sub = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
-    for name, p in sub.choices.items():
-        out.append((f"python3 -m generator {name}", p))
+    # The user's commands first, as the top level's help lists them.
+    for name in [n for _, commands in top.groups for n, _, _ in commands]:
+        out.append((f"python3 -m generator {name}", sub.choices[name]))
     spec = importlib.util.spec_from_file_location("configure", os.path.join(ROOT, "configure.py"))
     configure = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(configure)
@@ -63,10 +64,6 @@ def _section(command, parser):
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction) or action.help == argparse.SUPPRESS:
             continue
-        if isinstance(action, argparse._SubParsersAction):
-            for choice in action._choices_actions:
-                rows.append((f"`{choice.dest}`", choice.help))
-            continue
         help_text = action.help or ""
         if action.choices and not action.option_strings:
             help_text += f" ({', '.join(action.choices)})"
@@ -77,6 +74,14 @@ def _section(command, parser):
         lines += ["| argument | meaning, accepted values, default |", "|---|---|"]
         lines += [f"| {_cell(a)} | {_cell(h)} |" for a, h in rows]
         lines.append("")
+    for title, commands in getattr(parser, "groups", ()):
+        lines += [f"{title[0].upper() + title[1:]}:", "",
+                  "| command | what it does, and an example |", "|---|---|"]
+        lines += [f"| [`{name}`](#{_anchor(command + ' ' + name)}) | {_cell(summary)}; "
+                  f"`{example}` |" for name, summary, example in commands]
+        lines.append("")
+    if getattr(parser, "example", None):
+        lines += [f"Example: `{parser.example}`", ""]
     return lines
 
 

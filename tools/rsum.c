@@ -54,14 +54,15 @@ static const struct algorithm algorithms[] = {
 
 static uint8_t buffer[BUFFER_BYTES];
 
+/* --help: on stdout, as a request answered rather than an error. */
 static void usage(void)
 {
     size_t k;
-    fprintf(stderr, "usage: rsum [-a ALGO] [-l BYTES] [--check] [FILE...]\nALGO:");
+    printf("usage: rsum [-a ALGO] [-l BYTES] [--check] [FILE...]\nALGO:");
     for (k = 0; k < sizeof algorithms / sizeof algorithms[0]; k++)
-        fprintf(stderr, " %s", algorithms[k].name);
-    fprintf(stderr, " (default sha3-256); -l sets the output length of the XOFs and of"
-                    " ParallelHash (blocks of %d bytes)\n", PH_BLOCK);
+        printf(" %s", algorithms[k].name);
+    printf(" (default sha3-256); -l sets the output length of the XOFs and of"
+           " ParallelHash (blocks of %d bytes)\n", PH_BLOCK);
 }
 
 /* Digest of one file into out; returns 0, or -1 with errno set and a message printed. */
@@ -201,8 +202,10 @@ int main(int argc, char **argv)
                 if (strcmp(algorithms[k].name, name) == 0)
                     a = &algorithms[k];
             if (!a) {
-                fprintf(stderr, "rsum: unknown algorithm '%s'\n", name);
-                usage();
+                fprintf(stderr, "rsum: unknown algorithm '%s'; accepted:", name);
+                for (k = 0; k < sizeof algorithms / sizeof algorithms[0]; k++)
+                    fprintf(stderr, " %s", algorithms[k].name);
+                fprintf(stderr, "\n");
                 return 2;
             }
         } else if (strcmp(argv[i], "-l") == 0 && i + 1 < argc) {
@@ -220,9 +223,11 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
+        } else if (strcmp(argv[i], "-a") == 0 || strcmp(argv[i], "-l") == 0) {
+            fprintf(stderr, "rsum: %s needs a value (rsum --help)\n", argv[i]);
+            return 2;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "rsum: unknown option '%s'\n", argv[i]);
-            usage();
+            fprintf(stderr, "rsum: unknown option '%s' (rsum --help)\n", argv[i]);
             return 2;
         } else {
             break;

@@ -8,7 +8,10 @@ cannot disagree. Every parser refuses abbreviations: `--unrol 3` is an error, no
 
 import argparse
 import dataclasses
+import re
 import shlex
+import sys
+import textwrap
 from dataclasses import dataclass, field
 
 from ..model import chacha_maths as chacha
@@ -17,14 +20,76 @@ from ..errors import UsageError
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line and exit 2 (through UsageError)."""
+    """argparse whose errors are one line and exit 2 (through UsageError), and whose help ends
+    with an example command (`example`) printed as written."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, example=None, **kwargs):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+        self.example = example
+        self._argv = []
+
+    def parse_known_args(self, args=None, namespace=None):
+        # Kept for error(): what followed an option argparse found without its value.
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
 
     def error(self, message):
-        raise UsageError(message)
+        raise UsageError(message + self._dash_hint(message))
+
+    def _dash_hint(self, message):
+        """argparse reads a value starting with '-' (--cflags -O3) as the next option and says
+        only 'expected one argument': name the spelling that works, --cflags=-O3."""
+        m = re.match(r"argument (?:\S+/)?(--[\w-]+): expected one argument", message)
+        if not m:
+            return ""
+        flag = m.group(1)
+        for i, a in enumerate(self._argv[:-1]):
+            value = self._argv[i + 1]
+            # An option of this parser after it: the value was left out, not misread.
+            if a == flag and value.startswith("-") \
+                    and value.split("=")[0] not in self._option_string_actions:
+                return f" (a value starting with '-' is written {flag}={shlex.quote(value)})"
+        return ""
+
+    def format_help(self):
+        text = super().format_help()
+        if self.example:
+            text += f"\nexample:\n  {self.example}\n"
+        return text
+
+
+class TopParser(Parser):
+    """The top level: usage and description, then each group of commands (name, summary,
+    example), then the options. `groups` may be filled after construction."""
+
+    def __init__(self, *args, groups=(), **kwargs):
+        kwargs.setdefault("usage", "%(prog)s [-h] [--version] COMMAND ...")
+        super().__init__(*args, **kwargs)
+        self.groups = groups
+
+    def format_help(self):
+        f = self._get_formatter()
+        f.add_usage(self.usage, self._actions, self._mutually_exclusive_groups)
+        f.add_text(self.description)
+        text = f.format_help()
+        width = max(f._width, 60)
+        column = 2 + max((len(n) for _, cs in self.groups for n, _, _ in cs), default=0) + 2
+        for title, commands in self.groups:
+            text += f"\n{title}:\n"
+            for name, summary, example in commands:
+                text += textwrap.fill(summary, width, initial_indent=f"  {name}".ljust(column),
+                                      subsequent_indent=" " * column) + "\n"
+                # As written, unwrapped, so it can be copied.
+                text += " " * column + f"example: {example}\n"
+        f = self._get_formatter()
+        for group in self._action_groups:
+            f.start_section(group.title)
+            f.add_text(group.description)
+            f.add_arguments(group._group_actions)
+            f.end_section()
+        text += "\n" + f.format_help()
+        return text + "\nEach command's options: python3 -m generator COMMAND --help\n"
 
 
 @dataclass(frozen=True)
@@ -87,10 +152,28 @@ def parse_caps(text):
     return set(caps)
 
 
+# Long enough for any library's namespace; a longer one made names past what some linkers
+# and file systems take ("File name too long" on a temporary path, not a message).
+PREFIX_MAX = 32
+
+
 def parse_prefix(prefix):
-    if prefix and not (prefix.replace("_", "a").isalnum() and not prefix[0].isdigit()
-                       and prefix.isascii()):
-        raise UsageError(f"--prefix must be a C identifier prefix, not '{prefix}'")
+    """The prefix as given ("" when the option was left out), or UsageError: a C identifier
+    start of at most PREFIX_MAX characters, not starting with an underscore (its upper case
+    starts the macros, and _X... and __... are reserved identifiers in C)."""
+    if not prefix:
+        return ""
+    shown = prefix if len(prefix) <= 40 else prefix[:40] + "..."
+    if len(prefix) > PREFIX_MAX:
+        raise UsageError(f"--prefix is {len(prefix)} characters, at most {PREFIX_MAX}: "
+                         f"'{shown}'")
+    if not (prefix.replace("_", "a").isalnum() and not prefix[0].isdigit()
+            and prefix.isascii()):
+        raise UsageError(f"--prefix must be a C identifier prefix (ASCII letters, digits and "
+                         f"_, not starting with a digit), not '{shown}'")
+    if prefix.startswith("_"):
+        raise UsageError(f"--prefix must not start with '_': '{prefix}' and its upper case "
+                         f"'{prefix.upper()}' (the macros') begin reserved identifiers in C")
     return prefix
 
 
@@ -102,6 +185,16 @@ def parse_names(prefix, keep_drop_in_names):
         raise UsageError("--keep-drop-in-names needs --prefix: without one the drop-in "
                          "headers already carry their peers' names")
     return prefix, keep_drop_in_names
+
+
+class _PrefixGiven(argparse.Action):
+    """--prefix as given: an empty one is refused (no prefix is the option left out), which a
+    check after parsing cannot tell from the default."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values == "":
+            raise UsageError("--prefix needs a value (leave the option out for no prefix)")
+        setattr(namespace, self.dest, values)
 
 
 def parse_cc_id(text):
@@ -131,8 +224,9 @@ PREFIX = Option("--prefix", "replaces roundsmith's namespace rs_ / RS_ (rs_selft
                 "too) and goes before every other exported function, type and macro "
                 "(PREFIXsha3_256, PREFIXKeccakP1600_Initialize), so two copies made with "
                 "different prefixes link into one program and share a translation unit",
-                "a C identifier prefix: ASCII letters, digits and _, not starting "
-                "with a digit", "none", {"default": ""})
+                f"a C identifier prefix of 1 to {PREFIX_MAX} characters: ASCII letters, "
+                "digits and _, not starting with a digit or _", "none",
+                {"default": "", "action": _PrefixGiven})
 KEEP_DROP_IN_NAMES = Option(
     "--keep-drop-in-names", "with --prefix: the drop-in headers keep their peers' names "
     "unprefixed (XKCP's KeccakP1600_* and KeccakP1600timesN_* with their macros in "

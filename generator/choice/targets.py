@@ -131,14 +131,21 @@ def host():
     return TARGETS[HOST_ARCHES.get(platform.machine().lower(), "generic64")]
 
 
-def get(name):
+def get(name, bundles=False):
+    """The target `name` names; `bundles`: the refusal lists the bundle names too, as
+    `bundle --target` takes them (portable is a bundle, not a target)."""
     if name in (None, "host"):
         return host()
     try:
         return TARGETS[name]
     except KeyError:
-        raise UsageError(f"unknown target '{name}'; accepted: host, {', '.join(TARGETS)}") \
-            from None
+        pass
+    if bundles:
+        names = list(BUNDLES) + [t for t in TARGETS if t not in BUNDLES]
+        raise UsageError(f"unknown target '{name}'; accepted: host, {', '.join(names)}")
+    hint = (f" ({name} is a bundle: python3 -m generator bundle --target {name}; its kernels "
+            f"are target {BUNDLES[name].target}'s)" if name in BUNDLES else "")
+    raise UsageError(f"unknown target '{name}'; accepted: host, {', '.join(TARGETS)}{hint}")
 
 
 # Per target where the engine, not the C compiler, decides: wasm32 runs under V8, whose register

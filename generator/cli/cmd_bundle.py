@@ -35,7 +35,7 @@ def cmd_bundle(args):
     if not args.out:
         raise UsageError("bundle needs --out DIR (or --canonical)")
     b = (targets.BUNDLES[args.target] if args.target in targets.BUNDLES
-         else targets.bundle_for(targets.get(args.target)))
+         else targets.bundle_for(targets.get(args.target, bundles=True)))
     rounds = variants.parse_chacha_rounds(args.chacha_rounds) if args.chacha_rounds else None
     families = parse_families(args.kernels, "--kernels")
     if rounds and "chacha" not in families:

@@ -10,7 +10,11 @@ def cmd_list(args):
     caps = cli_options.parse_caps(args.caps)
     if args.what == "targets":
         for t in targets.TARGETS.values():
-            print(f"{t.name:10} {t.description}")
+            print(f"{t.name:11} {t.description}")
+        # Bundle names that are no target (portable): `bundle --target` takes them too.
+        for b in targets.BUNDLES.values():
+            if b.name not in targets.TARGETS:
+                print(f"{b.name:11} {b.description} (bundle only; generate: {b.target})")
     else:
         for v in variants.keccak_scalar_space(target, caps):
             print(v.name)

@@ -73,10 +73,13 @@ def prove_before_writing(folders, command, canonical=False):
 
 
 SUBCOMMANDS = {}   # name -> its option table (the canonical command is spelled from it)
+SUMMARIES = {}     # name -> its one-paragraph help, which the top level lists by group
 
 
 def subcommand(sub, name, table, run, help, positionals=()):
-    p = sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
+    # No help= to argparse: the top level lists the commands itself, the user's first.
+    p = sub.add_parser(name, description=help[0].upper() + help[1:] + ".")
+    SUMMARIES[name] = help
     for args, kw in positionals:
         p.add_argument(*args, **kw)
     cli_options.add_options(p, table)

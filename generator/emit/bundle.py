@@ -140,16 +140,25 @@ class Dispatch:
         as C numbers them (0: the single-state kernel, or scalar ChaCha), which of them each
         path can run (bit o of runs[p]) and each option's build condition."""
         leaves = self.leaves
+        # A path runs what it or a slower path carries, where its CPU features cover it: a
+        # feature test alone would let the scalar path run SSE2 ChaCha (SSE2 is x86-64's
+        # baseline) and the generic and wasm scalar paths NEON and SIMD128 kernels, which ask
+        # the CPU nothing; a forced ROUNDSMITH_PATH=scalar would then run no scalar code.
+        paths = self.bundle.paths
+        carried = [{s for q in paths[:i + 1] for s in q.kt_leaves}
+                   | {"chacha-" + q.chacha for q in paths[:i + 1]} | {"chacha-scalar"}
+                   for i in range(len(paths))]
         keccak = dict(options=[cpu_table.SINGLE] + [l["cls"] for l in leaves],
                       built=["1"] + [l["built"] for l in leaves],
-                      runs=[1 | sum(1 << (i + 1) for i, l in enumerate(leaves) if l["cpu"] <= f)
-                            for f in self.path_features])
+                      runs=[1 | sum(1 << (i + 1) for i, l in enumerate(leaves)
+                                    if l["cpu"] <= f and l["name"] in c)
+                            for f, c in zip(self.path_features, carried)])
         levels = self.chacha_levels
         chacha = dict(options=levels,
                       built=["1"] + [self.guards("chacha-" + l)["built"] for l in levels[1:]],
                       runs=[sum(1 << i for i, l in enumerate(levels)
-                                if set(variants.CHACHA_ISAS[l].cpu) <= f)
-                            for f in self.path_features])
+                                if set(variants.CHACHA_ISAS[l].cpu) <= f and "chacha-" + l in c)
+                            for f, c in zip(self.path_features, carried)])
         singles = self.singles
         single = dict(options=["scalar"] + [v["name"] for v in singles],
                       built=["1"] + [v["built"] for v in singles],

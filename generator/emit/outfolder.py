@@ -319,5 +319,16 @@ def write_tree(out_dir, files, command, force=False):
                   f"generates it, so it is yours now (dropped from {MANIFEST})")
         return _write_existing(plan, data, manifest)
     except OSError as e:
-        where = e.filename or out_dir
-        raise UsageError(f"cannot write {where}: {e.strerror}") from None
+        raise UsageError(f"cannot write {_named(e.filename, out_dir, shown)}: "
+                         f"{e.strerror}") from None
+
+
+def _named(path, out_dir, shown):
+    """The path an OS error is about, as the user knows it: the --out folder they gave for the
+    hidden temporary sibling or staging folder roundsmith made (and anything in them)."""
+    if not isinstance(path, str):
+        return shown
+    path = os.path.abspath(path)
+    ours = (os.path.join(os.path.dirname(out_dir), "." + os.path.basename(out_dir) + ".tmp-"),
+            os.path.join(out_dir, STAGING))
+    return shown if path.startswith(ours) else path

@@ -80,6 +80,7 @@ export interface Roundsmith {
 export function simd128Supported(): boolean;
 
 /** Instantiates a build of this folder: by default roundsmith-simd128.wasm beside this module
- * where the engine has SIMD128, roundsmith.wasm otherwise. */
+ * where the engine has SIMD128 and the file is there, roundsmith.wasm otherwise (neither
+ * there: an Error naming the missing files). */
 export function load(source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module,
                      options?: LoadOptions): Promise<Roundsmith>;

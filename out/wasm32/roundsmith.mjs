@@ -138,30 +138,67 @@ function imports(module, options, buffer) {
     return out;
 }
 
+/* Where a URL points, as a user would name it: the file's path, or the URL. */
+function where(url) {
+    return url.protocol === "file:" ? decodeURIComponent(url.pathname) : url.href;
+}
+
+/* The bytes at url, or null when there is no such file (node's ENOENT, an HTTP 404). */
+async function bytesAt(url) {
+    if (url.protocol === "file:") {
+        const { readFile } = await import("node:fs/promises");
+        try {
+            return await readFile(url);
+        } catch (err) {
+            if (err && err.code === "ENOENT")
+                return null;
+            throw fail(Error, `reading ${where(url)}: ${err && err.code || err}`);
+        }
+    }
+    const response = await fetch(url);
+    if (response.status === 404)
+        return null;
+    if (!response.ok)
+        throw fail(Error, `fetching ${url}: ${response.status} ${response.statusText}`);
+    return response.arrayBuffer();
+}
+
 async function compile(source) {
     if (source instanceof WebAssembly.Module)
         return source;
     if (source instanceof ArrayBuffer || ArrayBuffer.isView(source))
         return WebAssembly.compile(source);
     const url = source instanceof URL ? source : new URL(String(source), `file://${typeof process === "object" ? process.cwd() + "/" : "/"}`);
-    if (url.protocol === "file:") {
-        const { readFile } = await import("node:fs/promises");
-        return WebAssembly.compile(await readFile(url));
+    const bytes = await bytesAt(url);
+    if (bytes === null)
+        throw fail(Error, `${where(url)}: no such file`);
+    return WebAssembly.compile(bytes);
+}
+
+/* The build beside this file: the SIMD128 one where the engine has SIMD128 and it was built,
+ * else the scalar one; neither there is one line naming what is missing, not a stack from
+ * the file system. */
+async function compileBeside() {
+    const names = simd128Supported() ? ["roundsmith-simd128.wasm", "roundsmith.wasm"] : ["roundsmith.wasm"];
+    const missing = [];
+    for (const name of names) {
+        const url = new URL(name, import.meta.url);
+        const bytes = await bytesAt(url);
+        if (bytes !== null)
+            return WebAssembly.compile(bytes);
+        missing.push(where(url));
     }
-    const response = await fetch(url);
-    if (!response.ok)
-        throw fail(Error, `fetching ${url}: ${response.status} ${response.statusText}`);
-    return WebAssembly.compile(await response.arrayBuffer());
+    throw fail(Error, `no module to load: ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} missing (build the folder with clang --target=wasm32-wasi -mexec-model=reactor, as roundsmith's docs/vendoring.md says)`);
 }
 
 /*
- * load(): roundsmith-simd128.wasm beside this file where the engine has SIMD128, else
- * roundsmith.wasm; load(source): a path, URL, bytes or WebAssembly.Module of either build.
+ * load(): roundsmith-simd128.wasm beside this file where the engine has SIMD128 and the file
+ * is there, else roundsmith.wasm; load(source): a path, URL, bytes or WebAssembly.Module of
+ * either build.
  */
 export async function load(source, options = {}) {
-    if (source === undefined || source === null)
-        source = new URL(simd128Supported() ? "roundsmith-simd128.wasm" : "roundsmith.wasm", import.meta.url);
-    const module = await compile(source);
+    const module = source === undefined || source === null ? await compileBeside()
+        : await compile(source);
     let memory = null;
     const instance = await WebAssembly.instantiate(module, imports(module, options,
                                                                    () => memory.buffer));

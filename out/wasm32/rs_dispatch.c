@@ -122,14 +122,15 @@ static const char *const rs_option_names[RS_DECISIONS][RS_SLOTS] = {
     { "scalar", "simd128" },
 };
 
-/* Bit o of rs_runs[d][p]: path p's CPU features cover option o of decision d. */
+/* Bit o of rs_runs[d][p]: path p runs option o of decision d (p or a slower path carries it,
+ * and p's CPU features cover it). */
 static const unsigned rs_runs[RS_DECISIONS][2] = {
     { 1, 1 },
-    { 3, 3 },
-    { 3, 3 },
-    { 3, 3 },
-    { 3, 3 },
-    { 3, 3 },
+    { 1, 3 },
+    { 1, 3 },
+    { 1, 3 },
+    { 1, 3 },
+    { 1, 3 },
 };
 
 /* Bit o: option o of decision d is compiled into this build. */
