@@ -74,6 +74,13 @@ const char *rs_selftest_name(int code);
 #define RS_SELFTEST_TUPLEHASH256 27 /* tuplehash256 */
 #define RS_SELFTEST_PARALLELHASH128 28 /* parallelhash128 */
 #define RS_SELFTEST_PARALLELHASH256 29 /* parallelhash256 */
+#define RS_SELFTEST_SINGLE 30 /* keccak_p1600 (single-state API) */
+#define RS_SELFTEST_KECCAK_P1600_X2 60 /* keccak_p1600_x2 (dispatched) */
+#define RS_SELFTEST_KECCAK_P1600_X4 61 /* keccak_p1600_x4 (dispatched) */
+#define RS_SELFTEST_KECCAK_P1600_X8 62 /* keccak_p1600_x8 (dispatched) */
+#define RS_SELFTEST_SNP_TIMES2 64 /* KeccakP1600times2 (SnP) */
+#define RS_SELFTEST_SNP_TIMES4 65 /* KeccakP1600times4 (SnP) */
+#define RS_SELFTEST_SNP_TIMES8 66 /* KeccakP1600times8 (SnP) */
 #define RS_SELFTEST_CHACHA8 108 /* chacha8 */
 #define RS_SELFTEST_CHACHA12 112 /* chacha12 */
 #define RS_SELFTEST_CHACHA20 120 /* chacha20 */

@@ -89,11 +89,18 @@ static const uint8_t rs_st_want[684] = {
     0xF8, 0x08, 0x59, 0x03, 0x89, 0xE6, 0x6E, 0x17, 0x5B, 0xFA, 0x1A, 0x6D,
     0xA7, 0xAB, 0x9E, 0x6C, 0x1F, 0x25, 0x6D, 0xC8, 0x09, 0x90, 0xFD, 0x0C
 };
-static const uint64_t rs_st_want_fnv[9] = {
+static const uint64_t rs_st_want_fnv[16] = {
     0x558AB5988DDEAB8BULL,
     0xC82CC3B22935C610ULL,
     0xA45B0A2541F0E44FULL,
     0x1994DB607618BE4DULL,
+    0x1D319A8F9AC38D13ULL,
+    0xC14B912D0AEB5915ULL,
+    0xEB74CC052B3D25F6ULL,
+    0x9BA0D04E7A7E4A59ULL,
+    0x7D776450C5AF209DULL,
+    0xB00CDC1928CE88A1ULL,
+    0x7BC6AE8956211B22ULL,
     0xA37BF860AEFE90CAULL,
     0xC6FAA05ECBCABC4CULL,
     0x815CDF058D85F4FFULL,
@@ -319,6 +326,318 @@ static void rs_st_keccak(unsigned *code, const uint8_t *msg)
     rs_st_verdict(code, 29, n | rs_st_diff(out, rs_st_want + 652, 32));
 }
 
+/* 30: keccak_p1600 (single-state API). */
+static void rs_st_single_api(unsigned *code, const uint8_t *msg)
+{
+    uint64_t st[25], h, d = 0;
+    uint8_t out[341];
+    size_t n;
+    rs_st_lanes(st, 0);
+    keccak_f1600(st);
+    keccak_p1600(st, 12);
+    keccak_p1600(st, 7);
+    keccak_p1600(st, 5);
+    n = keccak_p1600_absorb(st, 24, 21, msg + 0, 509);
+    d |= (uint64_t)(n ^ 504);
+    n = keccak_p1600_absorb(st, 12, 17, msg + 5, 281);
+    d |= (uint64_t)(n ^ 272);
+    h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, st, 25);
+    n = keccak_p1600_squeeze(st, 24, 21, out, 341);
+    d |= (uint64_t)(n ^ 336);
+    h = rs_st_fnv(h, out, 336);
+    n = keccak_p1600_squeeze(st, 12, 17, out, 139);
+    d |= (uint64_t)(n ^ 136);
+    h = rs_st_fnv(h, out, 136);
+    h = rs_st_fnv_lanes(h, st, 25);
+    rs_st_verdict(code, 30, d | (h ^ rs_st_want_fnv[4]));
+}
+
+
+/* 60: keccak_p1600_x2 (dispatched). */
+static void rs_st_x2_api(unsigned *code, const uint8_t *msg)
+{
+    uint64_t separate[2][25], states[25][2], h, d = 0;
+    uint8_t out[128];
+    const uint8_t *in[2];
+    uint8_t *to[2];
+    size_t i, j, r;
+    for (j = 0; j < 2; j++)
+        rs_st_lanes(separate[j], 200 * j);
+    /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
+     * states: every entry. */
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 2; j++)
+            states[i][j] = separate[j][i];
+    keccak_p1600_x2(states, 12);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 2; j++)
+            separate[j][i] = states[i][j];
+    keccak_f1600_x2_states(separate);
+    keccak_p1600_x2_states(separate, 7);
+    h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 2; j++)
+            states[i][j] = separate[j][i];
+    /* The block loops, as the sponges drive them. */
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 0 + 8 * j;
+    r = keccak_p1600_x2_absorb(states, in, 2, 21, 24);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 3 + 16 * j;
+    r = keccak_p1600_x2_absorb(states, in, 1, 17, 12);
+    d |= (uint64_t)(r ^ 1);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 64 * j;
+    r = keccak_p1600_x2_squeeze(states, to, 2, 4, 24);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 128);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 24 * j;
+    r = keccak_p1600_x2_squeeze(states, to, 1, 3, 12);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 48);
+    h = rs_st_fnv_lanes(h, &states[0][0], 50);
+    rs_st_verdict(code, 60, d | (h ^ rs_st_want_fnv[5]));
+}
+
+
+/* 61: keccak_p1600_x4 (dispatched). */
+static void rs_st_x4_api(unsigned *code, const uint8_t *msg)
+{
+    uint64_t separate[4][25], states[25][4], h, d = 0;
+    uint8_t out[256];
+    const uint8_t *in[4];
+    uint8_t *to[4];
+    size_t i, j, r;
+    for (j = 0; j < 4; j++)
+        rs_st_lanes(separate[j], 200 * j);
+    /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
+     * states: every entry. */
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 4; j++)
+            states[i][j] = separate[j][i];
+    keccak_p1600_x4(states, 12);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 4; j++)
+            separate[j][i] = states[i][j];
+    keccak_f1600_x4_states(separate);
+    keccak_p1600_x4_states(separate, 7);
+    h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 100);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 4; j++)
+            states[i][j] = separate[j][i];
+    /* The block loops, as the sponges drive them. */
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 0 + 8 * j;
+    r = keccak_p1600_x4_absorb(states, in, 2, 21, 24);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 3 + 16 * j;
+    r = keccak_p1600_x4_absorb(states, in, 1, 17, 12);
+    d |= (uint64_t)(r ^ 1);
+    for (j = 0; j < 4; j++)
+        to[j] = out + 64 * j;
+    r = keccak_p1600_x4_squeeze(states, to, 2, 4, 24);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 256);
+    for (j = 0; j < 4; j++)
+        to[j] = out + 24 * j;
+    r = keccak_p1600_x4_squeeze(states, to, 1, 3, 12);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 96);
+    h = rs_st_fnv_lanes(h, &states[0][0], 100);
+    rs_st_verdict(code, 61, d | (h ^ rs_st_want_fnv[6]));
+}
+
+
+/* 62: keccak_p1600_x8 (dispatched). */
+static void rs_st_x8_api(unsigned *code, const uint8_t *msg)
+{
+    uint64_t separate[8][25], states[25][8], h, d = 0;
+    uint8_t out[512];
+    const uint8_t *in[8];
+    uint8_t *to[8];
+    size_t i, j, r;
+    for (j = 0; j < 8; j++)
+        rs_st_lanes(separate[j], 200 * j);
+    /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
+     * states: every entry. */
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 8; j++)
+            states[i][j] = separate[j][i];
+    keccak_p1600_x8(states, 12);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 8; j++)
+            separate[j][i] = states[i][j];
+    keccak_f1600_x8_states(separate);
+    keccak_p1600_x8_states(separate, 7);
+    h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 200);
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 8; j++)
+            states[i][j] = separate[j][i];
+    /* The block loops, as the sponges drive them. */
+    for (j = 0; j < 8; j++)
+        in[j] = msg + 0 + 8 * j;
+    r = keccak_p1600_x8_absorb(states, in, 2, 21, 24);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 8; j++)
+        in[j] = msg + 3 + 16 * j;
+    r = keccak_p1600_x8_absorb(states, in, 1, 17, 12);
+    d |= (uint64_t)(r ^ 1);
+    for (j = 0; j < 8; j++)
+        to[j] = out + 64 * j;
+    r = keccak_p1600_x8_squeeze(states, to, 2, 4, 24);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 512);
+    for (j = 0; j < 8; j++)
+        to[j] = out + 24 * j;
+    r = keccak_p1600_x8_squeeze(states, to, 1, 3, 12);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 192);
+    h = rs_st_fnv_lanes(h, &states[0][0], 200);
+    rs_st_verdict(code, 62, d | (h ^ rs_st_want_fnv[7]));
+}
+
+
+/* 64: KeccakP1600times2 (SnP). */
+static void rs_st_snp_x2(unsigned *code, const uint8_t *msg)
+{
+    uint64_t st[25 * 2], h = 0xCBF29CE484222325ULL;
+    uint8_t out[200], count[8];
+    size_t r, k;
+    unsigned j;
+    (void)j;
+    KeccakP1600times2_InitializeAll(st);
+    for (j = 0; j < 2; j++)
+        KeccakP1600times2_AddBytes(st, j, msg + 0 + 7 * j, 3 + j, 150);
+    for (j = 0; j < 2; j++)
+        KeccakP1600times2_AddByte(st, j, (unsigned char)(0xA5 ^ j), 199 - j);
+    KeccakP1600times2_AddLanesAll(st, msg + 0, 5, 4);
+    KeccakP1600times2_PermuteAll_24rounds(st);
+    for (j = 0; j < 2; j++)
+        KeccakP1600times2_OverwriteBytes(st, j, msg + 0 + 11 * j, 10, 20);
+    for (j = 0; j < 2; j++)
+        KeccakP1600times2_OverwriteWithZeroes(st, j, 9 + j);
+    KeccakP1600times2_PermuteAll_12rounds(st);
+    r = KeccakF1600times2_FastLoop_Absorb(st, 21, 2, 21, msg + 0, 450);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    r = KeccakP1600times2_12rounds_FastLoop_Absorb(st, 17, 3, 19, msg + 5, 475);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    KeccakP1600times2_PermuteAll_6rounds(st);
+    KeccakP1600times2_OverwriteLanesAll(st, msg + 100, 2, 3);
+    KeccakP1600times2_PermuteAll_4rounds(st);
+    KeccakP1600times2_ExtractLanesAll(st, out, 3, 3);
+    h = rs_st_fnv(h, out, 48);
+    KeccakP1600times2_ExtractAndAddLanesAll(st, msg + 50, out, 2, 2);
+    h = rs_st_fnv(h, out, 32);
+    for (j = 0; j < 2; j++) {
+        KeccakP1600times2_ExtractAndAddBytes(st, j, msg + 0 + 1 * j, out, 5, 64);
+        h = rs_st_fnv(h, out, 64);
+    }
+    for (j = 0; j < 2; j++) {
+        KeccakP1600times2_ExtractBytes(st, j, out, 0, 200);
+        h = rs_st_fnv(h, out, 200);
+    }
+    rs_st_verdict(code, 64, h ^ rs_st_want_fnv[8]);
+}
+
+/* 65: KeccakP1600times4 (SnP). */
+static void rs_st_snp_x4(unsigned *code, const uint8_t *msg)
+{
+    uint64_t st[25 * 4], h = 0xCBF29CE484222325ULL;
+    uint8_t out[200], count[8];
+    size_t r, k;
+    unsigned j;
+    (void)j;
+    KeccakP1600times4_InitializeAll(st);
+    for (j = 0; j < 4; j++)
+        KeccakP1600times4_AddBytes(st, j, msg + 0 + 7 * j, 3 + j, 150);
+    for (j = 0; j < 4; j++)
+        KeccakP1600times4_AddByte(st, j, (unsigned char)(0xA5 ^ j), 199 - j);
+    KeccakP1600times4_AddLanesAll(st, msg + 0, 5, 4);
+    KeccakP1600times4_PermuteAll_24rounds(st);
+    for (j = 0; j < 4; j++)
+        KeccakP1600times4_OverwriteBytes(st, j, msg + 0 + 11 * j, 10, 20);
+    for (j = 0; j < 4; j++)
+        KeccakP1600times4_OverwriteWithZeroes(st, j, 9 + j);
+    KeccakP1600times4_PermuteAll_12rounds(st);
+    r = KeccakF1600times4_FastLoop_Absorb(st, 21, 2, 21, msg + 0, 450);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    r = KeccakP1600times4_12rounds_FastLoop_Absorb(st, 17, 3, 19, msg + 5, 475);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    KeccakP1600times4_PermuteAll_6rounds(st);
+    KeccakP1600times4_OverwriteLanesAll(st, msg + 100, 2, 3);
+    KeccakP1600times4_PermuteAll_4rounds(st);
+    KeccakP1600times4_ExtractLanesAll(st, out, 3, 3);
+    h = rs_st_fnv(h, out, 96);
+    KeccakP1600times4_ExtractAndAddLanesAll(st, msg + 50, out, 2, 2);
+    h = rs_st_fnv(h, out, 64);
+    for (j = 0; j < 4; j++) {
+        KeccakP1600times4_ExtractAndAddBytes(st, j, msg + 0 + 1 * j, out, 5, 64);
+        h = rs_st_fnv(h, out, 64);
+    }
+    for (j = 0; j < 4; j++) {
+        KeccakP1600times4_ExtractBytes(st, j, out, 0, 200);
+        h = rs_st_fnv(h, out, 200);
+    }
+    rs_st_verdict(code, 65, h ^ rs_st_want_fnv[9]);
+}
+
+/* 66: KeccakP1600times8 (SnP). */
+static void rs_st_snp_x8(unsigned *code, const uint8_t *msg)
+{
+    uint64_t st[25 * 8], h = 0xCBF29CE484222325ULL;
+    uint8_t out[200], count[8];
+    size_t r, k;
+    unsigned j;
+    (void)j;
+    KeccakP1600times8_InitializeAll(st);
+    for (j = 0; j < 8; j++)
+        KeccakP1600times8_AddBytes(st, j, msg + 0 + 7 * j, 3 + j, 150);
+    for (j = 0; j < 8; j++)
+        KeccakP1600times8_AddByte(st, j, (unsigned char)(0xA5 ^ j), 199 - j);
+    KeccakP1600times8_AddLanesAll(st, msg + 0, 5, 4);
+    KeccakP1600times8_PermuteAll_24rounds(st);
+    for (j = 0; j < 8; j++)
+        KeccakP1600times8_OverwriteBytes(st, j, msg + 0 + 11 * j, 10, 20);
+    for (j = 0; j < 8; j++)
+        KeccakP1600times8_OverwriteWithZeroes(st, j, 9 + j);
+    KeccakP1600times8_PermuteAll_12rounds(st);
+    r = KeccakF1600times8_FastLoop_Absorb(st, 21, 2, 21, msg + 0, 450);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    r = KeccakP1600times8_12rounds_FastLoop_Absorb(st, 17, 3, 19, msg + 5, 475);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    KeccakP1600times8_PermuteAll_6rounds(st);
+    KeccakP1600times8_OverwriteLanesAll(st, msg + 100, 2, 3);
+    KeccakP1600times8_PermuteAll_4rounds(st);
+    KeccakP1600times8_ExtractLanesAll(st, out, 3, 3);
+    h = rs_st_fnv(h, out, 192);
+    KeccakP1600times8_ExtractAndAddLanesAll(st, msg + 50, out, 2, 2);
+    h = rs_st_fnv(h, out, 128);
+    for (j = 0; j < 8; j++) {
+        KeccakP1600times8_ExtractAndAddBytes(st, j, msg + 0 + 1 * j, out, 5, 64);
+        h = rs_st_fnv(h, out, 64);
+    }
+    for (j = 0; j < 8; j++) {
+        KeccakP1600times8_ExtractBytes(st, j, out, 0, 200);
+        h = rs_st_fnv(h, out, 200);
+    }
+    rs_st_verdict(code, 66, h ^ rs_st_want_fnv[10]);
+}
+
 static void rs_st_chacha(unsigned *code, const uint8_t *msg)
 {
     uint8_t buf[256];
@@ -335,7 +654,7 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
         chacha8_keysetup(&x, msg + 40, 128, NULL);
         chacha8_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
-        rs_st_verdict(code, 108, h ^ rs_st_want_fnv[4]);
+        rs_st_verdict(code, 108, h ^ rs_st_want_fnv[11]);
     }
 
     /* 112: chacha12 */
@@ -349,7 +668,7 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
         chacha12_keysetup(&x, msg + 40, 128, NULL);
         chacha12_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
-        rs_st_verdict(code, 112, h ^ rs_st_want_fnv[5]);
+        rs_st_verdict(code, 112, h ^ rs_st_want_fnv[12]);
     }
 
     /* 120: chacha20 */
@@ -363,18 +682,18 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
         chacha20_keysetup(&x, msg + 40, 128, NULL);
         chacha20_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
-        rs_st_verdict(code, 120, h ^ rs_st_want_fnv[6]);
+        rs_st_verdict(code, 120, h ^ rs_st_want_fnv[13]);
     }
 
     /* 130: chacha20_xor */
     rs_st_fill(buf, 0, 229);
     chacha20_xor(buf, buf, 229, msg, msg + 32, 0xfffffffdULL + 1);
-    rs_st_verdict(code, 130, rs_st_fnv(0xCBF29CE484222325ULL, buf, 229) ^ rs_st_want_fnv[7]);
+    rs_st_verdict(code, 130, rs_st_fnv(0xCBF29CE484222325ULL, buf, 229) ^ rs_st_want_fnv[14]);
 
     /* 131: chacha20_ietf_xor */
     rs_st_fill(buf, 0, 229);
     chacha20_ietf_xor(buf, buf, 229, msg, msg + 40, (uint32_t)(0xfffffffdULL + 1));
-    rs_st_verdict(code, 131, rs_st_fnv(0xCBF29CE484222325ULL, buf, 229) ^ rs_st_want_fnv[8]);
+    rs_st_verdict(code, 131, rs_st_fnv(0xCBF29CE484222325ULL, buf, 229) ^ rs_st_want_fnv[15]);
 }
 
 int rs_selftest(void)
@@ -383,8 +702,17 @@ int rs_selftest(void)
     uint8_t msg[512];
 
     rs_st_fill(msg, 0, sizeof msg);
-    /* The multi-state kernels first: KT128, KT256 and ParallelHash run on them, and a wrong
-     * kernel is named by its own code, not by the first function built on it. */
+    /* Every kernel the path may run under its own name first (the per-CPU table picks among
+     * them per CPU model, so the dispatched functions alone would not reach them all), so a
+     * wrong kernel is named by its own code, not by the first function built on it; then the
+     * dispatched functions. */
+    rs_st_single_api(&code, msg);
+    rs_st_x2_api(&code, msg);
+    rs_st_x4_api(&code, msg);
+    rs_st_x8_api(&code, msg);
+    rs_st_snp_x2(&code, msg);
+    rs_st_snp_x4(&code, msg);
+    rs_st_snp_x8(&code, msg);
     rs_st_keccak(&code, msg);
     rs_st_chacha(&code, msg);
     return (int)code;
@@ -443,6 +771,20 @@ const char *rs_selftest_name(int code)
         return "tuplehash256";
     case 29:
         return "parallelhash256";
+    case 30:
+        return "keccak_p1600 (single-state API)";
+    case 60:
+        return "keccak_p1600_x2 (dispatched)";
+    case 61:
+        return "keccak_p1600_x4 (dispatched)";
+    case 62:
+        return "keccak_p1600_x8 (dispatched)";
+    case 64:
+        return "KeccakP1600times2 (SnP)";
+    case 65:
+        return "KeccakP1600times4 (SnP)";
+    case 66:
+        return "KeccakP1600times8 (SnP)";
     case 108:
         return "chacha8";
     case 112:
