@@ -343,6 +343,12 @@ def vendor_edges(w, ctx, cc, compiled):
                     variables=[("module", f"tests.e2e_buildsys.{system}_{name}")]
                     + toolprobe.tools_here(tools))
             logs.append(log)
+    # rs_selftest() against a one-bit bug planted in each kernel of out/x86_64.
+    log = os.path.join("build", "vendor", "e2e_plant.log")
+    w.build([log], "e2e_module", implicit=gen_inputs + _all_committed() + [
+        "tests/e2e_plant.py", "tests/plant_driver.c", "tests/host_cpu.py"],
+        variables=[("module", "tests.e2e_plant")])
+    logs.append(log)
     log = os.path.join("build", "vendor", "e2e_tune_bundle.log")
     w.build([log], "e2e_module", implicit=gen_inputs + [
         "tests/e2e_tune_bundle.py", "bench/tune_bundle.c", "bench/timing.h"],
