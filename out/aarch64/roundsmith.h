@@ -41,7 +41,7 @@ extern "C" {
  * 0 when every output is right, otherwise the code of the first check that failed (below;
  * rs_selftest_name() spells it). Call it in your CI, or at start-up to catch a miscompiled or
  * wrongly dispatched kernel before it hashes or encrypts anything. It allocates nothing
- * (its own stack frame is about 3 KiB), is constant time over its fixed inputs, and runs
+ * (its own stack frame is about 6 KiB), is constant time over its fixed inputs, and runs
  * every check in well under a millisecond; with ROUNDSMITH_PATH=<path> it checks that
  * path.
  */
