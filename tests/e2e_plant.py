@@ -13,9 +13,11 @@ The plants: in every function of those files, `^ 1` on the first value it assign
 row paths and level functions, each block-count comparison moved by one (`n > 5` -> `n > 6`),
 which changes the output for one block count alone; in the Keccak kernels, one bit of a round
 constant. Only the text gcc compiles is planted (the files' branches for other compilers are
-left alone).
+left alone). out/aarch64 the same way, built by aarch64-linux-gnu-gcc and run under
+qemu-aarch64 (its own class; it skips naming the packages where they are missing).
 
-Run by `ninja test` (build/vendor/e2e_plant.log), or: python3 -m unittest tests.e2e_plant
+Run by `ninja test` (build/vendor/e2e_plant_<bundle>.log), or:
+python3 -m unittest tests.e2e_plant.Planted_x86_64 (or .Planted_aarch64)
 """
 
 import concurrent.futures
@@ -30,20 +32,22 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from generator import toolprobe  # noqa: E402
+from generator.choice import targets  # noqa: E402
 from tests import host_cpu  # noqa: E402
 
 DRIVER = os.path.join(ROOT, "tests", "plant_driver.c")
 FLAGS = ["-O1", "-DRS_TUNING_HOOKS"]
-# The files planted, and what of them: "entry" plants in every function, "counts" the
-# block-count comparisons, "rc" a round-constant bit.
-PLANTED = {
-    "chacha.c": ("entry", "counts"),
-    "keccak_p1600_scalar.c": ("entry", "rc"), "keccak_p1600_bmi2.c": ("entry", "rc"),
-    "keccak_p1600_avx512.c": ("entry", "rc"), "keccak_p1600_x2_avx512vl.c": ("entry", "rc"),
-    "keccak_p1600_x4_avx2.c": ("entry", "rc"), "keccak_p1600_x4_avx512vl.c": ("entry", "rc"),
-    "keccak_p1600_x8_avx512.c": ("entry", "rc"), "keccak_p1600_xN.c": ("entry",),
-    "keccak_snp.c": ("entry",), "keccak_snp_xN.c": ("entry",),
-}
+# What is planted in a file, by its name: "entry" plants in every function, "counts" the
+# block-count comparisons, "rc" a round-constant bit (where the file has that constant).
+def kinds_of(name):
+    if name == "chacha.c":
+        return ("entry", "counts")
+    if re.fullmatch(r"keccak_p1600(_\w+)?\.c|keccak_snp(_xN)?\.c", name):
+        return ("entry", "rc")
+    return ()
+
+
 # Functions that are the self-test's or the API's plumbing, not kernels.
 SKIP = re.compile(r"^(chacha\d+_keysetup|chacha\d+_get_keystream|chacha_level|"
                   r"rs_chacha_run_level|rs_keysetup|rs_load32_le|rs_store32_le|"
@@ -95,7 +99,7 @@ def functions(text, span):
 def plants(name, text):
     """Every (label, candidates) for file `name`: each candidate a whole new text, tried in
     order until one compiles."""
-    kinds = PLANTED[name]
+    kinds = kinds_of(name)
     span = compiled_span(text)
     out = []
     for fn, start, end in functions(text, span):
@@ -104,7 +108,10 @@ def plants(name, text):
         if "entry" in kinds:
             cands = []
             for m in ASSIGN.finditer(text, start, end):
-                if "*" in m.group(2) or m.group(4).lstrip().startswith("(uint8_t *)"):
+                # Not a pointer, nor a loop index (a wrong one loops for ever or reads past
+                # a table, which says nothing of what the self-test reaches).
+                if ("*" in m.group(2) or m.group(4).lstrip().startswith("(uint8_t *)")
+                        or m.group(3) in ("i", "j", "k")):
                     continue
                 new = f"{m.group(1)}{m.group(2)}{m.group(3)} = ({m.group(4)}) ^ 1;"
                 cands.append(text[:m.start()] + new + text[m.end():])
@@ -113,7 +120,7 @@ def plants(name, text):
             if cands:
                 out.append((f"{fn}: ^ 1 on its first value", cands))
         if "counts" in kinds and (re.match(r"rs_chacha_\w+_rows\d", fn)
-                                  or re.match(r"rs_chacha8_(sse2|avx2|avx512|neon)$", fn)):
+                                  or re.match(r"rs_chacha8_(sse2|avx2|avx512|neon|simd128)$", fn)):
             for m in COUNT.finditer(text, start, end):
                 new = f"(n {m.group(1)} {int(m.group(2)) + 1})"
                 out.append((f"{fn}: (n {m.group(1)} {m.group(2)}) -> {new}",
@@ -126,32 +133,43 @@ def plants(name, text):
     return out
 
 
-class Planted_x86_64(unittest.TestCase):
-    FOLDER = os.path.join(ROOT, "out", "x86_64")
+class Base(unittest.TestCase):
+    BUNDLE = ""
+    CC = ["gcc"]
+    RUN = []            # what runs the programs (qemu for another architecture)
+    TIMEOUT = 5         # seconds a run may take: the unplanted one takes well under one
 
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="roundsmith-plant-")
+        cls.FOLDER = os.path.join(ROOT, "out", cls.BUNDLE)
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
+    def paths(self):
+        raise NotImplementedError
+
     def compile(self, src, obj, include):
-        return run(["gcc", *FLAGS, f"-I{include}", f"-I{self.FOLDER}", "-c", src, "-o", obj])
+        return run([*self.CC, *FLAGS, f"-I{include}", f"-I{self.FOLDER}", "-c", src, "-o", obj])
+
+    def link(self, objs, exe):
+        return run([*self.CC, *objs, "-o", exe, *(["-static"] if self.RUN else [])])
 
     def outcome(self, exe, path):
         try:
-            r = run([exe], env={"ROUNDSMITH_PATH": path}, timeout=60)
+            # A plant may loop for ever.
+            r = run([*self.RUN, exe], env={"ROUNDSMITH_PATH": path}, timeout=self.TIMEOUT)
             text = r.stdout
         except subprocess.TimeoutExpired as e:
-            text = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+            text = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
         code = re.search(r"selftest=(-?\d+)", text)
         digest = re.search(r"digest=(\w+)", text)
         return (int(code.group(1)) if code else None), (digest.group(1) if digest else None)
 
-    def test_every_kernel(self):
-        paths = [p for p in host_cpu.paths() if host_cpu.runs(p)]
+    def check_every_kernel(self):
+        paths = self.paths()
         base = os.path.join(self.tmp, "base")
         os.makedirs(base)
         srcs = sorted(f for f in os.listdir(self.FOLDER) if f.endswith(".c"))
@@ -166,7 +184,7 @@ class Planted_x86_64(unittest.TestCase):
             self.assertEqual(r.returncode, 0, f"{f}: {r.stderr[-2000:]}")
             objs[f] = os.path.join(base, os.path.basename(f)[:-2] + ".o")
         exe = os.path.join(base, "pristine")
-        r = run(["gcc", *objs.values(), "-o", exe])
+        r = self.link(list(objs.values()), exe)
         self.assertEqual(r.returncode, 0, r.stderr)
         pristine = {p: self.outcome(exe, p) for p in paths}
         for p, (code, digest) in pristine.items():
@@ -174,7 +192,7 @@ class Planted_x86_64(unittest.TestCase):
             self.assertTrue(digest, p)
 
         work = []
-        for name in PLANTED:
+        for name in (f for f in srcs if kinds_of(f)):
             with open(os.path.join(self.FOLDER, name)) as f:
                 text = f.read()
             for k, (label, cands) in enumerate(plants(name, text)):
@@ -195,14 +213,14 @@ class Planted_x86_64(unittest.TestCase):
                 return name, label, None
             exe = os.path.join(d, "planted")
             others = [o for f, o in objs.items() if f != name]
-            if run(["gcc", obj, *others, "-o", exe]).returncode:
+            if self.link([obj, *others], exe).returncode:
                 return name, label, None
             return name, label, {p: self.outcome(exe, p) for p in paths}
 
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             results = list(pool.map(one, work))
 
-        tally, missed, unbuilt = {}, [], []
+        tally, missed, unbuilt, died = {}, [], [], []
         for name, label, got in results:
             t = tally.setdefault(name, [0, 0, 0])
             t[0] += 1
@@ -213,21 +231,55 @@ class Planted_x86_64(unittest.TestCase):
             if not changes:
                 continue
             t[1] += 1
+            # A self-test that crashes or never returns fails the start-up as well.
+            died += [f"{name}: {label} on {p}" for p in changes if got[p][0] is None]
             bad = [p for p in changes if got[p][0] == 0]
             if bad:
                 missed.append(f"{name}: {label}: self-test 0 on {', '.join(bad)}")
             else:
                 t[2] += 1
-        print(f"\nplanted bugs on out/x86_64, paths {', '.join(paths)} "
+        print(f"\nplanted bugs on out/{self.BUNDLE}, paths {', '.join(paths)} "
               "(caught / planted that change an output / planted):")
         for name, (n, changed, caught) in tally.items():
             print(f"  {name}: {caught} / {changed} / {n}")
         total = [sum(t[i] for t in tally.values()) for i in range(3)]
         print(f"  all: {total[2]} / {total[1]} / {total[0]}"
               + (f"; {len(unbuilt)} without a candidate that compiles" if unbuilt else ""))
+        for d in died:
+            print(f"  the self-test crashed or hung (counted caught): {d}")
         self.assertFalse(missed, "\n".join(missed))
         # Most plants must show: a workload that changed nothing would prove nothing.
         self.assertGreater(total[1], total[0] // 2, "the driver's workload misses most plants")
+
+
+
+class Planted_x86_64(Base):
+    BUNDLE = "x86_64"
+
+    def paths(self):
+        return [p for p in host_cpu.paths() if host_cpu.runs(p)]
+
+    def test_every_kernel(self):
+        self.check_every_kernel()
+
+
+class Planted_aarch64(Base):
+    """The same on out/aarch64, built by aarch64-linux-gnu-gcc and run under qemu-aarch64
+    (-cpu max: every path); skips, naming the packages, where those are not installed."""
+    BUNDLE = "aarch64"
+    CC = ["aarch64-linux-gnu-gcc"]
+    RUN = ["qemu-aarch64", "-cpu", "max"]
+    TIMEOUT = 30
+
+    def paths(self):
+        return [p.name for p in targets.BUNDLES["aarch64"].paths]
+
+    def test_every_kernel(self):
+        why = toolprobe.first(toolprobe.compiler(self.CC + ["-static"], link=True),
+                              toolprobe.programs("qemu-aarch64"))
+        if why:
+            self.skipTest(why)
+        self.check_every_kernel()
 
 
 if __name__ == "__main__":

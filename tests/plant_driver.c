@@ -66,8 +66,29 @@ static void single(void)
         mix_n(KeccakF1600_FastLoop_Absorb(&s, 21, rs_msg, 1000));
         mix_n(KeccakP1600_12rounds_FastLoop_Absorb(&s, 17, rs_msg + 1, 900));
         KeccakP1600_Permute_Nrounds(&s, 6);
+        KeccakP1600_AddByte(&s, 0x5A, 77);
+        KeccakP1600_OverwriteBytes(&s, rs_msg + 9, 5, 101);
+        KeccakP1600_Permute_12rounds(&s);
+        KeccakP1600_OverwriteWithZeroes(&s, 13);
+        KeccakP1600_Permute_24rounds(&s);
         KeccakP1600_ExtractBytes(&s, rs_out, 0, 200);
-        mix(rs_out, 200);
+        KeccakP1600_ExtractAndAddBytes(&s, rs_msg, rs_out + 200, 3, 150);
+        mix(rs_out, 350);
+        for (k = 1; k < 25; k += 3) {
+            uint64_t trail = 0x0B0200000000008FULL ^ k;
+            mix_n(KeccakP1600_ODDuplexingFastInOut(&s, k, rs_msg + k, 700, rs_out, rs_msg, trail));
+            mix(rs_out, 700);
+            mix_n(KeccakP1600_ODDuplexingFastOut(&s, k, rs_out, 500, rs_msg + 3, trail));
+            mix(rs_out, 500);
+            mix_n(KeccakP1600_ODDuplexingFastIn(&s, k, rs_msg, 8 * k * 3, trail));
+            mix_n(KeccakP1600_12rounds_ODDuplexingFastInOut(&s, k, rs_msg, 600, rs_out, rs_msg + 1, trail));
+            mix(rs_out, 600);
+            mix_n(KeccakP1600_12rounds_ODDuplexingFastOut(&s, k, rs_out, 400, rs_msg, trail));
+            mix(rs_out, 400);
+            mix_n(KeccakP1600_12rounds_ODDuplexingFastIn(&s, k, rs_msg, 8 * k * 2 + 1, trail));
+            KeccakP1600_ExtractBytes(&s, rs_out, 0, 200);
+            mix(rs_out, 200);
+        }
     }
     sha3_256(rs_out, rs_msg, 1000);
     shake128(rs_out + 32, 500, rs_msg, 333);
@@ -91,6 +112,10 @@ static void single(void)
         for (k = 0; k < COUNT(ROUNDS); k++)                                               \
             keccak_p1600_x##N##_states(sep, ROUNDS[k]);                                   \
         keccak_f1600_x##N##_states(sep);                                                  \
+        mix(sep, sizeof sep);                                                             \
+        keccak_x##N##_interleave(st, (const uint64_t(*)[25])sep);                         \
+        keccak_p1600_x##N(st, 5);                                                         \
+        keccak_x##N##_deinterleave(sep, (const uint64_t(*)[N])st);                        \
         mix(sep, sizeof sep);                                                             \
         for (l = 0; l < COUNT(LANES); l++)                                                \
             for (k = 0; k < COUNT(ROUNDS); k++)                                           \

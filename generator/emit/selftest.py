@@ -121,7 +121,16 @@ SNP_SCRIPT = (
     ("fast_loop", 12, 17, 300, 3),
     ("extract_and_add", 5, 64, 20),      # offset, length, message offset of the input
     ("extract", 0, 200),
+    # XKCP's OD duplexing loops: rounds, lanes, input offset (None: none), length, offset of
+    # odataAdd (None: no output); the input-only one stops while more than a block is left.
+    ("od", 24, 9, 30, 2 * 72 + 3, 40),
+    ("od", 12, 20, None, 165, 50),
+    ("od", 24, 13, 60, 2 * 104, None),
+    ("od", 12, 5, 70, 2 * 40 + 1, None),
+    ("extract", 0, 200),
 )
+# The trailing lane the OD loops xor in, as the caller's memory holds it.
+OD_TRAIL = bytes((0x0B, 0x02, 0, 0, 0, 0, 0, 0x80))
 
 
 def _run_snp():
@@ -163,6 +172,21 @@ def _run_snp():
         elif kind == "extract":
             off, n = args
             out += state[off:off + n]
+        elif kind == "od":
+            rounds, lanes, mi, n, ma = args
+            block, done = 8 * lanes, 0
+            while (n - done > block) if ma is None else (n - done >= block):
+                if mi is None:
+                    state[:block] = b"\x01" + bytes(block - 1)
+                else:
+                    state[:block] = message(mi + done, block)
+                for k in range(8):
+                    state[block + k] ^= OD_TRAIL[k]
+                permute(rounds)
+                if ma is not None:
+                    out += bytes(a ^ b for a, b in zip(state[:block], message(ma + done, block)))
+                done += block
+            out += done.to_bytes(8, "little")
     return bytes(out)
 
 
@@ -282,11 +306,25 @@ def chacha_checks(rounds, width):
 
 # A single-state kernel under its own name (keccak_p1600.c's flavours and vector kernels), or
 # the dispatched single-state API: Keccak-f, then Keccak-p at counts whose first rounds leave
-# every remainder the unrolled kernels switch on (mod 2 and mod 3), ABSORB_CALLS, then the
-# squeezing loop at both round counts it keeps in registers.
+# every remainder the unrolled kernels switch on (mod 2 and mod 3), then the absorbing and
+# squeezing loops on every branch the kernels take: 24 rounds at the rates they copy with a
+# constant (17 and 21 lanes) and at another, 12 rounds, another multiple of 3 and a count
+# that is none of these (the plain loop); two blocks or more each, so the step between blocks
+# counts.
 SINGLE_ROUNDS = (12, 7, 5)
+SINGLE_ABSORB = ({"rounds": 24, "lanes": 21, "length": 2 * 168 + 5, "offset": 0},
+                 {"rounds": 24, "lanes": 17, "length": 2 * 136 + 3, "offset": 7},
+                 {"rounds": 24, "lanes": 9, "length": 3 * 72 + 1, "offset": 11},
+                 {"rounds": 12, "lanes": 17, "length": 2 * 136 + 9, "offset": 5},
+                 {"rounds": 6, "lanes": 13, "length": 2 * 104 + 2, "offset": 3},
+                 {"rounds": 7, "lanes": 9, "length": 2 * 72 + 5, "offset": 1})
 SQUEEZE_CALLS = ({"rounds": 24, "lanes": 21, "length": 2 * 168 + 5},
-                 {"rounds": 12, "lanes": 17, "length": 136 + 3})
+                 {"rounds": 12, "lanes": 17, "length": 2 * 136 + 3},
+                 {"rounds": 7, "lanes": 9, "length": 2 * 72 + 1})
+
+
+def single_absorb_returns():
+    return [c["length"] // (8 * c["lanes"]) * 8 * c["lanes"] for c in SINGLE_ABSORB]
 
 
 def squeeze_returns():
@@ -298,7 +336,7 @@ def _single_answer():
     st = reference.keccak_p1600(_state(0), 24)
     for r in SINGLE_ROUNDS:
         st = reference.keccak_p1600(st, r)
-    for call in ABSORB_CALLS:
+    for call in SINGLE_ABSORB:
         data = message(call["offset"], call["length"])
         block = 8 * call["lanes"]
         for off in range(0, call["length"] - block + 1, block):
@@ -327,11 +365,13 @@ def single_check(name=None):
 # then 12 rounds in the interleaved layout, all 24 and XN_STATES_ROUNDS in the separate one;
 # then the block loops: XN_ABSORB (instance j reads m[offset + stride j ..]) and XN_SQUEEZE
 # (instance j writes its own stretch of the output), at the two round counts they keep in
-# registers.
+# registers and at another (the plain loop), two blocks each.
 XN_STATES_ROUNDS = 7
 XN_ABSORB = ({"blocks": 2, "lanes": 21, "rounds": 24, "offset": 0, "stride": 8},
-             {"blocks": 1, "lanes": 17, "rounds": 12, "offset": 3, "stride": 16})
-XN_SQUEEZE = ({"blocks": 2, "lanes": 4, "rounds": 24}, {"blocks": 1, "lanes": 3, "rounds": 12})
+             {"blocks": 2, "lanes": 17, "rounds": 12, "offset": 3, "stride": 16},
+             {"blocks": 2, "lanes": 9, "rounds": 7, "offset": 5, "stride": 24})
+XN_SQUEEZE = ({"blocks": 2, "lanes": 4, "rounds": 24}, {"blocks": 2, "lanes": 3, "rounds": 12},
+              {"blocks": 2, "lanes": 2, "rounds": 7})
 XN_OUT = max(c["blocks"] * 8 * c["lanes"] for c in XN_SQUEEZE)
 
 
@@ -589,7 +629,7 @@ def chacha_level_checks(isa, rounds, counts):
 def _message_uses():
     """Every (offset, length) the C file reads from its message buffer."""
     uses = [(0, SHORT), KT_CUSTOM, (0, 56), SP_NAME, SP_KEY, *SP_PARTS]
-    uses += [(c["offset"], c["length"]) for c in ABSORB_CALLS]
+    uses += [(c["offset"], c["length"]) for c in ABSORB_CALLS + SINGLE_ABSORB]
     uses += [(c["offset"] + 7 * c["stride"], c["blocks"] * 8 * c["lanes"]) for c in XN_ABSORB]
     for op in SNP_XN_SCRIPT:
         if op[0] in ("add_bytes", "overwrite_bytes", "extract_and_add_bytes"):
@@ -603,6 +643,8 @@ def _message_uses():
             uses.append((op[3], op[2]))
         elif op[0] == "fast_loop":
             uses.append((op[4], op[3]))
+        elif op[0] == "od":
+            uses += [(o, op[4]) for o in (op[3], op[5]) if o is not None]
     return uses
 
 

@@ -93,11 +93,11 @@ static const uint64_t rs_st_want_fnv[16] = {
     0x558AB5988DDEAB8BULL,
     0xC82CC3B22935C610ULL,
     0xA45B0A2541F0E44FULL,
-    0x1994DB607618BE4DULL,
-    0x1D319A8F9AC38D13ULL,
-    0xC14B912D0AEB5915ULL,
-    0xEB74CC052B3D25F6ULL,
-    0x9BA0D04E7A7E4A59ULL,
+    0xE65CB5555FCB009AULL,
+    0x39BD1CE1540E1DE5ULL,
+    0x5A5AE4C82926D583ULL,
+    0x2D5867548014FF76ULL,
+    0xC2DF78D2284784DDULL,
     0x7D776450C5AF209DULL,
     0xB00CDC1928CE88A1ULL,
     0x7BC6AE8956211B22ULL,
@@ -197,6 +197,10 @@ static void rs_st_keccak(unsigned *code, const uint8_t *msg)
         uint64_t h = 0xCBF29CE484222325ULL;
         uint8_t count[8];
         size_t k;
+        uint64_t trail;
+        static const uint8_t trail_bytes[8] = { 0x0B, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80 };
+        /* The trailing lane as XKCP passes it: its bytes as memory holds them. */
+        memcpy(&trail, trail_bytes, 8);
         KeccakP1600_Initialize(&s);
         KeccakP1600_AddBytes(&s, msg + 0, 3, 150);
         KeccakP1600_AddByte(&s, 0xA5, 199);
@@ -215,6 +219,26 @@ static void rs_st_keccak(unsigned *code, const uint8_t *msg)
         h = rs_st_fnv(h, count, 8);
         KeccakP1600_ExtractAndAddBytes(&s, msg + 20, out, 5, 64);
         h = rs_st_fnv(h, out, 64);
+        KeccakP1600_ExtractBytes(&s, out, 0, 200);
+        h = rs_st_fnv(h, out, 200);
+        n = KeccakP1600_ODDuplexingFastInOut(&s, 9, msg + 30, 147, out, msg + 40, trail);
+        h = rs_st_fnv(h, out, n);
+        for (k = 0; k < 8; k++)
+            count[k] = (uint8_t)((uint64_t)n >> (8 * k));
+        h = rs_st_fnv(h, count, 8);
+        n = KeccakP1600_12rounds_ODDuplexingFastOut(&s, 20, out, 165, msg + 50, trail);
+        h = rs_st_fnv(h, out, n);
+        for (k = 0; k < 8; k++)
+            count[k] = (uint8_t)((uint64_t)n >> (8 * k));
+        h = rs_st_fnv(h, count, 8);
+        n = KeccakP1600_ODDuplexingFastIn(&s, 13, msg + 60, 208, trail);
+        for (k = 0; k < 8; k++)
+            count[k] = (uint8_t)((uint64_t)n >> (8 * k));
+        h = rs_st_fnv(h, count, 8);
+        n = KeccakP1600_12rounds_ODDuplexingFastIn(&s, 5, msg + 70, 81, trail);
+        for (k = 0; k < 8; k++)
+            count[k] = (uint8_t)((uint64_t)n >> (8 * k));
+        h = rs_st_fnv(h, count, 8);
         KeccakP1600_ExtractBytes(&s, out, 0, 200);
         h = rs_st_fnv(h, out, 200);
         rs_st_verdict(code, 4, h ^ rs_st_want_fnv[3]);
@@ -337,17 +361,28 @@ static void rs_st_single_api(unsigned *code, const uint8_t *msg)
     keccak_p1600(st, 12);
     keccak_p1600(st, 7);
     keccak_p1600(st, 5);
-    n = keccak_p1600_absorb(st, 24, 21, msg + 0, 509);
-    d |= (uint64_t)(n ^ 504);
+    n = keccak_p1600_absorb(st, 24, 21, msg + 0, 341);
+    d |= (uint64_t)(n ^ 336);
+    n = keccak_p1600_absorb(st, 24, 17, msg + 7, 275);
+    d |= (uint64_t)(n ^ 272);
+    n = keccak_p1600_absorb(st, 24, 9, msg + 11, 217);
+    d |= (uint64_t)(n ^ 216);
     n = keccak_p1600_absorb(st, 12, 17, msg + 5, 281);
     d |= (uint64_t)(n ^ 272);
+    n = keccak_p1600_absorb(st, 6, 13, msg + 3, 210);
+    d |= (uint64_t)(n ^ 208);
+    n = keccak_p1600_absorb(st, 7, 9, msg + 1, 149);
+    d |= (uint64_t)(n ^ 144);
     h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, st, 25);
     n = keccak_p1600_squeeze(st, 24, 21, out, 341);
     d |= (uint64_t)(n ^ 336);
     h = rs_st_fnv(h, out, 336);
-    n = keccak_p1600_squeeze(st, 12, 17, out, 139);
-    d |= (uint64_t)(n ^ 136);
-    h = rs_st_fnv(h, out, 136);
+    n = keccak_p1600_squeeze(st, 12, 17, out, 275);
+    d |= (uint64_t)(n ^ 272);
+    h = rs_st_fnv(h, out, 272);
+    n = keccak_p1600_squeeze(st, 7, 9, out, 145);
+    d |= (uint64_t)(n ^ 144);
+    h = rs_st_fnv(h, out, 144);
     h = rs_st_fnv_lanes(h, st, 25);
     rs_st_verdict(code, 30, d | (h ^ rs_st_want_fnv[4]));
 }
@@ -360,24 +395,19 @@ static void rs_st_x2_api(unsigned *code, const uint8_t *msg)
     uint8_t out[128];
     const uint8_t *in[2];
     uint8_t *to[2];
-    size_t i, j, r;
+    size_t j, r;
     for (j = 0; j < 2; j++)
         rs_st_lanes(separate[j], 200 * j);
     /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
      * states: every entry. */
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 2; j++)
-            states[i][j] = separate[j][i];
+    /* The layouts' copies are the API's (keccak_x2_interleave), checked on the way. */
+    keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
     keccak_p1600_x2(states, 12);
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 2; j++)
-            separate[j][i] = states[i][j];
+    keccak_x2_deinterleave(separate, (const uint64_t (*)[2])states);
     keccak_f1600_x2_states(separate);
     keccak_p1600_x2_states(separate, 7);
     h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50);
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 2; j++)
-            states[i][j] = separate[j][i];
+    keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
     /* The block loops, as the sponges drive them. */
     for (j = 0; j < 2; j++)
         in[j] = msg + 0 + 8 * j;
@@ -385,18 +415,27 @@ static void rs_st_x2_api(unsigned *code, const uint8_t *msg)
     d |= (uint64_t)(r ^ 2);
     for (j = 0; j < 2; j++)
         in[j] = msg + 3 + 16 * j;
-    r = keccak_p1600_x2_absorb(states, in, 1, 17, 12);
-    d |= (uint64_t)(r ^ 1);
+    r = keccak_p1600_x2_absorb(states, in, 2, 17, 12);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 5 + 24 * j;
+    r = keccak_p1600_x2_absorb(states, in, 2, 9, 7);
+    d |= (uint64_t)(r ^ 2);
     for (j = 0; j < 2; j++)
         to[j] = out + 64 * j;
     r = keccak_p1600_x2_squeeze(states, to, 2, 4, 24);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 128);
     for (j = 0; j < 2; j++)
-        to[j] = out + 24 * j;
-    r = keccak_p1600_x2_squeeze(states, to, 1, 3, 12);
-    d |= (uint64_t)(r ^ 1);
-    h = rs_st_fnv(h, out, 48);
+        to[j] = out + 48 * j;
+    r = keccak_p1600_x2_squeeze(states, to, 2, 3, 12);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 96);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 32 * j;
+    r = keccak_p1600_x2_squeeze(states, to, 2, 2, 7);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 64);
     h = rs_st_fnv_lanes(h, &states[0][0], 50);
     rs_st_verdict(code, 60, d | (h ^ rs_st_want_fnv[5]));
 }
@@ -409,24 +448,19 @@ static void rs_st_x4_api(unsigned *code, const uint8_t *msg)
     uint8_t out[256];
     const uint8_t *in[4];
     uint8_t *to[4];
-    size_t i, j, r;
+    size_t j, r;
     for (j = 0; j < 4; j++)
         rs_st_lanes(separate[j], 200 * j);
     /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
      * states: every entry. */
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 4; j++)
-            states[i][j] = separate[j][i];
+    /* The layouts' copies are the API's (keccak_x4_interleave), checked on the way. */
+    keccak_x4_interleave(states, (const uint64_t (*)[25])separate);
     keccak_p1600_x4(states, 12);
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 4; j++)
-            separate[j][i] = states[i][j];
+    keccak_x4_deinterleave(separate, (const uint64_t (*)[4])states);
     keccak_f1600_x4_states(separate);
     keccak_p1600_x4_states(separate, 7);
     h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 100);
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 4; j++)
-            states[i][j] = separate[j][i];
+    keccak_x4_interleave(states, (const uint64_t (*)[25])separate);
     /* The block loops, as the sponges drive them. */
     for (j = 0; j < 4; j++)
         in[j] = msg + 0 + 8 * j;
@@ -434,18 +468,27 @@ static void rs_st_x4_api(unsigned *code, const uint8_t *msg)
     d |= (uint64_t)(r ^ 2);
     for (j = 0; j < 4; j++)
         in[j] = msg + 3 + 16 * j;
-    r = keccak_p1600_x4_absorb(states, in, 1, 17, 12);
-    d |= (uint64_t)(r ^ 1);
+    r = keccak_p1600_x4_absorb(states, in, 2, 17, 12);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 5 + 24 * j;
+    r = keccak_p1600_x4_absorb(states, in, 2, 9, 7);
+    d |= (uint64_t)(r ^ 2);
     for (j = 0; j < 4; j++)
         to[j] = out + 64 * j;
     r = keccak_p1600_x4_squeeze(states, to, 2, 4, 24);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 256);
     for (j = 0; j < 4; j++)
-        to[j] = out + 24 * j;
-    r = keccak_p1600_x4_squeeze(states, to, 1, 3, 12);
-    d |= (uint64_t)(r ^ 1);
-    h = rs_st_fnv(h, out, 96);
+        to[j] = out + 48 * j;
+    r = keccak_p1600_x4_squeeze(states, to, 2, 3, 12);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 192);
+    for (j = 0; j < 4; j++)
+        to[j] = out + 32 * j;
+    r = keccak_p1600_x4_squeeze(states, to, 2, 2, 7);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 128);
     h = rs_st_fnv_lanes(h, &states[0][0], 100);
     rs_st_verdict(code, 61, d | (h ^ rs_st_want_fnv[6]));
 }
@@ -458,24 +501,19 @@ static void rs_st_x8_api(unsigned *code, const uint8_t *msg)
     uint8_t out[512];
     const uint8_t *in[8];
     uint8_t *to[8];
-    size_t i, j, r;
+    size_t j, r;
     for (j = 0; j < 8; j++)
         rs_st_lanes(separate[j], 200 * j);
     /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
      * states: every entry. */
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 8; j++)
-            states[i][j] = separate[j][i];
+    /* The layouts' copies are the API's (keccak_x8_interleave), checked on the way. */
+    keccak_x8_interleave(states, (const uint64_t (*)[25])separate);
     keccak_p1600_x8(states, 12);
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 8; j++)
-            separate[j][i] = states[i][j];
+    keccak_x8_deinterleave(separate, (const uint64_t (*)[8])states);
     keccak_f1600_x8_states(separate);
     keccak_p1600_x8_states(separate, 7);
     h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 200);
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 8; j++)
-            states[i][j] = separate[j][i];
+    keccak_x8_interleave(states, (const uint64_t (*)[25])separate);
     /* The block loops, as the sponges drive them. */
     for (j = 0; j < 8; j++)
         in[j] = msg + 0 + 8 * j;
@@ -483,18 +521,27 @@ static void rs_st_x8_api(unsigned *code, const uint8_t *msg)
     d |= (uint64_t)(r ^ 2);
     for (j = 0; j < 8; j++)
         in[j] = msg + 3 + 16 * j;
-    r = keccak_p1600_x8_absorb(states, in, 1, 17, 12);
-    d |= (uint64_t)(r ^ 1);
+    r = keccak_p1600_x8_absorb(states, in, 2, 17, 12);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 8; j++)
+        in[j] = msg + 5 + 24 * j;
+    r = keccak_p1600_x8_absorb(states, in, 2, 9, 7);
+    d |= (uint64_t)(r ^ 2);
     for (j = 0; j < 8; j++)
         to[j] = out + 64 * j;
     r = keccak_p1600_x8_squeeze(states, to, 2, 4, 24);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 512);
     for (j = 0; j < 8; j++)
-        to[j] = out + 24 * j;
-    r = keccak_p1600_x8_squeeze(states, to, 1, 3, 12);
-    d |= (uint64_t)(r ^ 1);
-    h = rs_st_fnv(h, out, 192);
+        to[j] = out + 48 * j;
+    r = keccak_p1600_x8_squeeze(states, to, 2, 3, 12);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 384);
+    for (j = 0; j < 8; j++)
+        to[j] = out + 32 * j;
+    r = keccak_p1600_x8_squeeze(states, to, 2, 2, 7);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 256);
     h = rs_st_fnv_lanes(h, &states[0][0], 200);
     rs_st_verdict(code, 62, d | (h ^ rs_st_want_fnv[7]));
 }
