@@ -195,6 +195,15 @@ class SelfTestModel(unittest.TestCase):
             self.assertRegex(c, rf"rs_st_verdict\(code, {code},", code)
         # The leaf kernels only on the paths that run them.
         self.assertIn("if (path == RS_PATH_AVX512)\n        rs_st_x8", c)
+        # Every kernel by its own name: the single-state ones, the dispatched x-N functions,
+        # the parallel SnP, and each ChaCha level at each round count on the paths whose
+        # table may take it (the AVX2 level on the AVX-512 path too).
+        for code in (31, 32, 33, 30, 60, 61, 62, 64, 65, 66):
+            self.assertRegex(c, rf"rs_st_verdict\(code, {code},|\b{code}, ", code)
+        self.assertIn("if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512) {\n"
+                      "        rs_st_chacha_level(&code, 298,", c)
+        for code in (328, 332, 340):
+            self.assertIn(f"rs_st_chacha_level(&code, {code},", c)
 
 
 class Kernels(unittest.TestCase):
