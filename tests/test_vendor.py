@@ -135,12 +135,35 @@ class SelfTestModel(unittest.TestCase):
             "parallelhash256": 29,
             "x2-sse2": 50, "x2-avx512vl": 51, "x4-avx2": 52, "x4-avx512vl": 53,
             "x8-avx512": 54, "x2-neon": 55, "x2-sha3": 56, "x2-simd128": 57,
-            "chacha20_xor": 130, "chacha20_ietf_xor": 131})
+            "chacha20_xor": 130, "chacha20_ietf_xor": 131,
+            "single": 30, "single-scalar": 31, "single-bmi2": 32, "single-avx512": 33,
+            "x2": 60, "x4": 61, "x8": 62, "snp-times2": 64, "snp-times4": 65, "snp-times8": 66})
         self.assertEqual(selftest.chacha_code(8), 108)
+        self.assertEqual(selftest.CHACHA_LEVEL_BASE, {
+            "scalar": 200, "sse2": 230, "ssse3": 260, "avx2": 290, "avx512": 320, "neon": 350,
+            "simd128": 380})
+        self.assertEqual(selftest.chacha_level_code("avx512", 20), 340)
+
+    def test_chacha_counts_reach_every_call(self):
+        """The block counts come from the level's shapes: every path, every row path at each
+        count it can be left (the 5-8 and 9-12 block row paths included), every tail."""
+        rows = ((1, 0), (2, 4), (3, 8), (4, 12))
+        counts = selftest.chacha_block_counts([dict(widths=(32, 16), rows=rows),
+                                               dict(widths=(16,), rows=rows)])
+        self.assertEqual(counts, tuple(range(1, 17)) + (32,))
+        self.assertEqual(selftest.chacha_block_counts([dict(widths=(8, 4), rows=())]),
+                         (1, 2, 3, 4, 8))
+        self.assertEqual(selftest.chacha_level_calls((32, 16), rows, 63),
+                         [("x", 32), ("x", 16), ("rows", 4, 15)])
 
     def test_every_check_has_its_own_code(self):
         checks = (selftest.keccak_checks() + selftest.chacha_checks((8, 12, 20), 32)
-                  + [selftest.leaf_check("x8-avx512", 8), selftest.leaf_check("x4-avx2", 4)])
+                  + [selftest.leaf_check("x8-avx512", 8), selftest.leaf_check("x4-avx2", 4)]
+                  + [selftest.single_check(), selftest.single_check("bmi2")]
+                  + [selftest.xn_check(n) for n in (2, 4, 8)]
+                  + [selftest.snp_xn_check(n) for n in (2, 4, 8)]
+                  + [c for isa in ("scalar", "avx2", "avx512")
+                     for c in selftest.chacha_level_checks(isa, (8, 12, 20), (1, 2))])
         codes = [c.code for c in checks]
         self.assertEqual(len(codes), len(set(codes)))
         self.assertTrue(all(c.macro for c in checks))
@@ -172,6 +195,15 @@ class SelfTestModel(unittest.TestCase):
             self.assertRegex(c, rf"rs_st_verdict\(code, {code},", code)
         # The leaf kernels only on the paths that run them.
         self.assertIn("if (path == RS_PATH_AVX512)\n        rs_st_x8", c)
+        # Every kernel by its own name: the single-state ones, the dispatched x-N functions,
+        # the parallel SnP, and each ChaCha level at each round count on the paths whose
+        # table may take it (the AVX2 level on the AVX-512 path too).
+        for code in (31, 32, 33, 30, 60, 61, 62, 64, 65, 66):
+            self.assertRegex(c, rf"rs_st_verdict\(code, {code},|\b{code}, ", code)
+        self.assertIn("if (path == RS_PATH_AVX2 || path == RS_PATH_AVX512) {\n"
+                      "        rs_st_chacha_level(&code, 298,", c)
+        for code in (328, 332, 340):
+            self.assertIn(f"rs_st_chacha_level(&code, {code},", c)
 
 
 class Kernels(unittest.TestCase):

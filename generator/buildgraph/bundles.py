@@ -407,12 +407,28 @@ def vendor_edges(w, ctx, cc, compiled):
         w.build([log], "e2e_module", implicit=inputs,
                 variables=[("module", f"tests.e2e_buildsys.{cls}")] + toolprobe.tools_here(tools))
         logs.append(log)
+    logs += plant_edges(w, gen_inputs)
     log = os.path.join("build", "vendor", "e2e_tune_bundle.log")
     w.build([log], "e2e_module", implicit=gen_inputs + [
         "tests/e2e_tune_bundle.py", "bench/tune_bundle.c", "bench/timing.h"],
         variables=[("module", "tests.e2e_tune_bundle")])
     logs.append(log)
     logs += ct_selftest_edges(w, ctx.skipped)
+    return logs
+
+
+def plant_edges(w, gen_inputs):
+    """rs_selftest() against a one-bit bug planted in each kernel of out/x86_64 and
+    out/aarch64 (tests/e2e_plant.py, a class per bundle). Returns the logs."""
+    logs = []
+    for name, tools in (("x86_64", ()), ("aarch64", toolprobe.A64_TOOLS)):
+        log = os.path.join("build", "vendor", f"e2e_plant_{name}.log")
+        w.build([log], "e2e_module", implicit=gen_inputs + _all_committed() + [
+            "tests/e2e_plant.py", "tests/plant_driver.c", "tests/host_cpu.py",
+            "generator/toolprobe.py"],
+            variables=[("module", f"tests.e2e_plant.Planted_{name}")]
+            + toolprobe.tools_here(tools))
+        logs.append(log)
     return logs
 
 

@@ -86,6 +86,18 @@ class Dispatch:
         return {"built": " || ".join(f"defined({self.NS}BUILD_{n})" for n in names) or "0",
                 "when": " || ".join(f"path == {self.NS}PATH_{n}" for n in names) or "0"}
 
+    def running(self, decisions, option):
+        """The C condition on `path` under which the table may take `option` of one of
+        `decisions` (names of cpu_table.DECISIONS): the paths whose bit in the decision's runs has it, from the
+        same data rs_dispatch.c's rs_runs is printed from."""
+        idx = sorted({i for d in self.decisions if d["name"] in decisions
+                      and option in d["options"]
+                      for i, runs in enumerate(d["runs"])
+                      if (runs >> d["options"].index(option)) & 1})
+        if len(idx) == len(self.paths):
+            return "1"
+        return " || ".join(f"path == {self.NS}PATH_{self.paths[i]['upper']}" for i in idx) or "0"
+
     def chacha_guards(self, level):
         """A ChaCha level's build condition and its option number in the run-time choice."""
         levels = self.chacha_levels
@@ -276,10 +288,11 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC, keep_drop_in_name
                                          dispatch=dispatch, keep_drop_in_names=keep))
         out.update(kernels.keccak_xn_dispatch(env, prefix, command, target, dispatch))
         out.update(kernels.keccak_snp_xn(env, prefix, command, target, keep))
-    widths = []
+    widths, levels = [], {}
     if "chacha" in families:
         chacha = chacha_files(env, bundle, target, prefix, command, dispatch, cc_id, keep)
         widths = chacha.pop("widths")
+        levels = chacha.pop("levels")
         out.update(chacha)
     if dispatch:
         for leaf in dispatch.leaves:
@@ -313,7 +326,10 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC, keep_drop_in_name
     vendor.self_test(env, out, prefix, command, params, leaves=self_test_leaves(dispatch),
                      dispatch=bool(dispatch),
                      chacha_rounds=bundle.chacha_rounds,
-                     chacha_width=max(widths, default=0), keep_drop_in_names=keep)
+                     chacha_width=max(widths, default=0),
+                     singles=self_test_singles(dispatch, "keccak" in families),
+                     chacha_levels=self_test_levels(dispatch, levels),
+                     keep_drop_in_names=keep)
     if target.arch == "wasm32":
         vendor.wasm_module(env, out, prefix, command, params, bundle.chacha_rounds, keep)
     return out
@@ -328,13 +344,51 @@ def tuned_by(target):
 
 
 def self_test_leaves(dispatch):
-    """The multi-state kernels the self-test runs, on the paths that run them."""
+    """The multi-state kernels the self-test runs, each under its own name, on the paths whose
+    table may take it (the multi-state decisions share one list of options and its runs)."""
     if not dispatch:
         return []
     out = []
     for leaf in dispatch.leaves:
-        out.append(dict(spec=leaf["name"], n=leaf["n"], built=leaf["built"], when=leaf["when"],
+        out.append(dict(spec=leaf["name"], n=leaf["n"], built=leaf["built"],
+                        when=dispatch.running(cpu_table.DECISIONS, leaf["cls"]),
                         header=leaf["header"], fn=leaf["fn"], fnf=leaf["fnf"]))
+    return out
+
+
+def self_test_singles(dispatch, has_keccak):
+    """The single-state kernels the self-test runs under their own names: each scalar flavour
+    on the paths keccak_p1600.c gives it, each vector kernel where the "single" decision may
+    take it. Each a dict of name, prefix (of its functions), header, built and when."""
+    if not (dispatch and has_keccak):
+        return []
+    out = []
+    flavours = dict.fromkeys(p.keccak for p in dispatch.bundle.paths)
+    if len(flavours) > 1:
+        for name in flavours:
+            idx = dispatch.users("keccak-" + name)
+            when = ("1" if len(idx) == len(dispatch.paths) else
+                    " || ".join(f"path == {dispatch.NS}PATH_{dispatch.paths[i]['upper']}"
+                                for i in idx))
+            out.append(dict(name=name, fn=f"{dispatch.ns}{name}_", header=f"keccak_p1600_{name}.h",
+                            built=dispatch.guards("keccak-" + name)["built"], when=when))
+    for v in dispatch.singles:
+        out.append(dict(name=v["name"], fn=f"{dispatch.ns}{v['name']}_", header=v["header"],
+                        built=v["built"], when=dispatch.running(("single",), v["name"])))
+    return out
+
+
+def self_test_levels(dispatch, levels):
+    """The ChaCha levels the self-test runs directly: each a dict of isa, option (its number
+    in the "chacha" decision), built, when (the paths whose table may take it) and shapes (the
+    paths of its level functions, one entry per compiler's chacha.c)."""
+    if not dispatch or not levels:
+        return []
+    out = []
+    for isa in dispatch.chacha_levels:
+        g = dispatch.chacha_guards(isa)
+        out.append(dict(isa=isa, option=g["option"], built=g["built"],
+                        when=dispatch.running(("chacha",), isa), shapes=levels.get(isa, ())))
     return out
 
 
@@ -373,11 +427,12 @@ def per_compiler(branches, default):
 
 def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id, keep_drop_in_names=False):
     """chacha.h, chacha8.h, chacha.c, and under "widths" the block counts of every shape
-    chacha.c holds (the self-test runs past the widest)."""
+    chacha.c holds (the self-test runs past the widest), under "levels" each level's paths
+    per compiler branch (kernels.chacha_level_shapes)."""
     widest = max((p.chacha for p in bundle.paths),
                  key=lambda isa: list(variants.CHACHA_ISAS).index(isa))
     rounds = bundle.chacha_rounds
-    widths = []
+    widths, levels = [], {}
 
     def render_for(compiler):
         chacha = bundle_shape.chacha_for(bundle, compiler)
@@ -387,6 +442,10 @@ def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id, keep_dro
                                                 variants.CHACHA_ISAS[widest], chacha.rotate))
         chacha = dataclasses.replace(chacha, rounds=tuple(rounds))
         widths.append(chacha.width)
+        for shape in kernels.chacha_level_shapes(chacha):
+            levels.setdefault(shape["isa"], [])
+            if shape not in levels[shape["isa"]]:
+                levels[shape["isa"]].append(shape)
         return kernels.chacha_sources(env, chacha, prefix, command, target, dispatch=dispatch,
                                       keep_drop_in_names=keep_drop_in_names)
 
@@ -396,6 +455,7 @@ def chacha_files(env, bundle, target, prefix, command, dispatch, cc_id, keep_dro
     branches = [(cond, text) for cond, text in branches if text != out["chacha.c"]]
     out["chacha.c"] = per_compiler(branches, out["chacha.c"])
     out["widths"] = widths
+    out["levels"] = levels
     return out
 
 

@@ -60,6 +60,25 @@ def keccak_scalar(env, variant, prefix, command, target, built="", isa_target=""
 CHACHA_FILES = ("chacha.h", "chacha8.h", "chacha.c")
 
 
+def _chacha_shapes(level, variant):
+    """A level's block-parallel paths as (lanes, sets), widest first: interleaved block sets
+    only in the asked-for level's widest path; tails stay single."""
+    shapes = [(w, 1) for w in level.widths]
+    if level.name == variant.isa and variant.states > 1:
+        shapes.insert(0, (level.widths[0], variant.states))
+    return shapes
+
+
+def chacha_level_shapes(variant):
+    """What chacha.c's level functions for `variant` run, per level: isa, the block counts of
+    its block-parallel paths (widest first) and its row paths as (sets, above) (n > above
+    takes that many sets), as the template's level functions choose them. The self-test
+    derives the block counts that reach every one of them from this."""
+    return [dict(isa=level.name, widths=tuple(w * n for w, n in _chacha_shapes(level, variant)),
+                 rows=tuple((n, level.rows * (n - 1)) for n in level.row_sets))
+            for level in targets.chacha_levels(variant.isa)]
+
+
 def chacha_sources(env, variant, prefix, command, target, dispatch=None,
                    keep_drop_in_names=False):
     """chacha.h (the API), chacha8.h (the chiapos header name), chacha.c (every level; in a
@@ -71,10 +90,7 @@ def chacha_sources(env, variant, prefix, command, target, dispatch=None,
     for level in targets.chacha_levels(variant.isa):
         rotate = targets.level_rotation(level, variant.rotate)
         k = chacha.kernel(variant.schedule, rotate)
-        # Interleaved block sets only in the asked-for level's widest path; tails stay single.
-        shapes = [(w, 1) for w in level.widths]
-        if level.name == variant.isa and variant.states > 1:
-            shapes.insert(0, (level.widths[0], variant.states))
+        shapes = _chacha_shapes(level, variant)
         first_scalar, first_vector = (chacha.split_uniform(k.ops) if level.uniform
                                       else ((), k.ops))
         paths = [dict(width=w * n, lanes=w, states=n, ops=chacha.interleave(k.ops, n),

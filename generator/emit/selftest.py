@@ -9,6 +9,7 @@ states) through FNV-1a-64, which the C file recomputes. The codes are stable acr
 and versions: a code only ever names one check.
 """
 
+import functools
 import hashlib
 from dataclasses import dataclass
 
@@ -50,11 +51,23 @@ CODES = {
     "x2-neon": 55, "x2-sha3": 56, "x2-simd128": 57,
     # ChaCha: 100 + rounds for the keystreams (102..120), then the two xor forms
     "chacha20_xor": 130, "chacha20_ietf_xor": 131,
+    # the single-state API as dispatched, then each single-state kernel under its own name
+    "single": 30, "single-scalar": 31, "single-bmi2": 32, "single-avx512": 33,
+    # the dispatched multi-state functions (keccak_p1600_x<N>) and XKCP's parallel SnP on them
+    "x2": 60, "x4": 61, "x8": 62,
+    "snp-times2": 64, "snp-times4": 65, "snp-times8": 66,
 }
+# ChaCha's levels, each called directly (whatever the table chose): the level's base + rounds.
+CHACHA_LEVEL_BASE = {"scalar": 200, "sse2": 230, "ssse3": 260, "avx2": 290, "avx512": 320,
+                     "neon": 350, "simd128": 380}
 
 
 def chacha_code(rounds):
     return 100 + rounds
+
+
+def chacha_level_code(isa, rounds):
+    return CHACHA_LEVEL_BASE[isa] + rounds
 
 
 def m(i):
@@ -108,7 +121,16 @@ SNP_SCRIPT = (
     ("fast_loop", 12, 17, 300, 3),
     ("extract_and_add", 5, 64, 20),      # offset, length, message offset of the input
     ("extract", 0, 200),
+    # XKCP's OD duplexing loops: rounds, lanes, input offset (None: none), length, offset of
+    # odataAdd (None: no output); the input-only one stops while more than a block is left.
+    ("od", 24, 9, 30, 2 * 72 + 3, 40),
+    ("od", 12, 20, None, 165, 50),
+    ("od", 24, 13, 60, 2 * 104, None),
+    ("od", 12, 5, 70, 2 * 40 + 1, None),
+    ("extract", 0, 200),
 )
+# The trailing lane the OD loops xor in, as the caller's memory holds it.
+OD_TRAIL = bytes((0x0B, 0x02, 0, 0, 0, 0, 0, 0x80))
 
 
 def _run_snp():
@@ -150,6 +172,21 @@ def _run_snp():
         elif kind == "extract":
             off, n = args
             out += state[off:off + n]
+        elif kind == "od":
+            rounds, lanes, mi, n, ma = args
+            block, done = 8 * lanes, 0
+            while (n - done > block) if ma is None else (n - done >= block):
+                if mi is None:
+                    state[:block] = b"\x01" + bytes(block - 1)
+                else:
+                    state[:block] = message(mi + done, block)
+                for k in range(8):
+                    state[block + k] ^= OD_TRAIL[k]
+                permute(rounds)
+                if ma is not None:
+                    out += bytes(a ^ b for a, b in zip(state[:block], message(ma + done, block)))
+                done += block
+            out += done.to_bytes(8, "little")
     return bytes(out)
 
 
@@ -236,16 +273,6 @@ def absorb_returns():
     return [c["length"] // (8 * c["lanes"]) * 8 * c["lanes"] for c in ABSORB_CALLS]
 
 
-def leaf_check(spec, n):
-    """A multi-state kernel: instance j starts from m[200 j : 200 j + 200], then 12 rounds,
-    then all 24, every instance through interleave and deinterleave."""
-    shape = spec.split("-")[0] + "-" + spec.split("-")[-1]
-    states = [reference.keccak_p1600(reference.keccak_p1600(_state(200 * j), 12), 24)
-              for j in range(n)]
-    return Check(CODES[shape], f"keccak_p1600_x{n} ({shape})", "leaf", fnv=fnv(_lane_bytes(states)),
-                 params=(("n", n),), macro="KECCAK_" + shape.upper().replace("-", "_"))
-
-
 # The fewest blocks the ChaCha checks use as their width: one-block paths still get a run of
 # several blocks and a tail.
 MIN_CHACHA_WIDTH = 4
@@ -277,15 +304,347 @@ def chacha_checks(rounds, width):
     return checks
 
 
+# A single-state kernel under its own name (keccak_p1600.c's flavours and vector kernels), or
+# the dispatched single-state API: Keccak-f, then Keccak-p at counts whose first rounds leave
+# every remainder the unrolled kernels switch on (mod 2 and mod 3), then the absorbing and
+# squeezing loops on every branch the kernels take: 24 rounds at the rates they copy with a
+# constant (17 and 21 lanes) and at another, 12 rounds, another multiple of 3 and a count
+# that is none of these (the plain loop); two blocks or more each, so the step between blocks
+# counts.
+SINGLE_ROUNDS = (12, 7, 5)
+SINGLE_ABSORB = ({"rounds": 24, "lanes": 21, "length": 2 * 168 + 5, "offset": 0},
+                 {"rounds": 24, "lanes": 17, "length": 2 * 136 + 3, "offset": 7},
+                 {"rounds": 24, "lanes": 9, "length": 3 * 72 + 1, "offset": 11},
+                 {"rounds": 12, "lanes": 17, "length": 2 * 136 + 9, "offset": 5},
+                 {"rounds": 6, "lanes": 13, "length": 2 * 104 + 2, "offset": 3},
+                 {"rounds": 7, "lanes": 9, "length": 2 * 72 + 5, "offset": 1})
+SQUEEZE_CALLS = ({"rounds": 24, "lanes": 21, "length": 2 * 168 + 5},
+                 {"rounds": 12, "lanes": 17, "length": 2 * 136 + 3},
+                 {"rounds": 7, "lanes": 9, "length": 2 * 72 + 1})
+
+
+def single_absorb_returns():
+    return [c["length"] // (8 * c["lanes"]) * 8 * c["lanes"] for c in SINGLE_ABSORB]
+
+
+def squeeze_returns():
+    return [c["length"] // (8 * c["lanes"]) * 8 * c["lanes"] for c in SQUEEZE_CALLS]
+
+
+@functools.lru_cache(maxsize=None)
+def _single_answer():
+    st = reference.keccak_p1600(_state(0), 24)
+    for r in SINGLE_ROUNDS:
+        st = reference.keccak_p1600(st, r)
+    for call in SINGLE_ABSORB:
+        data = message(call["offset"], call["length"])
+        block = 8 * call["lanes"]
+        for off in range(0, call["length"] - block + 1, block):
+            for k in range(call["lanes"]):
+                st[k] ^= int.from_bytes(data[off + 8 * k:off + 8 * k + 8], "little")
+            st = reference.keccak_p1600(st, call["rounds"])
+    out = reference.state_to_bytes(st)
+    for call, n in zip(SQUEEZE_CALLS, squeeze_returns()):
+        for _ in range(n // (8 * call["lanes"])):
+            st = reference.keccak_p1600(st, call["rounds"])
+            out += reference.state_to_bytes(st)[:8 * call["lanes"]]
+    return fnv(out + reference.state_to_bytes(st))
+
+
+def single_check(name=None):
+    """The single-state kernel `name` (a scalar flavour or a vector kernel of the bundle) called
+    under its own name, or with None the dispatched keccak_p1600 API, through SINGLE_ROUNDS,
+    ABSORB_CALLS and SQUEEZE_CALLS."""
+    key = "single" if name is None else f"single-{name}"
+    label = "keccak_p1600 (single-state API)" if name is None else f"keccak_p1600 ({name} kernel)"
+    return Check(CODES[key], label, "single", fnv=_single_answer(),
+                 macro="SINGLE" if name is None else "SINGLE_" + name.upper())
+
+
+# The multi-state script (keccak_p1600_x<N>[_<isa>]): instance j starts from m[200 j ..],
+# then 12 rounds in the interleaved layout, all 24 and XN_STATES_ROUNDS in the separate one;
+# then the block loops: XN_ABSORB (instance j reads m[offset + stride j ..]) and XN_SQUEEZE
+# (instance j writes its own stretch of the output), at the two round counts they keep in
+# registers and at another (the plain loop), two blocks each.
+XN_STATES_ROUNDS = 7
+XN_ABSORB = ({"blocks": 2, "lanes": 21, "rounds": 24, "offset": 0, "stride": 8},
+             {"blocks": 2, "lanes": 17, "rounds": 12, "offset": 3, "stride": 16},
+             {"blocks": 2, "lanes": 9, "rounds": 7, "offset": 5, "stride": 24})
+XN_SQUEEZE = ({"blocks": 2, "lanes": 4, "rounds": 24}, {"blocks": 2, "lanes": 3, "rounds": 12},
+              {"blocks": 2, "lanes": 2, "rounds": 7})
+XN_OUT = max(c["blocks"] * 8 * c["lanes"] for c in XN_SQUEEZE)
+
+
+@functools.lru_cache(maxsize=None)
+def _xn_answer(n):
+    states = [reference.keccak_p1600(reference.keccak_p1600(_state(200 * j), 12), 24)
+              for j in range(n)]
+    states = [reference.keccak_p1600(s, XN_STATES_ROUNDS) for s in states]
+    out = _lane_bytes(states)
+    for call in XN_ABSORB:
+        step = 8 * call["lanes"]
+        for b in range(call["blocks"]):
+            for j in range(n):
+                data = message(call["offset"] + call["stride"] * j + b * step, step)
+                for k in range(call["lanes"]):
+                    states[j][k] ^= int.from_bytes(data[8 * k:8 * k + 8], "little")
+                states[j] = reference.keccak_p1600(states[j], call["rounds"])
+    for call in XN_SQUEEZE:
+        outs = [b""] * n
+        for b in range(call["blocks"]):
+            for j in range(n):
+                states[j] = reference.keccak_p1600(states[j], call["rounds"])
+                outs[j] += reference.state_to_bytes(states[j])[:8 * call["lanes"]]
+        out += b"".join(outs)
+    # The interleaved layout, lane by lane.
+    out += b"".join(states[j][i].to_bytes(8, "little") for i in range(25) for j in range(n))
+    return fnv(out)
+
+
+def leaf_check(spec, n):
+    """A multi-state kernel under its own name (keccak_p1600_x<N>_<isa>), through the
+    multi-state script."""
+    shape = spec.split("-")[0] + "-" + spec.split("-")[-1]
+    return Check(CODES[shape], f"keccak_p1600_x{n} ({shape})", "leaf", fnv=_xn_answer(n),
+                 params=(("n", n),), macro="KECCAK_" + shape.upper().replace("-", "_"))
+
+
+def xn_check(n):
+    """The dispatched keccak_p1600_x<N> functions (whichever kernel the table takes for N),
+    through the multi-state script."""
+    return Check(CODES[f"x{n}"], f"keccak_p1600_x{n} (dispatched)", "leaf", fnv=_xn_answer(n),
+                 params=(("n", n),), macro=f"KECCAK_P1600_X{n}")
+
+
+# XKCP's parallel SnP (KeccakP1600times<N>_*), one script on N instances. Per-instance steps
+# take instance j's data at m[offset + stride j]; *LanesAll steps read or write instance j's
+# lanes at 8 * laneOffset * j; the fast loops run one through the kernel's own block loop
+# (laneOffsetSerial == laneCount) and one block by block.
+SNP_XN_SCRIPT = (
+    ("add_bytes", 0, 7, 3, 150),            # offset, stride, state offset (+ j), length
+    ("add_byte", 0xA5, 199),                # byte ^ j at 199 - j
+    ("add_lanes_all", 0, 5, 4),             # offset, laneCount, laneOffset
+    ("permute", 24),
+    ("overwrite_bytes", 0, 11, 10, 20),
+    ("overwrite_zeroes", 9),                # 9 + j bytes
+    ("permute", 12),
+    ("fast_loop", 24, 21, 2, 21, 0, 450),   # rounds, laneCount, parallel, serial, offset, length
+    ("fast_loop", 12, 17, 3, 19, 5, 475),
+    ("permute", 6),
+    ("overwrite_lanes_all", 100, 2, 3),
+    ("permute", 4),
+    ("extract_lanes_all", 3, 3),            # laneCount, laneOffset
+    ("extract_and_add_lanes_all", 50, 2, 2),
+    ("extract_and_add_bytes", 0, 1, 5, 64),  # offset, stride, state offset, length
+    ("extract_bytes", 0, 200),
+)
+SNP_XN_OUT = 200
+
+
+def snp_xn_span(n, lane_count, lane_offset):
+    """The bytes an *LanesAll call reads or writes on n instances."""
+    return 8 * (lane_offset * (n - 1) + lane_count)
+
+
+def snp_fast_loop_returns(n):
+    """What each fast loop of SNP_XN_SCRIPT returns on n instances (XKCP's rule)."""
+    out = []
+    for op in SNP_XN_SCRIPT:
+        if op[0] == "fast_loop":
+            _, rounds, lanes, par, ser, off, length = op
+            need, step = 8 * ((n - 1) * par + lanes), 8 * ser
+            if length < need:
+                out.append(0)
+            elif ser == lanes:
+                out.append(((length - need) // step + 1) * step)
+            else:
+                done = 0
+                while length - done >= need:
+                    if length - done < step:
+                        done += step
+                        break
+                    done += step
+                out.append(done)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _snp_xn_answer(n):
+    st = [bytearray(200) for _ in range(n)]
+    out = bytearray()
+
+    def permute(j, rounds):
+        st[j][:] = reference.state_to_bytes(
+            reference.keccak_p1600(reference.state_from_bytes(st[j]), rounds))
+
+    def lanes_all(data, count, offset, op):
+        for j in range(n):
+            for i in range(min(count, 25)):
+                lane = data[8 * (offset * j + i):8 * (offset * j + i) + 8]
+                if op == "xor":
+                    for k in range(8):
+                        st[j][8 * i + k] ^= lane[k]
+                else:
+                    st[j][8 * i:8 * i + 8] = lane
+
+    returns = iter(snp_fast_loop_returns(n))
+    for op in SNP_XN_SCRIPT:
+        kind, args = op[0], op[1:]
+        if kind == "add_bytes":
+            off, stride, pos, length = args
+            for j in range(n):
+                for k, b in enumerate(message(off + stride * j, length)):
+                    st[j][pos + j + k] ^= b
+        elif kind == "add_byte":
+            for j in range(n):
+                st[j][args[1] - j] ^= args[0] ^ j
+        elif kind == "add_lanes_all":
+            off, count, offset = args
+            lanes_all(message(off, snp_xn_span(n, count, offset)), count, offset, "xor")
+        elif kind == "overwrite_lanes_all":
+            off, count, offset = args
+            lanes_all(message(off, snp_xn_span(n, count, offset)), count, offset, "set")
+        elif kind == "permute":
+            for j in range(n):
+                permute(j, args[0])
+        elif kind == "overwrite_bytes":
+            off, stride, pos, length = args
+            for j in range(n):
+                st[j][pos:pos + length] = message(off + stride * j, length)
+        elif kind == "overwrite_zeroes":
+            for j in range(n):
+                st[j][:args[0] + j] = bytes(args[0] + j)
+        elif kind == "fast_loop":
+            rounds, lanes, par, ser, off, length = args
+            done, total = 0, next(returns)
+            data = message(off, length)
+            while done < total and length - done >= 8 * ((n - 1) * par + lanes):
+                lanes_all(data[done:], lanes, par, "xor")
+                for j in range(n):
+                    permute(j, rounds)
+                done += 8 * ser
+            out += total.to_bytes(8, "little")
+        elif kind in ("extract_lanes_all", "extract_and_add_lanes_all"):
+            if kind == "extract_lanes_all":
+                count, offset = args
+                add = bytes(snp_xn_span(n, count, offset))
+            else:
+                off, count, offset = args
+                add = message(off, snp_xn_span(n, count, offset))
+            buf = bytearray(snp_xn_span(n, count, offset))
+            for j in range(n):
+                for i in range(count):
+                    at = 8 * (offset * j + i)
+                    buf[at:at + 8] = bytes(a ^ b for a, b in zip(st[j][8 * i:8 * i + 8],
+                                                                   add[at:at + 8]))
+            out += buf
+        elif kind == "extract_and_add_bytes":
+            off, stride, pos, length = args
+            for j in range(n):
+                out += bytes(a ^ b for a, b in zip(st[j][pos:pos + length],
+                                                   message(off + stride * j, length)))
+        elif kind == "extract_bytes":
+            pos, length = args
+            for j in range(n):
+                out += st[j][pos:pos + length]
+    return fnv(bytes(out))
+
+
+def snp_xn_check(n):
+    """XKCP's KeccakP1600times<N> SnP through SNP_XN_SCRIPT."""
+    return Check(CODES[f"snp-times{n}"], f"KeccakP1600times{n} (SnP)", "snp_xn",
+                 fnv=_snp_xn_answer(n), params=(("n", n),), macro=f"SNP_TIMES{n}")
+
+
+def chacha_level_calls(widths, rows, n):
+    """The kernel calls a level function makes for n blocks, as chacha.c.j2 writes it: the
+    widest path while it fills, each narrower one at most once, then the row paths (sets,
+    above: n > above takes them, given the blocks left) or single blocks (their count, up to
+    the narrowest path's width less one)."""
+    calls = []
+    for k, w in enumerate(widths):
+        while n >= w:
+            calls.append(("x", w))
+            n -= w
+            if k:
+                break
+    if rows:
+        for sets, above in reversed(rows):
+            if n > above:
+                calls.append(("rows", sets, n))
+                break
+    elif n:
+        calls.append(("blocks", min(n, widths[-1] - 1 if widths else 1)))
+    return calls
+
+
+def chacha_block_counts(shapes):
+    """The block counts that reach every call every shape of a level makes (each path, each
+    row path at each count of blocks it may be left, each tail of single blocks): for every
+    such call the fewest blocks that make it. `shapes`: the level's kernels.chacha_level_shapes
+    entries, one per compiler branch of chacha.c."""
+    first = {}
+    for shape in shapes:
+        widths, rows = shape["widths"], shape["rows"]
+        top = sum(widths) + (widths[-1] if widths else 1) + 4 * len(rows) + 1
+        for n in range(1, top + 1):
+            for call in chacha_level_calls(widths, rows, n):
+                first.setdefault((shape["widths"], shape["rows"], call), n)
+    return tuple(sorted(set(first.values())))
+
+
+def _ietf_stream(key, nonce, pos, blocks, rounds):
+    state = reference.chacha_keysetup(key, nonce[4:12])
+    state[13] = int.from_bytes(nonce[:4], "little")
+    out = bytearray()
+    for i in range(blocks):
+        s = list(state)
+        s[12] = (pos + i) & 0xFFFFFFFF
+        out += reference.chacha_block(s, rounds)
+    return bytes(out)
+
+
+def chacha_level_checks(isa, rounds, counts):
+    """ChaCha level `isa` called directly, at every round count: one call per block count of
+    `counts`, each from CHACHA_POS (so each path of four blocks or more carries the counter
+    across 2^32 inside it); at the last round count also the xor form with RFC 8439's 32-bit
+    counter (its 32-bit wrap inside the paths, the nonce in word 13 untouched)."""
+    key, iv, nonce = message(0, 32), message(32, 8), message(40, 12)
+    st = reference.chacha_keysetup(key, iv)
+    checks = []
+    for r in rounds:
+        stream = b"".join(reference.chacha_keystream(st, CHACHA_POS, c, r) for c in counts)
+        xor = r == rounds[-1]
+        if xor:
+            stream += b"".join(bytes(a ^ b for a, b in zip(
+                message(0, 64 * c), _ietf_stream(key, nonce, CHACHA_POS, c, r)))
+                for c in counts)
+        checks.append(Check(chacha_level_code(isa, r), f"chacha{r} ({isa} level)",
+                            "chacha_level", fnv=fnv(stream),
+                            params=(("isa", isa), ("rounds", r), ("xor", xor)),
+                            macro=f"CHACHA{r}_{isa.upper()}"))
+    return checks
+
+
 def _message_uses():
     """Every (offset, length) the C file reads from its message buffer."""
     uses = [(0, SHORT), KT_CUSTOM, (0, 56), SP_NAME, SP_KEY, *SP_PARTS]
-    uses += [(c["offset"], c["length"]) for c in ABSORB_CALLS]
+    uses += [(c["offset"], c["length"]) for c in ABSORB_CALLS + SINGLE_ABSORB]
+    uses += [(c["offset"] + 7 * c["stride"], c["blocks"] * 8 * c["lanes"]) for c in XN_ABSORB]
+    for op in SNP_XN_SCRIPT:
+        if op[0] in ("add_bytes", "overwrite_bytes", "extract_and_add_bytes"):
+            uses.append((op[1] + 7 * op[2], op[4]))
+        elif op[0] in ("add_lanes_all", "overwrite_lanes_all", "extract_and_add_lanes_all"):
+            uses.append((op[1], snp_xn_span(8, op[2], op[3])))
+        elif op[0] == "fast_loop":
+            uses.append((op[5], op[6]))
     for op in SNP_SCRIPT:
         if op[0] in ("add_bytes", "overwrite_bytes", "extract_and_add"):
             uses.append((op[3], op[2]))
         elif op[0] == "fast_loop":
             uses.append((op[4], op[3]))
+        elif op[0] == "od":
+            uses += [(o, op[4]) for o in (op[3], op[5]) if o is not None]
     return uses
 
 

@@ -65,10 +65,14 @@ def _rows(checks, want_bytes, want_fnv):
 
 
 def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
-              chacha_rounds=(), chacha_width=0, keep_drop_in_names=False):
-    """rs_selftest.c and roundsmith.h. `leaves`: the multi-state kernels the self-test runs,
-    each a dict of spec, n, header, fn and fnf (its keccak_p1600 and keccak_f1600 names),
-    built (a preprocessor condition) and when (a C condition on `path`);
+              chacha_rounds=(), chacha_width=0, singles=(), chacha_levels=(),
+              keep_drop_in_names=False):
+    """rs_selftest.c and roundsmith.h. `leaves`: the multi-state kernels the self-test runs
+    under their own names, each a dict of spec, n, header, fn and fnf (its keccak_p1600 and
+    keccak_f1600 names), built (a preprocessor condition) and when (a C condition on `path`);
+    `singles`: the single-state kernels likewise (name, fn: their functions' prefix, header,
+    built, when); `chacha_levels`: ChaCha's levels (isa, option, built, when, shapes: their
+    paths per compiler branch, from which the block counts that reach each are derived);
     `keep_drop_in_names`: the drop-ins (render.drop_in_prefix) are called unprefixed."""
     has_keccak = "keccak_p1600.h" in files
     has_chacha = "chacha.h" in files
@@ -78,10 +82,35 @@ def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
     for leaf in leaves:
         check = _rows([selftest.leaf_check(leaf["spec"], leaf["n"])], want_bytes, want_fnv)[0]
         leaf_rows.append(dict(leaf, check=check, tag=re.sub(r"\W", "_", leaf["spec"])))
+    single_rows, single, xn, snp_xn = [], None, [], []
+    if has_keccak:
+        for k in singles:
+            check = _rows([selftest.single_check(k["name"])], want_bytes, want_fnv)[0]
+            single_rows.append(dict(k, check=check, tag=k["name"]))
+        single = dict(fn=prefix, tag="api",
+                      check=_rows([selftest.single_check()], want_bytes, want_fnv)[0])
+        if "keccak_p1600_xN.h" in files:
+            for n in kernels.SNP_XN_WIDTHS:
+                xn.append(dict(fn=f"keccak_p1600_x{n}", fnf=f"keccak_f1600_x{n}", tag="api",
+                               check=_rows([selftest.xn_check(n)], want_bytes, want_fnv)[0]))
+        if "keccak_snp_xN.c" in files:
+            snp_xn = _rows([selftest.snp_xn_check(n) for n in kernels.SNP_XN_WIDTHS],
+                           want_bytes, want_fnv)
+    level_rows, counts = [], []
+    if has_chacha:
+        for lv in chacha_levels:
+            shapes = lv["shapes"] or [dict(widths=(), rows=())]
+            n = selftest.chacha_block_counts(shapes)
+            checks = _rows(selftest.chacha_level_checks(lv["isa"], tuple(chacha_rounds), n),
+                           want_bytes, want_fnv)
+            level_rows.append(dict(lv, counts=n, first=len(counts), checks=checks))
+            counts += n
     width = max(chacha_width, selftest.MIN_CHACHA_WIDTH)
     chacha = (_rows(selftest.chacha_checks(chacha_rounds, width), want_bytes, want_fnv)
               if has_chacha else [])
-    every = keccak + [l["check"] for l in leaf_rows] + chacha
+    every = (keccak + [l["check"] for l in leaf_rows] + [k["check"] for k in single_rows]
+             + ([single["check"]] if single else []) + [l["check"] for l in xn] + snp_xn
+             + [c for lv in level_rows for c in lv["checks"]] + chacha)
     codes = sorted({c["code"]: c for c in every}.values(), key=lambda c: c["code"])
     ns = render.namespace(prefix)
     files["rs_selftest.c"] = render.render(
@@ -91,8 +120,19 @@ def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
         seed=selftest.SEED, want_bytes=bytes(want_bytes), want_fnv=want_fnv,
         fnv_offset=vectors.FNV_OFFSET, fnv_prime=vectors.FNV_PRIME,
         has_keccak=has_keccak, keccak=keccak, leaves=leaf_rows, chacha=chacha,
+        singles=single_rows, single=single, xn=xn, snp_xn=snp_xn,
+        single_rounds=selftest.SINGLE_ROUNDS,
+        squeeze_calls=[dict(c, returns=r) for c, r in zip(selftest.SQUEEZE_CALLS,
+                                                          selftest.squeeze_returns())],
+        single_absorb=[dict(c, returns=r) for c, r in zip(selftest.SINGLE_ABSORB,
+                                                          selftest.single_absorb_returns())],
+        xn_absorb=selftest.XN_ABSORB, xn_squeeze=selftest.XN_SQUEEZE, xn_out=selftest.XN_OUT,
+        xn_states_rounds=selftest.XN_STATES_ROUNDS, snp_xn_script=selftest.SNP_XN_SCRIPT,
+        snp_xn_out=selftest.SNP_XN_OUT,
+        chacha_levels=level_rows, chacha_counts=counts, chacha_rounds=tuple(chacha_rounds),
         all_checks=every, message_bytes=selftest.MESSAGE_BYTES, short=selftest.SHORT,
         max_out=200, kt_custom=selftest.KT_CUSTOM, snp_script=selftest.SNP_SCRIPT,
+        od_trail=selftest.OD_TRAIL,
         sp={"name": selftest.SP_NAME, "key": selftest.SP_KEY, "parts": selftest.SP_PARTS},
         absorb_calls=[dict(c, returns=r) for c, r in zip(selftest.ABSORB_CALLS,
                                                          selftest.absorb_returns())],
@@ -101,16 +141,18 @@ def self_test(env, files, prefix, command, params, *, leaves=(), dispatch=False,
         h for h in files if PUBLIC_MULTI.fullmatch(h))
     files["roundsmith.h"] = render.render(
         env, "roundsmith.h.j2", prefix=prefix, ns=ns, headers=headers,
-        dispatch=dispatch, codes=codes, stack_hint=stack_hint(leaves),
+        dispatch=dispatch, codes=codes,
+        stack_hint=stack_hint(list(leaves) + [l["check"]["p"] for l in xn]),
         guard=kernels.guard(ns, "roundsmith.h"),
         header=render.provenance(params, command, "roundsmith.h: the one header to include."))
 
 
 def stack_hint(leaves):
-    """rs_selftest()'s own frame, as gcc and clang -fstack-usage report it at -O2 (1.8 KiB with
-    no multi-state kernel, 4.7 KiB with x8: each instance's state is there twice)."""
+    """rs_selftest()'s own frame, as gcc -fstack-usage reports it at -O2 (1.8 KiB with no
+    multi-state check, 4.8 KiB portable and 5.5 KiB x86-64 with the x8 ones: each instance's
+    state is there twice, and 64 bytes of squeezed output)."""
     n = max((leaf["n"] for leaf in leaves), default=0)
-    return f"{-(-(1800 + 2 * 200 * n) // 1024)} KiB"
+    return f"{-(-(1800 + 2 * 200 * n + 64 * n) // 1024)} KiB"
 
 
 # The JavaScript side copies inputs into the module's memory in pieces of this many bytes (a

@@ -2778,6 +2778,53 @@ void chacha20_ietf_xor(uint8_t *out, const uint8_t *in, size_t len,
     rs_chacha20_xor_any(st, counter, 0, in, out, len);
 }
 
+int rs_chacha_run_level(int level, unsigned rounds, const uint32_t st[16], uint64_t pos,
+                       int wide, const uint8_t *in, uint8_t *out, size_t n)
+{
+    /* Level 0 is the one-block path every level's tail ends on. */
+    if (level == 0) {
+        for (; n; n--, pos++, out += 64) {
+            switch (rounds) {
+            case 8:
+                rs_chacha8_block(st, (uint32_t)pos, wide ? (uint32_t)(pos >> 32) : st[13], in, out);
+                break;
+            case 12:
+                rs_chacha12_block(st, (uint32_t)pos, wide ? (uint32_t)(pos >> 32) : st[13], in, out);
+                break;
+            case 20:
+                rs_chacha20_block(st, (uint32_t)pos, wide ? (uint32_t)(pos >> 32) : st[13], in, out);
+                break;
+            default:
+                return -1;
+            }
+            if (in)
+                in += 64;
+        }
+        return 0;
+    }
+#if RS_CHACHA_SIMD
+#if defined(RS_BUILD_NEON) || defined(RS_BUILD_SHA3)
+    if (level == 1) {
+        switch (rounds) {
+        case 8:
+            rs_chacha8_neon(st, pos, wide, in, out, n);
+            return 0;
+        case 12:
+            rs_chacha12_neon(st, pos, wide, in, out, n);
+            return 0;
+        case 20:
+            rs_chacha20_neon(st, pos, wide, in, out, n);
+            return 0;
+        default:
+            return -1;
+        }
+    }
+#endif
+#endif
+    (void)st, (void)pos, (void)wide, (void)in, (void)out, (void)n;
+    return -1;
+}
+
 const char *chacha_level(void)
 {
 #if RS_CHACHA_SIMD

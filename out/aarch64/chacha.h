@@ -104,6 +104,16 @@ void chacha20_ietf_xor(uint8_t *out, const uint8_t *in, size_t len,
 /* The instruction-set level this CPU runs ("avx512", "avx2", "sse2", "scalar", ...). */
 const char *chacha_level(void);
 
+/*
+ * Not part of the API: rs_selftest()'s way to each level whatever the per-CPU table chose.
+ * Blocks pos .. pos + n - 1 of the 16-word state st (wide: the 64-bit counter of words 12-13;
+ * otherwise word 12 alone, RFC 8439) through level `level` (its RS_CHOICE_CHACHA_*
+ * number) at `rounds`, xored with `in` unless it is NULL. Returns 0, or -1 when this build
+ * lacks that level or round count (nothing is written). The caller checks the CPU has it.
+ */
+int rs_chacha_run_level(int level, unsigned rounds, const uint32_t st[16], uint64_t pos,
+                       int wide, const uint8_t *in, uint8_t *out, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -91,13 +91,26 @@ static const uint8_t rs_st_want[684] = {
     0xF8, 0x08, 0x59, 0x03, 0x89, 0xE6, 0x6E, 0x17, 0x5B, 0xFA, 0x1A, 0x6D,
     0xA7, 0xAB, 0x9E, 0x6C, 0x1F, 0x25, 0x6D, 0xC8, 0x09, 0x90, 0xFD, 0x0C
 };
-static const uint64_t rs_st_want_fnv[11] = {
+static const uint64_t rs_st_want_fnv[24] = {
     0x558AB5988DDEAB8BULL,
     0xC82CC3B22935C610ULL,
     0xA45B0A2541F0E44FULL,
-    0x1994DB607618BE4DULL,
-    0x3A6049064613D8D5ULL,
-    0x3A6049064613D8D5ULL,
+    0xE65CB5555FCB009AULL,
+    0x5A5AE4C82926D583ULL,
+    0x5A5AE4C82926D583ULL,
+    0x39BD1CE1540E1DE5ULL,
+    0x5A5AE4C82926D583ULL,
+    0x2D5867548014FF76ULL,
+    0xC2DF78D2284784DDULL,
+    0x7D776450C5AF209DULL,
+    0xB00CDC1928CE88A1ULL,
+    0x7BC6AE8956211B22ULL,
+    0xD88AA831138D671AULL,
+    0xE35D2AD493B2FCB8ULL,
+    0xE5DFA98EF2033CDCULL,
+    0xFF9F39A27B9C811EULL,
+    0xEBB37AFFE2986F07ULL,
+    0xD6FCB54BE14821C5ULL,
     0xA37BF860AEFE90CAULL,
     0xC6FAA05ECBCABC4CULL,
     0x815CDF058D85F4FFULL,
@@ -194,6 +207,10 @@ static void rs_st_keccak(unsigned *code, const uint8_t *msg)
         uint64_t h = 0xCBF29CE484222325ULL;
         uint8_t count[8];
         size_t k;
+        uint64_t trail;
+        static const uint8_t trail_bytes[8] = { 0x0B, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80 };
+        /* The trailing lane as XKCP passes it: its bytes as memory holds them. */
+        memcpy(&trail, trail_bytes, 8);
         KeccakP1600_Initialize(&s);
         KeccakP1600_AddBytes(&s, msg + 0, 3, 150);
         KeccakP1600_AddByte(&s, 0xA5, 199);
@@ -212,6 +229,26 @@ static void rs_st_keccak(unsigned *code, const uint8_t *msg)
         h = rs_st_fnv(h, count, 8);
         KeccakP1600_ExtractAndAddBytes(&s, msg + 20, out, 5, 64);
         h = rs_st_fnv(h, out, 64);
+        KeccakP1600_ExtractBytes(&s, out, 0, 200);
+        h = rs_st_fnv(h, out, 200);
+        n = KeccakP1600_ODDuplexingFastInOut(&s, 9, msg + 30, 147, out, msg + 40, trail);
+        h = rs_st_fnv(h, out, n);
+        for (k = 0; k < 8; k++)
+            count[k] = (uint8_t)((uint64_t)n >> (8 * k));
+        h = rs_st_fnv(h, count, 8);
+        n = KeccakP1600_12rounds_ODDuplexingFastOut(&s, 20, out, 165, msg + 50, trail);
+        h = rs_st_fnv(h, out, n);
+        for (k = 0; k < 8; k++)
+            count[k] = (uint8_t)((uint64_t)n >> (8 * k));
+        h = rs_st_fnv(h, count, 8);
+        n = KeccakP1600_ODDuplexingFastIn(&s, 13, msg + 60, 208, trail);
+        for (k = 0; k < 8; k++)
+            count[k] = (uint8_t)((uint64_t)n >> (8 * k));
+        h = rs_st_fnv(h, count, 8);
+        n = KeccakP1600_12rounds_ODDuplexingFastIn(&s, 5, msg + 70, 81, trail);
+        for (k = 0; k < 8; k++)
+            count[k] = (uint8_t)((uint64_t)n >> (8 * k));
+        h = rs_st_fnv(h, count, 8);
         KeccakP1600_ExtractBytes(&s, out, 0, 200);
         h = rs_st_fnv(h, out, 200);
         rs_st_verdict(code, 4, h ^ rs_st_want_fnv[3]);
@@ -323,47 +360,489 @@ static void rs_st_keccak(unsigned *code, const uint8_t *msg)
     rs_st_verdict(code, 29, n | rs_st_diff(out, rs_st_want + 652, 32));
 }
 
-/* 56: keccak_p1600_x2 (x2-sha3), on the paths that run it. */
-#if defined(RS_BUILD_SHA3)
-static void rs_st_x2_x2_sha3(unsigned *code)
+/* 30: keccak_p1600 (single-state API). */
+static void rs_st_single_api(unsigned *code, const uint8_t *msg)
 {
-    uint64_t separate[2][25], states[25][2];
-    size_t i, j;
+    uint64_t st[25], h, d = 0;
+    uint8_t out[341];
+    size_t n;
+    rs_st_lanes(st, 0);
+    keccak_f1600(st);
+    keccak_p1600(st, 12);
+    keccak_p1600(st, 7);
+    keccak_p1600(st, 5);
+    n = keccak_p1600_absorb(st, 24, 21, msg + 0, 341);
+    d |= (uint64_t)(n ^ 336);
+    n = keccak_p1600_absorb(st, 24, 17, msg + 7, 275);
+    d |= (uint64_t)(n ^ 272);
+    n = keccak_p1600_absorb(st, 24, 9, msg + 11, 217);
+    d |= (uint64_t)(n ^ 216);
+    n = keccak_p1600_absorb(st, 12, 17, msg + 5, 281);
+    d |= (uint64_t)(n ^ 272);
+    n = keccak_p1600_absorb(st, 6, 13, msg + 3, 210);
+    d |= (uint64_t)(n ^ 208);
+    n = keccak_p1600_absorb(st, 7, 9, msg + 1, 149);
+    d |= (uint64_t)(n ^ 144);
+    h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, st, 25);
+    n = keccak_p1600_squeeze(st, 24, 21, out, 341);
+    d |= (uint64_t)(n ^ 336);
+    h = rs_st_fnv(h, out, 336);
+    n = keccak_p1600_squeeze(st, 12, 17, out, 275);
+    d |= (uint64_t)(n ^ 272);
+    h = rs_st_fnv(h, out, 272);
+    n = keccak_p1600_squeeze(st, 7, 9, out, 145);
+    d |= (uint64_t)(n ^ 144);
+    h = rs_st_fnv(h, out, 144);
+    h = rs_st_fnv_lanes(h, st, 25);
+    rs_st_verdict(code, 30, d | (h ^ rs_st_want_fnv[6]));
+}
+
+
+/* 56: keccak_p1600_x2 (x2-sha3), on the paths that may run it. */
+#if defined(RS_BUILD_SHA3)
+static void rs_st_x2_x2_sha3(unsigned *code, const uint8_t *msg)
+{
+    uint64_t separate[2][25], states[25][2], h, d = 0;
+    uint8_t out[128];
+    const uint8_t *in[2];
+    uint8_t *to[2];
+    size_t j, r;
     for (j = 0; j < 2; j++)
         rs_st_lanes(separate[j], 200 * j);
-    /* 12 rounds in the interleaved layout, then 24 on the separate states: both entries. */
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 2; j++)
-            states[i][j] = separate[j][i];
+    /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
+     * states: every entry. */
+    /* The layouts' copies are the API's (keccak_x2_interleave), checked on the way. */
+    keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
     keccak_p1600_x2_sha3(states, 12);
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 2; j++)
-            separate[j][i] = states[i][j];
+    keccak_x2_deinterleave(separate, (const uint64_t (*)[2])states);
     keccak_f1600_x2_sha3_states(separate);
-    rs_st_verdict(code, 56, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50) ^ rs_st_want_fnv[4]);
+    keccak_p1600_x2_sha3_states(separate, 7);
+    h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50);
+    keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
+    /* The block loops, as the sponges drive them. */
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 0 + 8 * j;
+    r = keccak_p1600_x2_sha3_absorb(states, in, 2, 21, 24);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 3 + 16 * j;
+    r = keccak_p1600_x2_sha3_absorb(states, in, 2, 17, 12);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 5 + 24 * j;
+    r = keccak_p1600_x2_sha3_absorb(states, in, 2, 9, 7);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 64 * j;
+    r = keccak_p1600_x2_sha3_squeeze(states, to, 2, 4, 24);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 128);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 48 * j;
+    r = keccak_p1600_x2_sha3_squeeze(states, to, 2, 3, 12);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 96);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 32 * j;
+    r = keccak_p1600_x2_sha3_squeeze(states, to, 2, 2, 7);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 64);
+    h = rs_st_fnv_lanes(h, &states[0][0], 50);
+    rs_st_verdict(code, 56, d | (h ^ rs_st_want_fnv[4]));
 }
+
 #endif
 
-/* 55: keccak_p1600_x2 (x2-neon), on the paths that run it. */
+/* 55: keccak_p1600_x2 (x2-neon), on the paths that may run it. */
 #if defined(RS_BUILD_NEON)
-static void rs_st_x2_x2_neon(unsigned *code)
+static void rs_st_x2_x2_neon(unsigned *code, const uint8_t *msg)
 {
-    uint64_t separate[2][25], states[25][2];
-    size_t i, j;
+    uint64_t separate[2][25], states[25][2], h, d = 0;
+    uint8_t out[128];
+    const uint8_t *in[2];
+    uint8_t *to[2];
+    size_t j, r;
     for (j = 0; j < 2; j++)
         rs_st_lanes(separate[j], 200 * j);
-    /* 12 rounds in the interleaved layout, then 24 on the separate states: both entries. */
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 2; j++)
-            states[i][j] = separate[j][i];
+    /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
+     * states: every entry. */
+    /* The layouts' copies are the API's (keccak_x2_interleave), checked on the way. */
+    keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
     keccak_p1600_x2_neon(states, 12);
-    for (i = 0; i < 25; i++)
-        for (j = 0; j < 2; j++)
-            separate[j][i] = states[i][j];
+    keccak_x2_deinterleave(separate, (const uint64_t (*)[2])states);
     keccak_f1600_x2_neon_states(separate);
-    rs_st_verdict(code, 55, rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50) ^ rs_st_want_fnv[5]);
+    keccak_p1600_x2_neon_states(separate, 7);
+    h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50);
+    keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
+    /* The block loops, as the sponges drive them. */
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 0 + 8 * j;
+    r = keccak_p1600_x2_neon_absorb(states, in, 2, 21, 24);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 3 + 16 * j;
+    r = keccak_p1600_x2_neon_absorb(states, in, 2, 17, 12);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 5 + 24 * j;
+    r = keccak_p1600_x2_neon_absorb(states, in, 2, 9, 7);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 64 * j;
+    r = keccak_p1600_x2_neon_squeeze(states, to, 2, 4, 24);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 128);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 48 * j;
+    r = keccak_p1600_x2_neon_squeeze(states, to, 2, 3, 12);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 96);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 32 * j;
+    r = keccak_p1600_x2_neon_squeeze(states, to, 2, 2, 7);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 64);
+    h = rs_st_fnv_lanes(h, &states[0][0], 50);
+    rs_st_verdict(code, 55, d | (h ^ rs_st_want_fnv[5]));
 }
+
 #endif
+
+/* 60: keccak_p1600_x2 (dispatched). */
+static void rs_st_x2_api(unsigned *code, const uint8_t *msg)
+{
+    uint64_t separate[2][25], states[25][2], h, d = 0;
+    uint8_t out[128];
+    const uint8_t *in[2];
+    uint8_t *to[2];
+    size_t j, r;
+    for (j = 0; j < 2; j++)
+        rs_st_lanes(separate[j], 200 * j);
+    /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
+     * states: every entry. */
+    /* The layouts' copies are the API's (keccak_x2_interleave), checked on the way. */
+    keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
+    keccak_p1600_x2(states, 12);
+    keccak_x2_deinterleave(separate, (const uint64_t (*)[2])states);
+    keccak_f1600_x2_states(separate);
+    keccak_p1600_x2_states(separate, 7);
+    h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 50);
+    keccak_x2_interleave(states, (const uint64_t (*)[25])separate);
+    /* The block loops, as the sponges drive them. */
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 0 + 8 * j;
+    r = keccak_p1600_x2_absorb(states, in, 2, 21, 24);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 3 + 16 * j;
+    r = keccak_p1600_x2_absorb(states, in, 2, 17, 12);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 5 + 24 * j;
+    r = keccak_p1600_x2_absorb(states, in, 2, 9, 7);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 64 * j;
+    r = keccak_p1600_x2_squeeze(states, to, 2, 4, 24);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 128);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 48 * j;
+    r = keccak_p1600_x2_squeeze(states, to, 2, 3, 12);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 96);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 32 * j;
+    r = keccak_p1600_x2_squeeze(states, to, 2, 2, 7);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 64);
+    h = rs_st_fnv_lanes(h, &states[0][0], 50);
+    rs_st_verdict(code, 60, d | (h ^ rs_st_want_fnv[7]));
+}
+
+
+/* 61: keccak_p1600_x4 (dispatched). */
+static void rs_st_x4_api(unsigned *code, const uint8_t *msg)
+{
+    uint64_t separate[4][25], states[25][4], h, d = 0;
+    uint8_t out[256];
+    const uint8_t *in[4];
+    uint8_t *to[4];
+    size_t j, r;
+    for (j = 0; j < 4; j++)
+        rs_st_lanes(separate[j], 200 * j);
+    /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
+     * states: every entry. */
+    /* The layouts' copies are the API's (keccak_x4_interleave), checked on the way. */
+    keccak_x4_interleave(states, (const uint64_t (*)[25])separate);
+    keccak_p1600_x4(states, 12);
+    keccak_x4_deinterleave(separate, (const uint64_t (*)[4])states);
+    keccak_f1600_x4_states(separate);
+    keccak_p1600_x4_states(separate, 7);
+    h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 100);
+    keccak_x4_interleave(states, (const uint64_t (*)[25])separate);
+    /* The block loops, as the sponges drive them. */
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 0 + 8 * j;
+    r = keccak_p1600_x4_absorb(states, in, 2, 21, 24);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 3 + 16 * j;
+    r = keccak_p1600_x4_absorb(states, in, 2, 17, 12);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 5 + 24 * j;
+    r = keccak_p1600_x4_absorb(states, in, 2, 9, 7);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 4; j++)
+        to[j] = out + 64 * j;
+    r = keccak_p1600_x4_squeeze(states, to, 2, 4, 24);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 256);
+    for (j = 0; j < 4; j++)
+        to[j] = out + 48 * j;
+    r = keccak_p1600_x4_squeeze(states, to, 2, 3, 12);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 192);
+    for (j = 0; j < 4; j++)
+        to[j] = out + 32 * j;
+    r = keccak_p1600_x4_squeeze(states, to, 2, 2, 7);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 128);
+    h = rs_st_fnv_lanes(h, &states[0][0], 100);
+    rs_st_verdict(code, 61, d | (h ^ rs_st_want_fnv[8]));
+}
+
+
+/* 62: keccak_p1600_x8 (dispatched). */
+static void rs_st_x8_api(unsigned *code, const uint8_t *msg)
+{
+    uint64_t separate[8][25], states[25][8], h, d = 0;
+    uint8_t out[512];
+    const uint8_t *in[8];
+    uint8_t *to[8];
+    size_t j, r;
+    for (j = 0; j < 8; j++)
+        rs_st_lanes(separate[j], 200 * j);
+    /* 12 rounds in the interleaved layout, then 24 and 7 on the separate
+     * states: every entry. */
+    /* The layouts' copies are the API's (keccak_x8_interleave), checked on the way. */
+    keccak_x8_interleave(states, (const uint64_t (*)[25])separate);
+    keccak_p1600_x8(states, 12);
+    keccak_x8_deinterleave(separate, (const uint64_t (*)[8])states);
+    keccak_f1600_x8_states(separate);
+    keccak_p1600_x8_states(separate, 7);
+    h = rs_st_fnv_lanes(0xCBF29CE484222325ULL, &separate[0][0], 200);
+    keccak_x8_interleave(states, (const uint64_t (*)[25])separate);
+    /* The block loops, as the sponges drive them. */
+    for (j = 0; j < 8; j++)
+        in[j] = msg + 0 + 8 * j;
+    r = keccak_p1600_x8_absorb(states, in, 2, 21, 24);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 8; j++)
+        in[j] = msg + 3 + 16 * j;
+    r = keccak_p1600_x8_absorb(states, in, 2, 17, 12);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 8; j++)
+        in[j] = msg + 5 + 24 * j;
+    r = keccak_p1600_x8_absorb(states, in, 2, 9, 7);
+    d |= (uint64_t)(r ^ 2);
+    for (j = 0; j < 8; j++)
+        to[j] = out + 64 * j;
+    r = keccak_p1600_x8_squeeze(states, to, 2, 4, 24);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 512);
+    for (j = 0; j < 8; j++)
+        to[j] = out + 48 * j;
+    r = keccak_p1600_x8_squeeze(states, to, 2, 3, 12);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 384);
+    for (j = 0; j < 8; j++)
+        to[j] = out + 32 * j;
+    r = keccak_p1600_x8_squeeze(states, to, 2, 2, 7);
+    d |= (uint64_t)(r ^ 2);
+    h = rs_st_fnv(h, out, 256);
+    h = rs_st_fnv_lanes(h, &states[0][0], 200);
+    rs_st_verdict(code, 62, d | (h ^ rs_st_want_fnv[9]));
+}
+
+
+/* 64: KeccakP1600times2 (SnP). */
+static void rs_st_snp_x2(unsigned *code, const uint8_t *msg)
+{
+    uint64_t st[25 * 2], h = 0xCBF29CE484222325ULL;
+    uint8_t out[200], count[8];
+    size_t r, k;
+    unsigned j;
+    (void)j;
+    KeccakP1600times2_InitializeAll(st);
+    for (j = 0; j < 2; j++)
+        KeccakP1600times2_AddBytes(st, j, msg + 0 + 7 * j, 3 + j, 150);
+    for (j = 0; j < 2; j++)
+        KeccakP1600times2_AddByte(st, j, (unsigned char)(0xA5 ^ j), 199 - j);
+    KeccakP1600times2_AddLanesAll(st, msg + 0, 5, 4);
+    KeccakP1600times2_PermuteAll_24rounds(st);
+    for (j = 0; j < 2; j++)
+        KeccakP1600times2_OverwriteBytes(st, j, msg + 0 + 11 * j, 10, 20);
+    for (j = 0; j < 2; j++)
+        KeccakP1600times2_OverwriteWithZeroes(st, j, 9 + j);
+    KeccakP1600times2_PermuteAll_12rounds(st);
+    r = KeccakF1600times2_FastLoop_Absorb(st, 21, 2, 21, msg + 0, 450);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    r = KeccakP1600times2_12rounds_FastLoop_Absorb(st, 17, 3, 19, msg + 5, 475);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    KeccakP1600times2_PermuteAll_6rounds(st);
+    KeccakP1600times2_OverwriteLanesAll(st, msg + 100, 2, 3);
+    KeccakP1600times2_PermuteAll_4rounds(st);
+    KeccakP1600times2_ExtractLanesAll(st, out, 3, 3);
+    h = rs_st_fnv(h, out, 48);
+    KeccakP1600times2_ExtractAndAddLanesAll(st, msg + 50, out, 2, 2);
+    h = rs_st_fnv(h, out, 32);
+    for (j = 0; j < 2; j++) {
+        KeccakP1600times2_ExtractAndAddBytes(st, j, msg + 0 + 1 * j, out, 5, 64);
+        h = rs_st_fnv(h, out, 64);
+    }
+    for (j = 0; j < 2; j++) {
+        KeccakP1600times2_ExtractBytes(st, j, out, 0, 200);
+        h = rs_st_fnv(h, out, 200);
+    }
+    rs_st_verdict(code, 64, h ^ rs_st_want_fnv[10]);
+}
+
+/* 65: KeccakP1600times4 (SnP). */
+static void rs_st_snp_x4(unsigned *code, const uint8_t *msg)
+{
+    uint64_t st[25 * 4], h = 0xCBF29CE484222325ULL;
+    uint8_t out[200], count[8];
+    size_t r, k;
+    unsigned j;
+    (void)j;
+    KeccakP1600times4_InitializeAll(st);
+    for (j = 0; j < 4; j++)
+        KeccakP1600times4_AddBytes(st, j, msg + 0 + 7 * j, 3 + j, 150);
+    for (j = 0; j < 4; j++)
+        KeccakP1600times4_AddByte(st, j, (unsigned char)(0xA5 ^ j), 199 - j);
+    KeccakP1600times4_AddLanesAll(st, msg + 0, 5, 4);
+    KeccakP1600times4_PermuteAll_24rounds(st);
+    for (j = 0; j < 4; j++)
+        KeccakP1600times4_OverwriteBytes(st, j, msg + 0 + 11 * j, 10, 20);
+    for (j = 0; j < 4; j++)
+        KeccakP1600times4_OverwriteWithZeroes(st, j, 9 + j);
+    KeccakP1600times4_PermuteAll_12rounds(st);
+    r = KeccakF1600times4_FastLoop_Absorb(st, 21, 2, 21, msg + 0, 450);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    r = KeccakP1600times4_12rounds_FastLoop_Absorb(st, 17, 3, 19, msg + 5, 475);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    KeccakP1600times4_PermuteAll_6rounds(st);
+    KeccakP1600times4_OverwriteLanesAll(st, msg + 100, 2, 3);
+    KeccakP1600times4_PermuteAll_4rounds(st);
+    KeccakP1600times4_ExtractLanesAll(st, out, 3, 3);
+    h = rs_st_fnv(h, out, 96);
+    KeccakP1600times4_ExtractAndAddLanesAll(st, msg + 50, out, 2, 2);
+    h = rs_st_fnv(h, out, 64);
+    for (j = 0; j < 4; j++) {
+        KeccakP1600times4_ExtractAndAddBytes(st, j, msg + 0 + 1 * j, out, 5, 64);
+        h = rs_st_fnv(h, out, 64);
+    }
+    for (j = 0; j < 4; j++) {
+        KeccakP1600times4_ExtractBytes(st, j, out, 0, 200);
+        h = rs_st_fnv(h, out, 200);
+    }
+    rs_st_verdict(code, 65, h ^ rs_st_want_fnv[11]);
+}
+
+/* 66: KeccakP1600times8 (SnP). */
+static void rs_st_snp_x8(unsigned *code, const uint8_t *msg)
+{
+    uint64_t st[25 * 8], h = 0xCBF29CE484222325ULL;
+    uint8_t out[200], count[8];
+    size_t r, k;
+    unsigned j;
+    (void)j;
+    KeccakP1600times8_InitializeAll(st);
+    for (j = 0; j < 8; j++)
+        KeccakP1600times8_AddBytes(st, j, msg + 0 + 7 * j, 3 + j, 150);
+    for (j = 0; j < 8; j++)
+        KeccakP1600times8_AddByte(st, j, (unsigned char)(0xA5 ^ j), 199 - j);
+    KeccakP1600times8_AddLanesAll(st, msg + 0, 5, 4);
+    KeccakP1600times8_PermuteAll_24rounds(st);
+    for (j = 0; j < 8; j++)
+        KeccakP1600times8_OverwriteBytes(st, j, msg + 0 + 11 * j, 10, 20);
+    for (j = 0; j < 8; j++)
+        KeccakP1600times8_OverwriteWithZeroes(st, j, 9 + j);
+    KeccakP1600times8_PermuteAll_12rounds(st);
+    r = KeccakF1600times8_FastLoop_Absorb(st, 21, 2, 21, msg + 0, 450);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    r = KeccakP1600times8_12rounds_FastLoop_Absorb(st, 17, 3, 19, msg + 5, 475);
+    for (k = 0; k < 8; k++)
+        count[k] = (uint8_t)((uint64_t)r >> (8 * k));
+    h = rs_st_fnv(h, count, 8);
+    KeccakP1600times8_PermuteAll_6rounds(st);
+    KeccakP1600times8_OverwriteLanesAll(st, msg + 100, 2, 3);
+    KeccakP1600times8_PermuteAll_4rounds(st);
+    KeccakP1600times8_ExtractLanesAll(st, out, 3, 3);
+    h = rs_st_fnv(h, out, 192);
+    KeccakP1600times8_ExtractAndAddLanesAll(st, msg + 50, out, 2, 2);
+    h = rs_st_fnv(h, out, 128);
+    for (j = 0; j < 8; j++) {
+        KeccakP1600times8_ExtractAndAddBytes(st, j, msg + 0 + 1 * j, out, 5, 64);
+        h = rs_st_fnv(h, out, 64);
+    }
+    for (j = 0; j < 8; j++) {
+        KeccakP1600times8_ExtractBytes(st, j, out, 0, 200);
+        h = rs_st_fnv(h, out, 200);
+    }
+    rs_st_verdict(code, 66, h ^ rs_st_want_fnv[12]);
+}
+
+/* The block counts each ChaCha level runs: for every call its level functions make (each
+ * path, each row path at each count it may be left, each tail of single blocks), the fewest
+ * blocks that make it, as the generator derives them from chacha.c's shapes. */
+static const uint16_t rs_st_counts[5] = {
+    1, 1, 2, 3, 4
+};
+
+/* A level called directly, whatever the per-CPU table chose: a keystream per block count
+ * from 0xfffffffdULL, then (xor_form) the same counts in RFC 8439's xor form. A build
+ * without the level (compiled out, or a compiler without the vector paths) checks nothing. */
+static void rs_st_chacha_level(unsigned *code, unsigned this_code, uint64_t want,
+                               const uint8_t *msg, int level, unsigned rounds, int xor_form,
+                               size_t first, size_t count)
+{
+    struct chacha8_ctx x;
+    uint8_t buf[256];
+    uint64_t h = 0xCBF29CE484222325ULL;
+    size_t i, n;
+    chacha8_keysetup(&x, msg, 256, msg + 32);
+    for (i = first; i < first + count; i++) {
+        n = rs_st_counts[i];
+        if (rs_chacha_run_level(level, rounds, x.input, 0xfffffffdULL, 1, NULL, buf, n))
+            return;
+        h = rs_st_fnv(h, buf, 64 * n);
+    }
+    if (xor_form) {
+        chacha8_keysetup(&x, msg, 256, msg + 44);
+        x.input[13] = (uint32_t)msg[40] | (uint32_t)msg[41] << 8 | (uint32_t)msg[42] << 16 |
+                      (uint32_t)msg[43] << 24;
+        for (i = first; i < first + count; i++) {
+            n = rs_st_counts[i];
+            rs_st_fill(buf, 0, 64 * n);
+            rs_chacha_run_level(level, rounds, x.input, 0xfffffffdULL, 0, buf, buf, n);
+            h = rs_st_fnv(h, buf, 64 * n);
+        }
+    }
+    rs_st_verdict(code, this_code, h ^ want);
+}
 
 static void rs_st_chacha(unsigned *code, const uint8_t *msg)
 {
@@ -381,7 +860,7 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
         chacha8_keysetup(&x, msg + 40, 128, NULL);
         chacha8_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
-        rs_st_verdict(code, 108, h ^ rs_st_want_fnv[6]);
+        rs_st_verdict(code, 108, h ^ rs_st_want_fnv[19]);
     }
 
     /* 112: chacha12 */
@@ -395,7 +874,7 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
         chacha12_keysetup(&x, msg + 40, 128, NULL);
         chacha12_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
-        rs_st_verdict(code, 112, h ^ rs_st_want_fnv[7]);
+        rs_st_verdict(code, 112, h ^ rs_st_want_fnv[20]);
     }
 
     /* 120: chacha20 */
@@ -409,18 +888,18 @@ static void rs_st_chacha(unsigned *code, const uint8_t *msg)
         chacha20_keysetup(&x, msg + 40, 128, NULL);
         chacha20_get_keystream(&x, 0, 1, buf);
         h = rs_st_fnv(h, buf, 64);
-        rs_st_verdict(code, 120, h ^ rs_st_want_fnv[8]);
+        rs_st_verdict(code, 120, h ^ rs_st_want_fnv[21]);
     }
 
     /* 130: chacha20_xor */
     rs_st_fill(buf, 0, 229);
     chacha20_xor(buf, buf, 229, msg, msg + 32, 0xfffffffdULL + 1);
-    rs_st_verdict(code, 130, rs_st_fnv(0xCBF29CE484222325ULL, buf, 229) ^ rs_st_want_fnv[9]);
+    rs_st_verdict(code, 130, rs_st_fnv(0xCBF29CE484222325ULL, buf, 229) ^ rs_st_want_fnv[22]);
 
     /* 131: chacha20_ietf_xor */
     rs_st_fill(buf, 0, 229);
     chacha20_ietf_xor(buf, buf, 229, msg, msg + 40, (uint32_t)(0xfffffffdULL + 1));
-    rs_st_verdict(code, 131, rs_st_fnv(0xCBF29CE484222325ULL, buf, 229) ^ rs_st_want_fnv[10]);
+    rs_st_verdict(code, 131, rs_st_fnv(0xCBF29CE484222325ULL, buf, 229) ^ rs_st_want_fnv[23]);
 }
 
 int rs_selftest(void)
@@ -431,16 +910,37 @@ int rs_selftest(void)
     (void)path;
 
     rs_st_fill(msg, 0, sizeof msg);
-    /* The multi-state kernels first: KT128, KT256 and ParallelHash run on them, and a wrong
-     * kernel is named by its own code, not by the first function built on it. */
+    /* Every kernel the path may run under its own name first (the per-CPU table picks among
+     * them per CPU model, so the dispatched functions alone would not reach them all), so a
+     * wrong kernel is named by its own code, not by the first function built on it; then the
+     * dispatched functions. */
 #if defined(RS_BUILD_SHA3)
     if (path == RS_PATH_SHA3)
-        rs_st_x2_x2_sha3(&code);
+        rs_st_x2_x2_sha3(&code, msg);
 #endif
 #if defined(RS_BUILD_NEON)
-    if (path == RS_PATH_NEON)
-        rs_st_x2_x2_neon(&code);
+    if (path == RS_PATH_NEON || path == RS_PATH_SHA3)
+        rs_st_x2_x2_neon(&code, msg);
 #endif
+    if (1) {
+        rs_st_chacha_level(&code, 208, rs_st_want_fnv[13], msg, 0, 8, 0, 0, 1);
+        rs_st_chacha_level(&code, 212, rs_st_want_fnv[14], msg, 0, 12, 0, 0, 1);
+        rs_st_chacha_level(&code, 220, rs_st_want_fnv[15], msg, 0, 20, 1, 0, 1);
+    }
+#if defined(RS_BUILD_NEON) || defined(RS_BUILD_SHA3)
+    if (path == RS_PATH_NEON || path == RS_PATH_SHA3) {
+        rs_st_chacha_level(&code, 358, rs_st_want_fnv[16], msg, 1, 8, 0, 1, 4);
+        rs_st_chacha_level(&code, 362, rs_st_want_fnv[17], msg, 1, 12, 0, 1, 4);
+        rs_st_chacha_level(&code, 370, rs_st_want_fnv[18], msg, 1, 20, 1, 1, 4);
+    }
+#endif
+    rs_st_single_api(&code, msg);
+    rs_st_x2_api(&code, msg);
+    rs_st_x4_api(&code, msg);
+    rs_st_x8_api(&code, msg);
+    rs_st_snp_x2(&code, msg);
+    rs_st_snp_x4(&code, msg);
+    rs_st_snp_x8(&code, msg);
     rs_st_keccak(&code, msg);
     rs_st_chacha(&code, msg);
     return (int)code;
@@ -503,6 +1003,32 @@ const char *rs_selftest_name(int code)
         return "keccak_p1600_x2 (x2-sha3)";
     case 55:
         return "keccak_p1600_x2 (x2-neon)";
+    case 30:
+        return "keccak_p1600 (single-state API)";
+    case 60:
+        return "keccak_p1600_x2 (dispatched)";
+    case 61:
+        return "keccak_p1600_x4 (dispatched)";
+    case 62:
+        return "keccak_p1600_x8 (dispatched)";
+    case 64:
+        return "KeccakP1600times2 (SnP)";
+    case 65:
+        return "KeccakP1600times4 (SnP)";
+    case 66:
+        return "KeccakP1600times8 (SnP)";
+    case 208:
+        return "chacha8 (scalar level)";
+    case 212:
+        return "chacha12 (scalar level)";
+    case 220:
+        return "chacha20 (scalar level)";
+    case 358:
+        return "chacha8 (neon level)";
+    case 362:
+        return "chacha12 (neon level)";
+    case 370:
+        return "chacha20 (neon level)";
     case 108:
         return "chacha8";
     case 112:

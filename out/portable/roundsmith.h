@@ -39,7 +39,7 @@ extern "C" {
  * 0 when every output is right, otherwise the code of the first check that failed (below;
  * rs_selftest_name() spells it). Call it in your CI, or at start-up to catch a miscompiled or
  * wrongly dispatched kernel before it hashes or encrypts anything. It allocates nothing
- * (its own stack frame is about 2 KiB), is constant time over its fixed inputs, and runs
+ * (its own stack frame is about 6 KiB), is constant time over its fixed inputs, and runs
  * every check in well under a millisecond.
  */
 int rs_selftest(void);
@@ -74,6 +74,13 @@ const char *rs_selftest_name(int code);
 #define RS_SELFTEST_TUPLEHASH256 27 /* tuplehash256 */
 #define RS_SELFTEST_PARALLELHASH128 28 /* parallelhash128 */
 #define RS_SELFTEST_PARALLELHASH256 29 /* parallelhash256 */
+#define RS_SELFTEST_SINGLE 30 /* keccak_p1600 (single-state API) */
+#define RS_SELFTEST_KECCAK_P1600_X2 60 /* keccak_p1600_x2 (dispatched) */
+#define RS_SELFTEST_KECCAK_P1600_X4 61 /* keccak_p1600_x4 (dispatched) */
+#define RS_SELFTEST_KECCAK_P1600_X8 62 /* keccak_p1600_x8 (dispatched) */
+#define RS_SELFTEST_SNP_TIMES2 64 /* KeccakP1600times2 (SnP) */
+#define RS_SELFTEST_SNP_TIMES4 65 /* KeccakP1600times4 (SnP) */
+#define RS_SELFTEST_SNP_TIMES8 66 /* KeccakP1600times8 (SnP) */
 #define RS_SELFTEST_CHACHA8 108 /* chacha8 */
 #define RS_SELFTEST_CHACHA12 112 /* chacha12 */
 #define RS_SELFTEST_CHACHA20 120 /* chacha20 */

@@ -41,7 +41,7 @@ extern "C" {
  * 0 when every output is right, otherwise the code of the first check that failed (below;
  * rs_selftest_name() spells it). Call it in your CI, or at start-up to catch a miscompiled or
  * wrongly dispatched kernel before it hashes or encrypts anything. It allocates nothing
- * (its own stack frame is about 3 KiB), is constant time over its fixed inputs, and runs
+ * (its own stack frame is about 6 KiB), is constant time over its fixed inputs, and runs
  * every check in well under a millisecond; with ROUNDSMITH_PATH=<path> it checks that
  * path.
  */
@@ -77,12 +77,25 @@ const char *rs_selftest_name(int code);
 #define RS_SELFTEST_TUPLEHASH256 27 /* tuplehash256 */
 #define RS_SELFTEST_PARALLELHASH128 28 /* parallelhash128 */
 #define RS_SELFTEST_PARALLELHASH256 29 /* parallelhash256 */
+#define RS_SELFTEST_SINGLE 30 /* keccak_p1600 (single-state API) */
 #define RS_SELFTEST_KECCAK_X2_SIMD128 57 /* keccak_p1600_x2 (x2-simd128) */
+#define RS_SELFTEST_KECCAK_P1600_X2 60 /* keccak_p1600_x2 (dispatched) */
+#define RS_SELFTEST_KECCAK_P1600_X4 61 /* keccak_p1600_x4 (dispatched) */
+#define RS_SELFTEST_KECCAK_P1600_X8 62 /* keccak_p1600_x8 (dispatched) */
+#define RS_SELFTEST_SNP_TIMES2 64 /* KeccakP1600times2 (SnP) */
+#define RS_SELFTEST_SNP_TIMES4 65 /* KeccakP1600times4 (SnP) */
+#define RS_SELFTEST_SNP_TIMES8 66 /* KeccakP1600times8 (SnP) */
 #define RS_SELFTEST_CHACHA8 108 /* chacha8 */
 #define RS_SELFTEST_CHACHA12 112 /* chacha12 */
 #define RS_SELFTEST_CHACHA20 120 /* chacha20 */
 #define RS_SELFTEST_CHACHA20_XOR 130 /* chacha20_xor */
 #define RS_SELFTEST_CHACHA20_IETF_XOR 131 /* chacha20_ietf_xor */
+#define RS_SELFTEST_CHACHA8_SCALAR 208 /* chacha8 (scalar level) */
+#define RS_SELFTEST_CHACHA12_SCALAR 212 /* chacha12 (scalar level) */
+#define RS_SELFTEST_CHACHA20_SCALAR 220 /* chacha20 (scalar level) */
+#define RS_SELFTEST_CHACHA8_SIMD128 388 /* chacha8 (simd128 level) */
+#define RS_SELFTEST_CHACHA12_SIMD128 392 /* chacha12 (simd128 level) */
+#define RS_SELFTEST_CHACHA20_SIMD128 400 /* chacha20 (simd128 level) */
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,7 @@ extern "C" {
  * 0 when every output is right, otherwise the code of the first check that failed (below;
  * rs_selftest_name() spells it). Call it in your CI, or at start-up to catch a miscompiled or
  * wrongly dispatched kernel before it hashes or encrypts anything. It allocates nothing
- * (its own stack frame is about 5 KiB), is constant time over its fixed inputs, and runs
+ * (its own stack frame is about 6 KiB), is constant time over its fixed inputs, and runs
  * every check in well under a millisecond; with ROUNDSMITH_PATH=<path> it checks that
  * path.
  */
@@ -79,15 +79,37 @@ const char *rs_selftest_name(int code);
 #define RS_SELFTEST_TUPLEHASH256 27 /* tuplehash256 */
 #define RS_SELFTEST_PARALLELHASH128 28 /* parallelhash128 */
 #define RS_SELFTEST_PARALLELHASH256 29 /* parallelhash256 */
+#define RS_SELFTEST_SINGLE 30 /* keccak_p1600 (single-state API) */
+#define RS_SELFTEST_SINGLE_SCALAR 31 /* keccak_p1600 (scalar kernel) */
+#define RS_SELFTEST_SINGLE_BMI2 32 /* keccak_p1600 (bmi2 kernel) */
+#define RS_SELFTEST_SINGLE_AVX512 33 /* keccak_p1600 (avx512 kernel) */
 #define RS_SELFTEST_KECCAK_X2_AVX512VL 51 /* keccak_p1600_x2 (x2-avx512vl) */
 #define RS_SELFTEST_KECCAK_X4_AVX2 52 /* keccak_p1600_x4 (x4-avx2) */
 #define RS_SELFTEST_KECCAK_X4_AVX512VL 53 /* keccak_p1600_x4 (x4-avx512vl) */
 #define RS_SELFTEST_KECCAK_X8_AVX512 54 /* keccak_p1600_x8 (x8-avx512) */
+#define RS_SELFTEST_KECCAK_P1600_X2 60 /* keccak_p1600_x2 (dispatched) */
+#define RS_SELFTEST_KECCAK_P1600_X4 61 /* keccak_p1600_x4 (dispatched) */
+#define RS_SELFTEST_KECCAK_P1600_X8 62 /* keccak_p1600_x8 (dispatched) */
+#define RS_SELFTEST_SNP_TIMES2 64 /* KeccakP1600times2 (SnP) */
+#define RS_SELFTEST_SNP_TIMES4 65 /* KeccakP1600times4 (SnP) */
+#define RS_SELFTEST_SNP_TIMES8 66 /* KeccakP1600times8 (SnP) */
 #define RS_SELFTEST_CHACHA8 108 /* chacha8 */
 #define RS_SELFTEST_CHACHA12 112 /* chacha12 */
 #define RS_SELFTEST_CHACHA20 120 /* chacha20 */
 #define RS_SELFTEST_CHACHA20_XOR 130 /* chacha20_xor */
 #define RS_SELFTEST_CHACHA20_IETF_XOR 131 /* chacha20_ietf_xor */
+#define RS_SELFTEST_CHACHA8_SCALAR 208 /* chacha8 (scalar level) */
+#define RS_SELFTEST_CHACHA12_SCALAR 212 /* chacha12 (scalar level) */
+#define RS_SELFTEST_CHACHA20_SCALAR 220 /* chacha20 (scalar level) */
+#define RS_SELFTEST_CHACHA8_SSE2 238 /* chacha8 (sse2 level) */
+#define RS_SELFTEST_CHACHA12_SSE2 242 /* chacha12 (sse2 level) */
+#define RS_SELFTEST_CHACHA20_SSE2 250 /* chacha20 (sse2 level) */
+#define RS_SELFTEST_CHACHA8_AVX2 298 /* chacha8 (avx2 level) */
+#define RS_SELFTEST_CHACHA12_AVX2 302 /* chacha12 (avx2 level) */
+#define RS_SELFTEST_CHACHA20_AVX2 310 /* chacha20 (avx2 level) */
+#define RS_SELFTEST_CHACHA8_AVX512 328 /* chacha8 (avx512 level) */
+#define RS_SELFTEST_CHACHA12_AVX512 332 /* chacha12 (avx512 level) */
+#define RS_SELFTEST_CHACHA20_AVX512 340 /* chacha20 (avx512 level) */
 
 #ifdef __cplusplus
 }
