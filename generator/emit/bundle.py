@@ -338,9 +338,13 @@ def folder(bundle, prefix, command, cc_id=targets.CANONICAL_CC, amalgamated=Fals
     out = files(bundle, prefix, command, cc_id, keep_drop_in_names)
     if amalgamated:
         # What is not C (wasm32's roundsmith.mjs and its companions) stays as it is.
-        # Nor is what a client copies over its own files (a subfolder's).
+        # Nor is what a client copies over its own files (a subfolder's), which then includes
+        # the one header left.
         out = dict(amalgamate(out, command, prefix),
                    **{n: t for n, t in out.items() if "/" in n or not n.endswith((".c", ".h"))})
+        if any("/" in n for n in out):
+            out.update(kernels.pq_crystals(render.environment(), prefix, command,
+                                           targets.get(bundle.target), amalgamated=True))
     return vendor.build_files(render.environment(), out, prefix, command,
                               (("bundle", bundle.name),)
                               + render.prefix_params(prefix, keep_drop_in_names),

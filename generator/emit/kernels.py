@@ -399,12 +399,15 @@ PQ_SINGLE_FILES = ("fips202.h", "fips202.c")
 PQ_X4_FILES = ("fips202x4.h", "fips202x4.c")
 
 
-def pq_crystals(env, prefix, command, target):
+def pq_crystals(env, prefix, command, target, amalgamated=False):
     """pq-crystals/<name> -> text: fips202.h/.c, and fips202x4.h/.c where the target has AVX2
-    (keccakx4_state is four __m256i lanes)."""
+    (keccakx4_state is four __m256i lanes); `amalgamated`: their C includes roundsmith.h, the
+    one header such a folder has."""
     params = (("target", target.name), ("prefix", prefix or "(none)"))
     by_name = {f.name: f for f in sponge.HASHES + sponge.XOFS}
     common = dict(prefix=prefix, ns=render.namespace(prefix),
+                  api_header="roundsmith.h" if amalgamated else "keccak_p1600.h",
+                  api_header_xn="roundsmith.h" if amalgamated else "keccak_p1600_xN.h",
                   rates={n: by_name[n].rate for n in ("shake128", "shake256", "sha3_256",
                                                       "sha3_512")},
                   shake_domain=f"0x{by_name['shake128'].domain:02X}",

@@ -13,9 +13,8 @@
 /*
  * pq-crystals' FIPS 202 functions (fips202.h beside this file) on this bundle's block loops:
  * whole blocks go through keccak_p1600_absorb / _squeeze, which keep the state in
- * registers from one block to the next; only a message's ragged ends go lane by lane. This
- * file includes none of the bundle's sponge API (keccak_sponge.h, roundsmith.h): its
- * shake128, sha3_256, ... are fips202.h's macros here.
+ * registers from one block to the next; only a message's ragged ends go lane by lane. The
+ * bundle's header comes first: past fips202.h, shake128, sha3_256, ... are its macros.
  */
 #include <string.h>
 

@@ -68,7 +68,7 @@ static void squeeze(uint8_t *const out[4], size_t outlen, keccakx4_state *state,
 }
 
 void shake128x4_absorb_once(keccakx4_state *state, const uint8_t *in0, const uint8_t *in1,
-                           const uint8_t *in2, const uint8_t *in3, size_t inlen)
+                            const uint8_t *in2, const uint8_t *in3, size_t inlen)
 {
     const uint8_t *const in[4] = {in0, in1, in2, in3};
     absorb_once(state, RATE_128, in, inlen);
@@ -76,7 +76,7 @@ void shake128x4_absorb_once(keccakx4_state *state, const uint8_t *in0, const uin
 
 /* As pq-crystals' own: nblocks whole blocks per state. */
 void shake128x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
-                             size_t nblocks, keccakx4_state *state)
+                              size_t nblocks, keccakx4_state *state)
 {
     uint8_t *const out[4] = {out0, out1, out2, out3};
     keccak_p1600_x4_squeeze((lanes4 *)state->s, out, nblocks, RATE_128 / 8, 24);
@@ -94,7 +94,7 @@ void shake128x4(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size
 }
 
 void shake256x4_absorb_once(keccakx4_state *state, const uint8_t *in0, const uint8_t *in1,
-                           const uint8_t *in2, const uint8_t *in3, size_t inlen)
+                            const uint8_t *in2, const uint8_t *in3, size_t inlen)
 {
     const uint8_t *const in[4] = {in0, in1, in2, in3};
     absorb_once(state, RATE_256, in, inlen);
@@ -102,7 +102,7 @@ void shake256x4_absorb_once(keccakx4_state *state, const uint8_t *in0, const uin
 
 /* As pq-crystals' own: nblocks whole blocks per state. */
 void shake256x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3,
-                             size_t nblocks, keccakx4_state *state)
+                              size_t nblocks, keccakx4_state *state)
 {
     uint8_t *const out[4] = {out0, out1, out2, out3};
     keccak_p1600_x4_squeeze((lanes4 *)state->s, out, nblocks, RATE_256 / 8, 24);
