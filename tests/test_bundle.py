@@ -77,9 +77,28 @@ class Output(unittest.TestCase):
         self.assertEqual(a, bundle.files(targets.BUNDLES["x86_64"], "pq_", "cmd"))
         # Every exported function name starts with the prefix (declarations in headers).
         for name, text in a.items():
-            if name.endswith(".h"):
+            if name.endswith(".h") and "/" not in name:
                 for fn in re.findall(r"^[a-z_ ]*?\b(\w+)\(", text, re.M):
                     self.assertTrue(fn.startswith("pq_"), f"{name}: {fn}")
+
+    def test_pq_crystals_symbols_in_the_namespace(self):
+        # Its functions keep pq-crystals' names in C, each a macro onto a namespaced symbol.
+        for prefix, ns in (("", "rs_"), ("pq_", "pq_")):
+            files = bundle.files(targets.BUNDLES["x86_64"], prefix, "cmd")
+            for name, macro, sym in (("fips202.h", "FIPS202_NAMESPACE", "fips202_"),
+                                     ("fips202x4.h", "FIPS202X4_NAMESPACE", "fips202x4_")):
+                text = files["pq-crystals/" + name]
+                self.assertIn(f"#define {macro}(s) {ns}{sym}##s\n", text)
+                fns = re.findall(r"^void (\w+)\(", text, re.M)
+                self.assertGreaterEqual(len(fns), 6)
+                for fn in fns:
+                    self.assertIn(f"#define {fn} {macro}({fn})\n", text)
+            self.assertNotIn("pq-crystals/fips202x4.h",
+                             bundle.files(targets.BUNDLES["aarch64"], prefix, "cmd"))
+        amalgamated = bundle.folder(targets.BUNDLES["x86_64"], "", "cmd", amalgamated=True)
+        for name in ("fips202.c", "fips202x4.c"):   # the one header an amalgamation has
+            self.assertIn('#include "roundsmith.h"\n', amalgamated["pq-crystals/" + name])
+        self.assertNotIn("keccak_state", amalgamated["roundsmith.h"])
 
     def test_amalgamation_has_no_local_includes(self):
         files = bundle.amalgamate(bundle.files(targets.BUNDLES["x86_64"], "", "cmd"), "cmd")

@@ -3,6 +3,7 @@
 output is the same bytes in any folder."""
 
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -191,6 +192,74 @@ class Ownership(unittest.TestCase):
                 self.assertIn(message, r.stderr)
 
 
+PQ_KECCAK = ("bundle", "--target", "portable", "--kernels", "keccak")
+PQ_CHACHA = ("bundle", "--target", "portable", "--kernels", "chacha")
+
+
+class Subfolder(unittest.TestCase):
+    """A bundle's pq-crystals/ (files one level down): the same rules, file by file."""
+
+    setUp, tearDown, ok, refused = (Ownership.setUp, Ownership.tearDown, Ownership.ok,
+                                    Ownership.refused)
+
+    def sub(self, name=""):
+        return os.path.join(self.out, "pq-crystals", name)
+
+    def test_written_listed_and_removed_when_no_longer_generated(self):
+        self.ok(*PQ_KECCAK)
+        self.assertIn("pq-crystals/fips202.c", outfolder.read_manifest(self.out))
+        self.assertTrue(os.path.isfile(self.sub("fips202.h")))
+        self.ok(*PQ_CHACHA)
+        self.assertFalse(os.path.exists(self.sub()))
+        self.ok(*PQ_KECCAK)
+        write(self.sub("NOTES"), "mine\n")
+        self.ok(*PQ_CHACHA)
+        self.assertEqual(os.listdir(self.sub()), ["NOTES"])
+        self.ok(*PQ_KECCAK)
+        self.assertEqual(sorted(os.listdir(self.sub())), ["NOTES", "fips202.c", "fips202.h"])
+        r = generator("describe", self.out)
+        self.assertIn("  pq-crystals/fips202.c: target=generic64", r.stdout)
+        self.assertIn("not generated (yours, never touched): pq-crystals/NOTES", r.stdout)
+
+    def test_a_changed_file_or_a_file_in_its_place_is_refused(self):
+        self.ok(*PQ_KECCAK)
+        write(self.sub("fips202.c"), "/* patched */\n")
+        self.refused(*PQ_CHACHA, message="pq-crystals/fips202.c: changed since")
+        shutil.rmtree(self.sub())
+        write(self.sub()[:-1], "a file\n")
+        self.refused(*PQ_KECCAK, message="roundsmith did not write it")
+
+    def test_a_linked_subfolder_is_never_written_through(self):
+        self.ok(*PQ_CHACHA)
+        elsewhere = os.path.join(self.tmp.name, "elsewhere")
+        os.mkdir(elsewhere)
+        os.symlink(elsewhere, self.sub()[:-1])
+        self.refused(*PQ_KECCAK, message="roundsmith did not write it")
+        self.assertEqual(os.listdir(elsewhere), [])
+
+    def test_a_run_killed_midway_is_completed_or_undone_by_the_next(self):
+        for fault in ("raise:2", "kill:commit", "kill:commit:1", "kill:commit:4"):
+            with self.subTest(fault=fault):
+                shutil.rmtree(self.out, ignore_errors=True)
+                self.ok(*PQ_CHACHA)
+                r = subprocess.run([sys.executable, "-m", "generator", *PQ_KECCAK, "--out",
+                                    self.out], cwd=ROOT, capture_output=True, text=True,
+                                   env=dict(os.environ, **{outfolder.FAULT_ENV: fault}))
+                self.assertNotEqual(r.returncode, 0, "the injected fault did not fire")
+                self.ok(*PQ_KECCAK)
+                self.assertEqual(sorted(outfolder.listing(self.out)),
+                                 sorted([*outfolder.read_manifest(self.out), outfolder.MANIFEST]))
+                self.assertIn("(unchanged)", self.ok(*PQ_KECCAK).stdout)
+
+    def test_a_manifest_naming_a_deeper_path_is_refused(self):
+        self.ok(*PQ_KECCAK)
+        path = os.path.join(self.out, "roundsmith.manifest")
+        with open(path) as f:
+            text = f.read()
+        write(path, text.replace("  pq-crystals/fips202.c", "  pq-crystals/../fips202.c"))
+        self.refused(*PQ_KECCAK, message="is not '<sha256>  <file name>'")
+
+
 class SameBytesAnywhere(unittest.TestCase):
     def test_generate_and_bundle_are_identical_in_any_folder(self):
         for args in (("generate", "--unroll", "6", "--prefix", "p_"),
@@ -203,9 +272,12 @@ class SameBytesAnywhere(unittest.TestCase):
                 self.assertEqual(r.returncode, 0, r.stderr)
                 one = tree(os.path.join(a, "one"))
                 two = tree(os.path.join(b, "two words", "deeper", "than that"))
-                self.assertEqual({k: v[0] for k, v in one.items()},
-                                 {k: v[0] for k, v in two.items()})
-                for name, (data, _, _) in one.items():
+                self.assertEqual({k: v[0] for k, v in one.items() if not k.endswith("/")},
+                                 {k: v[0] for k, v in two.items() if not k.endswith("/")})
+                for name, entry in one.items():
+                    if name.endswith("/"):
+                        continue    # a subfolder (pq-crystals/)
+                    data = entry[0]
                     self.assertNotIn(a.encode(), data, name)
                     if name != "LICENSE-CC0":
                         self.assertIn(b"--out DIR", data, name)

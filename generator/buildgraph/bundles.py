@@ -10,7 +10,7 @@ import shutil
 import subprocess
 
 from generator import toolprobe
-from generator.emit import bundle, kernels
+from generator.emit import bundle, kernels, outfolder
 from generator.choice import targets
 from generator.buildgraph.flags import WARNINGS
 from generator.buildgraph.ninja import ROOT
@@ -142,7 +142,8 @@ def forced_paths(w, ctx, cc, compiled):
 # example, its sources (the first is the program) and the flags it needs. Those on
 # PQ_PREFIX's bundle are for clients that define names a plain bundle exports too (SHAKE and
 # SHA-3 functions, XKCP's KeccakP1600_*); the stand-ins of the clients' headers are in
-# examples/stand-ins/.
+# examples/stand-ins/. {folder} is the bundle's: pq-crystals' files are its own drop-ins
+# (kernels.PQ_CRYSTALS), built on the plain bundle and on PQ_PREFIX's (-DRS_PQ).
 STAND_INS = "examples/stand-ins"
 MLKEM_FLAGS = (f"-I{STAND_INS}/mlkem-native -I{STAND_INS}/mlkem-native/fips202/native -Iexamples"
                " -DMLK_CONFIG_USE_NATIVE_BACKEND_FIPS202"
@@ -150,19 +151,38 @@ MLKEM_FLAGS = (f"-I{STAND_INS}/mlkem-native -I{STAND_INS}/mlkem-native/fips202/n
 PQ_EXAMPLES = {
     "mlkem_native_x4": (("examples/mlkem_native_x4.c",), f"-I{STAND_INS}/mlkem-native "
                         f"-I{STAND_INS}/mlkem-native/fips202/native -Iexamples"),
+    "kyber_fips202": (("examples/kyber_fips202.c", "{folder}/pq-crystals/fips202.c",
+                       "{folder}/pq-crystals/fips202x4.c"), "-I{folder}/pq-crystals"),
 }
 PQ_PREFIX = "rs_pq_"
 PQ_PREFIXED = {
     "liboqs_sha3": (("examples/liboqs_sha3.c",), f"-I{STAND_INS}"),
     "sphincs_x4": (("examples/sphincs_x4.c",), ""),
-    "kyber_fips202": (("examples/kyber_fips202.c", "examples/kyber/fips202.c",
-                       "examples/kyber/fips202x4.c"), f"-I{STAND_INS}/kyber"),
+    "kyber_fips202": (("examples/kyber_fips202.c", "{folder}/pq-crystals/fips202.c",
+                       "{folder}/pq-crystals/fips202x4.c"), "-DRS_PQ -I{folder}/pq-crystals"),
 }
 # Every file an example reads besides its sources.
 PQ_HEADERS = ("examples/mlkem_native_roundsmith_x4.h",
               f"{STAND_INS}/mlkem-native/common.h", f"{STAND_INS}/mlkem-native/fips202/native/api.h",
-              f"{STAND_INS}/oqs/sha3_ops.h", f"{STAND_INS}/oqs/sha3x4_ops.h",
-              f"{STAND_INS}/kyber/fips202.h", f"{STAND_INS}/kyber/fips202x4.h")
+              f"{STAND_INS}/oqs/sha3_ops.h", f"{STAND_INS}/oqs/sha3x4_ops.h")
+
+
+def _prefixed_bundle(w, ctx, cc):
+    """The x86_64 bundle made with --prefix rs_pq_, compiled by cc as a user compiles it (its
+    top folder's .c files): (folder, headers, objects)."""
+    pq_dir = os.path.join("build", "bundle", PQ_PREFIX.rstrip("_"))
+    pq_files = [os.path.join(pq_dir, f) for f in _bundle_names()]
+    w.build(pq_files, "bundle_gen", implicit=ctx.gen_inputs, variables=[
+        ("genargs", f"--target x86_64 --prefix {PQ_PREFIX}"), ("outdir", pq_dir)])
+    pq_headers = [f for f in pq_files if f.endswith(".h")]
+    pq_objs = []
+    for f in pq_files:
+        if f.endswith(".c") and os.path.dirname(f) == pq_dir:
+            o = os.path.join(pq_dir, "obj", os.path.basename(f)[:-2] + ".o")
+            w.build([o], "cc", [f], order_only=pq_headers,
+                    variables=[("cc", cc["cc"]), ("cflags", f"-O2 {WARNINGS[cc['id']]}")])
+            pq_objs.append(o)
+    return pq_dir, pq_headers, pq_objs
 
 
 def pq_examples(w, ctx, cc, objdir, objs, headers):
@@ -178,23 +198,14 @@ def pq_examples(w, ctx, cc, objdir, objs, headers):
     w.build([probe], "cc", [f"{STAND_INS}/mlkem-native/asm_probe.S"], implicit=list(PQ_HEADERS),
             variables=[("cc", cc["cc"]), ("cflags", MLKEM_FLAGS)])
     logs.append(probe)
-    pq_dir = os.path.join("build", "bundle", PQ_PREFIX.rstrip("_"))
-    pq_files = [os.path.join(pq_dir, f) for f in _bundle_names()]
-    w.build(pq_files, "bundle_gen", implicit=ctx.gen_inputs, variables=[
-        ("genargs", f"--target x86_64 --prefix {PQ_PREFIX}"), ("outdir", pq_dir)])
-    pq_headers = [f for f in pq_files if f.endswith(".h")]
-    pq_objs = []
-    for f in pq_files:
-        if f.endswith(".c"):
-            o = os.path.join(pq_dir, "obj", os.path.basename(f)[:-2] + ".o")
-            w.build([o], "cc", [f], order_only=pq_headers,
-                    variables=[("cc", cc["cc"]), ("cflags", f"-O2 {WARNINGS[cc['id']]}")])
-            pq_objs.append(o)
+    pq_dir, pq_headers, pq_objs = _prefixed_bundle(w, ctx, cc)
     builds = [(name, srcs, flags, CANONICAL, headers, objs, objdir)
               for name, (srcs, flags) in PQ_EXAMPLES.items()]
     builds += [(name, srcs, flags, pq_dir, pq_headers, pq_objs, pq_dir)
                for name, (srcs, flags) in PQ_PREFIXED.items()]
     for name, srcs, flags, folder, hdrs, lib, out in builds:
+        srcs = [s.format(folder=folder) for s in srcs]
+        flags = flags.format(folder=folder)
         for compiler, warnings in compilers:
             tag = "" if compiler == cc["cc"] else "." + os.path.basename(compiler)
             example_objs = []
@@ -295,7 +306,7 @@ def bench_edges(w, cc, gen_inputs, clang):
                     variables=[("genargs", genargs), ("outdir", folder)])
             headers += [f for f in outs if f.endswith(".h")]
             for f in outs:
-                if f.endswith(".c"):
+                if f.endswith(".c") and os.path.dirname(f) == folder:
                     o = os.path.join(base, f"{name}_{os.path.basename(f)[:-2]}.o")
                     w.build([o], "cc", [f], order_only=outs,
                             variables=[("cc", compiler), ("cflags", opt)])
@@ -351,7 +362,7 @@ def _all_committed():
     for name in targets.CANONICAL_BUNDLES:
         folder = os.path.join("out", name)
         if os.path.isdir(os.path.join(ROOT, folder)):
-            out += sorted(os.path.join(folder, f) for f in os.listdir(os.path.join(ROOT, folder)))
+            out += [os.path.join(folder, f) for f in outfolder.listing(os.path.join(ROOT, folder))]
     return out
 
 

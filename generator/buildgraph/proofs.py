@@ -14,6 +14,7 @@ import os
 
 from generator import toolprobe
 from generator.buildgraph.families import FAMILIES
+from generator.emit import outfolder
 from generator.buildgraph.ninja import ROOT, esc, rel
 
 # The bundles the prover has configurations for (wasm32's SIMD128 branch has no models).
@@ -35,11 +36,11 @@ def edges(w, ctx):
             continue
         log = os.path.join("build", "prove", f"bundle_{name}.log")
         w.build([log], "e2e_module", implicit=inputs + sorted(
-            rel(os.path.join(folder, f)) for f in os.listdir(folder)),
+            rel(os.path.join(folder, f)) for f in outfolder.listing(folder)),
             variables=[("module", f"tests.e2e_prove.Bundle_{name}")])
         logs.append(log)
     planted = sorted(rel(os.path.join(ROOT, "out", n, f)) for n in ("portable", "x86_64")
-                     for f in os.listdir(os.path.join(ROOT, "out", n)))
+                     for f in outfolder.listing(os.path.join(ROOT, "out", n)))
     for cls in PLANTED + ("ModelCheck_x86_64",):
         log = os.path.join("build", "prove", f"{cls}.log")
         # These render the variants they prove: the templates and generator are theirs too.
@@ -53,7 +54,7 @@ def edges(w, ctx):
     w.build([log], "e2e_module", implicit=inputs + sorted(
         rel(os.path.join(ROOT, "out", n, f)) for n in PROVEN
         if os.path.isdir(os.path.join(ROOT, "out", n))
-        for f in os.listdir(os.path.join(ROOT, "out", n))),
+        for f in outfolder.listing(os.path.join(ROOT, "out", n))),
         variables=[("module", "tests.e2e_prove.Visibility")])
     logs.append(log)
     logs += _api_edges(w, inputs)
@@ -97,7 +98,7 @@ def _api_edges(w, inputs):
     folder's own public functions (tests.e2e_prove_api.ApiBundles) take over an hour of one
     core, past this suite's budget: that test is run by hand."""
     folders = sorted(rel(os.path.join(ROOT, "out", n, f)) for n in ("portable", "x86_64")
-                     for f in os.listdir(os.path.join(ROOT, "out", n)))
+                     for f in outfolder.listing(os.path.join(ROOT, "out", n)))
     logs = []
     for cls in ("ApiPlantedBugs", "SharedAcrossFolders"):
         log = os.path.join("build", "prove", f"{cls}.log")

@@ -7,7 +7,7 @@ import os
 import sys
 
 from ..choice import cli_options, targets, variants
-from ..emit import outfolder
+from ..emit import kernels, outfolder
 from ..errors import UsageError
 from .common import FAMILIES, parse_families, prove_before_writing, subcommand, wasm_shapes
 
@@ -43,7 +43,7 @@ def cmd_bundle(args):
     b = bundle.select(b, families, rounds)
     prefix, keep = cli_options.parse_names(args.prefix, args.keep_drop_in_names)
     cc_id = cli_options.parse_cc_id(args.cc_id)
-    outfolder.precheck(args.out)
+    outfolder.precheck(args.out, (kernels.PQ_CRYSTALS,))
     command = args.command_line
     files = bundle.folder(b, prefix, command, cc_id, args.amalgamate, keep)
     if args.prove:

@@ -31,8 +31,11 @@ def cmd_describe(args):
             continue
         state = "" if outfolder.file_digest(path) == owned[name] else " (changed since generated)"
         print(f"  {name}{state}: " + ", ".join(header_parameters(path)))
+    subfolders = {n.split("/")[0] for n in owned if "/" in n}
     yours = [n for n in names if n not in owned and n != outfolder.MANIFEST
-             and not n.startswith(outfolder.STAGING)]
+             and not n.startswith(outfolder.STAGING) and n not in subfolders]
+    yours += [f"{d}/{n}" for d in sorted(subfolders) if os.path.isdir(os.path.join(folder, d))
+              for n in sorted(os.listdir(os.path.join(folder, d))) if f"{d}/{n}" not in owned]
     if yours:
         print(f"  not generated (yours, never touched): {', '.join(yours)}")
     if any(n.startswith(outfolder.STAGING) for n in names):

@@ -288,6 +288,8 @@ def files(bundle, prefix, command, cc_id=targets.CANONICAL_CC, keep_drop_in_name
                                          dispatch=dispatch, keep_drop_in_names=keep))
         out.update(kernels.keccak_xn_dispatch(env, prefix, command, target, dispatch))
         out.update(kernels.keccak_snp_xn(env, prefix, command, target, keep))
+        if target.arch != "wasm32":
+            out.update(kernels.pq_crystals(env, prefix, command, target))
     widths, levels = [], {}
     if "chacha" in families:
         chacha = chacha_files(env, bundle, target, prefix, command, dispatch, cc_id, keep)
@@ -399,8 +401,13 @@ def folder(bundle, prefix, command, cc_id=targets.CANONICAL_CC, amalgamated=Fals
     out = files(bundle, prefix, command, cc_id, keep_drop_in_names)
     if amalgamated:
         # What is not C (wasm32's roundsmith.mjs and its companions) stays as it is.
+        # Nor is what a client copies over its own files (a subfolder's), which then includes
+        # the one header left.
         out = dict(amalgamate(out, command, prefix),
-                   **{n: t for n, t in out.items() if not n.endswith((".c", ".h"))})
+                   **{n: t for n, t in out.items() if "/" in n or not n.endswith((".c", ".h"))})
+        if any("/" in n for n in out):
+            out.update(kernels.pq_crystals(render.environment(), prefix, command,
+                                           targets.get(bundle.target), amalgamated=True))
     return vendor.build_files(render.environment(), out, prefix, command,
                               (("bundle", bundle.name),)
                               + render.prefix_params(prefix, keep_drop_in_names),
@@ -542,7 +549,9 @@ def amalgamate(bundle_files, command, prefix=""):
     Each source goes in as its own block. The files' file-scope helpers share names: each
     block first undefines the RS_* macros the previous ones defined, and its lowercase rs_*
     identifiers (file-local by the templates' convention) get the block's number, rs1_ ...,
-    except those a header declares."""
+    except those a header declares. A subfolder's files (pq-crystals/: a client's, copied over
+    its own) stay out."""
+    bundle_files = {n: t for n, t in bundle_files.items() if "/" not in n}
     headers = sorted((n for n in bundle_files if n.endswith(".h")),
                      key=lambda n: (HEADER_ORDER.index(n) if n in HEADER_ORDER
                                     else len(HEADER_ORDER), n))
@@ -584,7 +593,7 @@ def check(out_root):
             outfolder.write_tree(folder, fresh, CANONICAL_COMMAND)
             fresh = outfolder.with_manifest(fresh, CANONICAL_COMMAND)
             committed = os.path.join(out_root, os.path.basename(folder))
-            have = set(os.listdir(committed)) if os.path.isdir(committed) else set()
+            have = set(outfolder.listing(committed)) if os.path.isdir(committed) else set()
             for name in sorted(have | set(fresh)):
                 rel = os.path.join(os.path.basename(out_root), os.path.basename(folder), name)
                 if name not in fresh:

@@ -405,3 +405,35 @@ def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built="",
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE,
                       **block_loop_context(2, isa))
     return {f"{base}.h": h, f"{base}.c": c}
+
+
+# pq-crystals' FIPS 202 interface (fips202.h, and on x86-64 the AVX2 code's fips202x4.h), on a
+# bundle's block loops: files the client copies over its own, so they sit in a subfolder of
+# the bundle, out of "compile every .c file of the folder" and of the API the folder declares.
+PQ_CRYSTALS = "pq-crystals"
+PQ_SINGLE_FILES = ("fips202.h", "fips202.c")
+PQ_X4_FILES = ("fips202x4.h", "fips202x4.c")
+
+
+def pq_crystals(env, prefix, command, target, amalgamated=False):
+    """pq-crystals/<name> -> text: fips202.h/.c, and fips202x4.h/.c where the target has AVX2
+    (keccakx4_state is four __m256i lanes); `amalgamated`: their C includes roundsmith.h, the
+    one header such a folder has."""
+    params = (("target", target.name), ("prefix", prefix or "(none)"))
+    by_name = {f.name: f for f in sponge.HASHES + sponge.XOFS}
+    common = dict(prefix=prefix, ns=render.namespace(prefix),
+                  api_header="roundsmith.h" if amalgamated else "keccak_p1600.h",
+                  api_header_xn="roundsmith.h" if amalgamated else "keccak_p1600_xN.h",
+                  rates={n: by_name[n].rate for n in ("shake128", "shake256", "sha3_256",
+                                                      "sha3_512")},
+                  shake_domain=f"0x{by_name['shake128'].domain:02X}",
+                  sha3_domain=f"0x{by_name['sha3_256'].domain:02X}")
+    what = {"fips202.h": "pq-crystals' fips202.h (Kyber, Dilithium) on this bundle.",
+            "fips202.c": "pq-crystals' FIPS 202 functions on this bundle's block loops.",
+            "fips202x4.h": "pq-crystals' fips202x4.h (Kyber, Dilithium AVX2) on this bundle.",
+            "fips202x4.c": "pq-crystals' four-way SHAKE on this bundle's x4 block loops."}
+    names = PQ_SINGLE_FILES + (PQ_X4_FILES if target.arch == "x86_64" else ())
+    return {f"{PQ_CRYSTALS}/{name}": render.render(
+        env, "pq_" + name + ".j2", **common,
+        header=render.provenance(params, command, f"{PQ_CRYSTALS}/{name}: {what[name]}"))
+        for name in names}

@@ -18,6 +18,10 @@ then each file is renamed over its old version and the manifest last. A run kill
 marker leaves the folder as it was (the next run discards the staging); one killed after it is
 completed by the next run before anything else (roll forward), so no run ever starts from a
 half-written folder. New files and folders follow the umask; a replaced file keeps its mode.
+
+Subfolders. A name may be `<subfolder>/<file>`, one level deep (a bundle's pq-crystals/, files a
+client copies over its own): the same rules hold file by file, and a subfolder roundsmith
+emptied is removed.
 """
 
 import hashlib
@@ -63,6 +67,13 @@ def digest(data):
     return hashlib.sha256(data).hexdigest()
 
 
+def valid_name(name):
+    """A file name roundsmith writes and reads in a manifest: `file` or `subfolder/file`."""
+    parts = name.split("/")
+    return (len(parts) <= 2 and parts[0] != MANIFEST
+            and all(p and p not in (".", "..") and not p.startswith(STAGING) for p in parts))
+
+
 def manifest_text(files, command):
     """The manifest of `files` (name -> text): deterministic, so it is part of the output."""
     lines = [MANIFEST_INTRO, f"# roundsmith {VERSION}: {command}\n"]
@@ -91,7 +102,7 @@ def read_manifest(folder):
         if not line or line.startswith("#"):
             continue
         hexdigest, sep, name = line.partition("  ")
-        if (not sep or len(hexdigest) != 64 or not name or "/" in name or name in (".", "..")
+        if (not sep or len(hexdigest) != 64 or not valid_name(name)
                 or any(c not in "0123456789abcdef" for c in hexdigest)):
             raise UsageError(f"{path}: line {number} is not '<sha256>  <file name>'; "
                              "roundsmith will not write a folder whose manifest it cannot read")
@@ -126,7 +137,8 @@ class Plan:
         self.folder = folder
         shown = shown or folder   # as the user spelled it, for messages
         owned = read_manifest(folder)
-        present = {n for n in os.listdir(folder) if not n.startswith(STAGING)} - {MANIFEST}
+        present = set(_occupants(folder, {n.split("/")[0] for n in files if "/" in n}))
+        present -= {MANIFEST}
         if owned is None:
             if present:
                 raise UsageError(
@@ -136,7 +148,12 @@ class Plan:
         self.write, self.remove, self.disown, changed, foreign = [], {}, [], [], []
         for name, data in files.items():
             path = os.path.join(folder, name)
-            if name not in present:
+            sub = os.path.join(folder, name.split("/")[0])
+            if "/" in name and (os.path.islink(sub) or (os.path.lexists(sub)
+                                                         and not os.path.isdir(sub))):
+                foreign.append(name)    # never written through a link, nor over a file
+                continue
+            if not os.path.lexists(path):
                 self.write.append(name)
                 continue
             have = file_digest(path)
@@ -151,7 +168,7 @@ class Plan:
                 self.write.append(name)
         for name in owned.keys() - files.keys():
             path = os.path.join(folder, name)
-            if name not in present:
+            if not os.path.lexists(path):
                 continue
             have = file_digest(path)
             if have == owned[name]:
@@ -183,17 +200,72 @@ def _roll_forward(staging, folder):
     the marker lists (only if it still holds the bytes it held), the manifest last."""
     with open(os.path.join(staging, COMMIT), encoding="utf-8") as f:
         removals = [line.split("  ", 1) for line in f.read().splitlines() if line]
-    staged = sorted(n for n in os.listdir(staging) if n not in (COMMIT, MANIFEST))
+    staged = sorted(_staged_names(staging))
     for count, name in enumerate(staged):
         _inject_fault(f"commit:{count}")
+        if "/" in name:
+            os.makedirs(os.path.join(folder, os.path.dirname(name)), exist_ok=True)
         os.replace(os.path.join(staging, name), os.path.join(folder, name))
     for hexdigest, name in removals:
         path = os.path.join(folder, name)
         if file_digest(path) == hexdigest:
             os.remove(path)
+            if "/" in name:
+                try:
+                    os.rmdir(os.path.dirname(path))     # only if nothing else is in it
+                except OSError:
+                    pass
     if os.path.exists(os.path.join(staging, MANIFEST)):
         os.replace(os.path.join(staging, MANIFEST), os.path.join(folder, MANIFEST))
     shutil.rmtree(staging)
+
+
+def _staged_names(staging):
+    """The files a staging folder holds, `subfolder/file` for those of a subfolder."""
+    out = []
+    for n in os.listdir(staging):
+        if n in (COMMIT, MANIFEST):
+            continue
+        if os.path.isdir(os.path.join(staging, n)):
+            out += [f"{n}/{f}" for f in os.listdir(os.path.join(staging, n))]
+        else:
+            out.append(n)
+    return out
+
+
+def _occupants(folder, subfolders=()):
+    """What a folder holds that could be someone's: its entries, less staging folders and the
+    output's own `subfolders` while empty (ninja makes an output's folder before the command
+    runs)."""
+    out = []
+    for n in os.listdir(folder):
+        path = os.path.join(folder, n)
+        if n.startswith(STAGING) or (n in subfolders and os.path.isdir(path)
+                                     and not os.path.islink(path) and not os.listdir(path)):
+            continue
+        out.append(n)
+    return out
+
+
+def listing(folder):
+    """Every file of a folder, one subfolder level deep (`subfolder/file`), hidden staging
+    folders left out."""
+    out = []
+    for n in sorted(os.listdir(folder)):
+        path = os.path.join(folder, n)
+        if n.startswith(STAGING):
+            continue
+        if os.path.isdir(path) and not os.path.islink(path):
+            out += [f"{n}/{f}" for f in sorted(os.listdir(path))]
+        else:
+            out.append(n)
+    return out
+
+
+def _open_new(path):
+    """A file to write under a fresh folder, its subfolder made first."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    return open(path, "wb")
 
 
 def recover(folder):
@@ -233,7 +305,7 @@ def _write_new(folder, files):
         os.chmod(tmp, 0o777 & ~_umask())   # mkdtemp makes it 0700; a new folder follows the umask
         for count, name in enumerate(sorted(files)):
             _inject_fault(count)
-            with open(os.path.join(tmp, name), "wb") as f:
+            with _open_new(os.path.join(tmp, name)) as f:
                 f.write(files[name])
         _inject_fault("commit")
         os.rename(tmp, folder)
@@ -250,7 +322,7 @@ def _write_existing(plan, files, manifest):
         for count, name in enumerate(sorted(plan.write)):
             _inject_fault(count)
             dst = os.path.join(staging, name)
-            with open(dst, "wb") as f:
+            with _open_new(dst) as f:
                 f.write(files[name])
             old = os.path.join(folder, name)
             if os.path.isfile(old) and not os.path.islink(old):
@@ -272,14 +344,15 @@ def _write_existing(plan, files, manifest):
     return sorted(plan.write) + sorted(plan.remove)
 
 
-def precheck(out_dir):
+def precheck(out_dir, subfolders=()):
     """Refuse early, before anything is rendered, what write_tree would refuse for the folder
-    alone: a file in its place, or files in it and no manifest."""
+    alone: a file in its place, or files in it and no manifest (`subfolders`: those the
+    output will have)."""
     if os.path.lexists(out_dir) and not os.path.isdir(out_dir):
         raise UsageError(f"{out_dir} exists and is not a folder; pass another --out")
     if os.path.isdir(out_dir):
         try:
-            present = [n for n in os.listdir(out_dir) if not n.startswith(STAGING)]
+            present = _occupants(out_dir, subfolders)
         except OSError as e:
             raise UsageError(f"cannot read {out_dir}: {e.strerror}") from None
         if present and MANIFEST not in present:
@@ -305,6 +378,9 @@ def write_tree(out_dir, files, command, force=False):
         raise UsageError(f"cannot write {out_dir}: {parent} is not a folder")
     if os.path.lexists(out_dir) and not os.path.isdir(out_dir):
         raise UsageError(f"{shown} exists and is not a folder; pass another --out")
+    bad = sorted(n for n in files if not valid_name(n))
+    if bad:
+        raise ValueError(f"not a file name roundsmith writes: {bad[0]}")
     data = {name: text.encode() for name, text in files.items()}
     manifest = manifest_text(files, command).encode()
     try:

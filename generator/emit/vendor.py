@@ -189,8 +189,9 @@ def wasm_module(env, files, prefix, command, params, chacha_rounds, keep_drop_in
 def build_files(env, files, prefix, command, params, description):
     """The license and the build-system files, listing the folder's final sources."""
     lib = library(prefix)
-    sources = sorted(n for n in files if n.endswith(".c"))
-    headers = sorted(n for n in files if n.endswith(".h"))
+    # A subfolder's files are not the library's: a client copies them over its own.
+    sources = sorted(n for n in files if n.endswith(".c") and "/" not in n)
+    headers = sorted(n for n in files if n.endswith(".h") and "/" not in n)
     common = dict(lib=lib, macro=lib.upper(), version=VERSION, sources=sources,
                   headers=headers, description=description)
     files[LICENSE] = render.license_text()
