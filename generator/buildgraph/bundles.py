@@ -194,9 +194,9 @@ def pq_examples(w, ctx, cc, objdir, objs, headers):
     logs = []
     compilers = [(cc["cc"], WARNINGS[cc["id"]])] + (
         [(ctx.clang, WARNINGS["clang"])] if ctx.clang else [])
-    probe = os.path.join(objdir, "mlkem_native_asm_probe.o")
-    w.build([probe], "cc", [f"{STAND_INS}/mlkem-native/asm_probe.S"], implicit=list(PQ_HEADERS),
-            variables=[("cc", cc["cc"]), ("cflags", MLKEM_FLAGS)])
+    probe = os.path.join(objdir, "mlkem_native_asm_probe.log")
+    w.build([probe], "compile_check", [f"{STAND_INS}/mlkem-native/asm_probe.S"],
+            implicit=list(PQ_HEADERS), variables=[("cc", cc["cc"]), ("cflags", MLKEM_FLAGS)])
     logs.append(probe)
     pq_dir, pq_headers, pq_objs = _prefixed_bundle(w, ctx, cc)
     builds = [(name, srcs, flags, CANONICAL, headers, objs, objdir)
