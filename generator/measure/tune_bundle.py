@@ -54,6 +54,8 @@ def build(work, cc, cflags):
     folder = os.path.join(work, f"bundle-{cc}")
     os.makedirs(folder)
     for name, text in bundle.folder(b, "", bundle.CANONICAL_COMMAND).items():
+        # pq-crystals/ and the like: a bundle's folders are one level deep.
+        os.makedirs(os.path.dirname(os.path.join(folder, name)), exist_ok=True)
         with open(os.path.join(folder, name), "w") as f:
             f.write(text)
     sources = sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".c"))
