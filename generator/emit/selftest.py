@@ -13,7 +13,7 @@ import functools
 import hashlib
 from dataclasses import dataclass
 
-from ..model import reference, sponge_maths as sponge, vectors
+from ..model import reference, snp_xn_model, sponge_maths as sponge, vectors
 
 SEED = bytes((0x5A + 37 * i) & 0xFF for i in range(64))
 SEED_BYTES = len(SEED)
@@ -269,8 +269,9 @@ def _absorb_model():
     return st
 
 
-def absorb_returns():
-    return [c["length"] // (8 * c["lanes"]) * 8 * c["lanes"] for c in ABSORB_CALLS]
+def whole_blocks(calls):
+    """What each block-loop call of `calls` returns: the bytes of its whole blocks."""
+    return [c["length"] // (8 * c["lanes"]) * 8 * c["lanes"] for c in calls]
 
 
 # The fewest blocks the ChaCha checks use as their width: one-block paths still get a run of
@@ -323,14 +324,6 @@ SQUEEZE_CALLS = ({"rounds": 24, "lanes": 21, "length": 2 * 168 + 5},
                  {"rounds": 7, "lanes": 9, "length": 2 * 72 + 1})
 
 
-def single_absorb_returns():
-    return [c["length"] // (8 * c["lanes"]) * 8 * c["lanes"] for c in SINGLE_ABSORB]
-
-
-def squeeze_returns():
-    return [c["length"] // (8 * c["lanes"]) * 8 * c["lanes"] for c in SQUEEZE_CALLS]
-
-
 @functools.lru_cache(maxsize=None)
 def _single_answer():
     st = reference.keccak_p1600(_state(0), 24)
@@ -344,7 +337,7 @@ def _single_answer():
                 st[k] ^= int.from_bytes(data[off + 8 * k:off + 8 * k + 8], "little")
             st = reference.keccak_p1600(st, call["rounds"])
     out = reference.state_to_bytes(st)
-    for call, n in zip(SQUEEZE_CALLS, squeeze_returns()):
+    for call, n in zip(SQUEEZE_CALLS, whole_blocks(SQUEEZE_CALLS)):
         for _ in range(n // (8 * call["lanes"])):
             st = reference.keccak_p1600(st, call["rounds"])
             out += reference.state_to_bytes(st)[:8 * call["lanes"]]
@@ -446,107 +439,48 @@ def snp_xn_span(n, lane_count, lane_offset):
     return 8 * (lane_offset * (n - 1) + lane_count)
 
 
-def snp_fast_loop_returns(n):
-    """What each fast loop of SNP_XN_SCRIPT returns on n instances (XKCP's rule)."""
-    out = []
-    for op in SNP_XN_SCRIPT:
-        if op[0] == "fast_loop":
-            _, rounds, lanes, par, ser, off, length = op
-            need, step = 8 * ((n - 1) * par + lanes), 8 * ser
-            if length < need:
-                out.append(0)
-            elif ser == lanes:
-                out.append(((length - need) // step + 1) * step)
-            else:
-                done = 0
-                while length - done >= need:
-                    if length - done < step:
-                        done += step
-                        break
-                    done += step
-                out.append(done)
-    return out
-
-
 @functools.lru_cache(maxsize=None)
 def _snp_xn_answer(n):
-    st = [bytearray(200) for _ in range(n)]
-    out = bytearray()
-
-    def permute(j, rounds):
-        st[j][:] = reference.state_to_bytes(
-            reference.keccak_p1600(reference.state_from_bytes(st[j]), rounds))
-
-    def lanes_all(data, count, offset, op):
-        for j in range(n):
-            for i in range(min(count, 25)):
-                lane = data[8 * (offset * j + i):8 * (offset * j + i) + 8]
-                if op == "xor":
-                    for k in range(8):
-                        st[j][8 * i + k] ^= lane[k]
-                else:
-                    st[j][8 * i:8 * i + 8] = lane
-
-    returns = iter(snp_fast_loop_returns(n))
-    for op in SNP_XN_SCRIPT:
-        kind, args = op[0], op[1:]
-        if kind == "add_bytes":
+    """SNP_XN_SCRIPT on the model of XKCP's parallel SnP (model/snp_xn_model.py)."""
+    st, out = snp_xn_model.States(n), bytearray()
+    for kind, *args in SNP_XN_SCRIPT:
+        if kind in ("add_bytes", "overwrite_bytes", "extract_and_add_bytes"):
             off, stride, pos, length = args
             for j in range(n):
-                for k, b in enumerate(message(off + stride * j, length)):
-                    st[j][pos + j + k] ^= b
+                data = message(off + stride * j, length)
+                if kind == "add_bytes":
+                    st.add_bytes(j, data, pos + j, length)
+                elif kind == "overwrite_bytes":
+                    st.overwrite_bytes(j, data, pos, length)
+                else:
+                    out += st.extract_and_add_bytes(j, data, pos, length)
         elif kind == "add_byte":
             for j in range(n):
-                st[j][args[1] - j] ^= args[0] ^ j
-        elif kind == "add_lanes_all":
+                st.add_byte(j, args[0] ^ j, args[1] - j)
+        elif kind in ("add_lanes_all", "overwrite_lanes_all"):
             off, count, offset = args
-            lanes_all(message(off, snp_xn_span(n, count, offset)), count, offset, "xor")
-        elif kind == "overwrite_lanes_all":
-            off, count, offset = args
-            lanes_all(message(off, snp_xn_span(n, count, offset)), count, offset, "set")
+            st.add_lanes_all(message(off, snp_xn_span(n, count, offset)), count, offset,
+                             overwrite=kind == "overwrite_lanes_all")
         elif kind == "permute":
-            for j in range(n):
-                permute(j, args[0])
-        elif kind == "overwrite_bytes":
-            off, stride, pos, length = args
-            for j in range(n):
-                st[j][pos:pos + length] = message(off + stride * j, length)
+            st.permute(args[0])
         elif kind == "overwrite_zeroes":
             for j in range(n):
-                st[j][:args[0] + j] = bytes(args[0] + j)
+                st.overwrite_with_zeroes(j, args[0] + j)
         elif kind == "fast_loop":
             rounds, lanes, par, ser, off, length = args
-            done, total = 0, next(returns)
-            data = message(off, length)
-            while done < total and length - done >= 8 * ((n - 1) * par + lanes):
-                lanes_all(data[done:], lanes, par, "xor")
-                for j in range(n):
-                    permute(j, rounds)
-                done += 8 * ser
-            out += total.to_bytes(8, "little")
+            done = st.fast_loop(rounds, lanes, par, ser, message(off, length), length)
+            out += done.to_bytes(8, "little")
         elif kind in ("extract_lanes_all", "extract_and_add_lanes_all"):
-            if kind == "extract_lanes_all":
-                count, offset = args
-                add = bytes(snp_xn_span(n, count, offset))
-            else:
-                off, count, offset = args
-                add = message(off, snp_xn_span(n, count, offset))
+            off, (count, offset) = (None, args) if kind == "extract_lanes_all" else (
+                args[0], args[1:])
             buf = bytearray(snp_xn_span(n, count, offset))
-            for j in range(n):
-                for i in range(count):
-                    at = 8 * (offset * j + i)
-                    buf[at:at + 8] = bytes(a ^ b for a, b in zip(st[j][8 * i:8 * i + 8],
-                                                                   add[at:at + 8]))
+            st.extract_lanes_all(buf, count, offset,
+                                 add=None if off is None else message(off, len(buf)))
             out += buf
-        elif kind == "extract_and_add_bytes":
-            off, stride, pos, length = args
-            for j in range(n):
-                out += bytes(a ^ b for a, b in zip(st[j][pos:pos + length],
-                                                   message(off + stride * j, length)))
         elif kind == "extract_bytes":
             pos, length = args
             for j in range(n):
-                out += st[j][pos:pos + length]
+                out += st.extract_bytes(j, pos, length)
     return fnv(bytes(out))
 
 
@@ -593,17 +527,6 @@ def chacha_block_counts(shapes):
     return tuple(sorted(set(first.values())))
 
 
-def _ietf_stream(key, nonce, pos, blocks, rounds):
-    state = reference.chacha_keysetup(key, nonce[4:12])
-    state[13] = int.from_bytes(nonce[:4], "little")
-    out = bytearray()
-    for i in range(blocks):
-        s = list(state)
-        s[12] = (pos + i) & 0xFFFFFFFF
-        out += reference.chacha_block(s, rounds)
-    return bytes(out)
-
-
 def chacha_level_checks(isa, rounds, counts):
     """ChaCha level `isa` called directly, at every round count: one call per block count of
     `counts`, each from CHACHA_POS (so each path of four blocks or more carries the counter
@@ -616,9 +539,8 @@ def chacha_level_checks(isa, rounds, counts):
         stream = b"".join(reference.chacha_keystream(st, CHACHA_POS, c, r) for c in counts)
         xor = r == rounds[-1]
         if xor:
-            stream += b"".join(bytes(a ^ b for a, b in zip(
-                message(0, 64 * c), _ietf_stream(key, nonce, CHACHA_POS, c, r)))
-                for c in counts)
+            stream += b"".join(reference.chacha20_ietf_xor(message(0, 64 * c), key, nonce,
+                                                            CHACHA_POS, r) for c in counts)
         checks.append(Check(chacha_level_code(isa, r), f"chacha{r} ({isa} level)",
                             "chacha_level", fnv=fnv(stream),
                             params=(("isa", isa), ("rounds", r), ("xor", xor)),

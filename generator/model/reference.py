@@ -184,14 +184,15 @@ def chacha_xor(data, key, iv, counter, rounds=20):
     return _xor(data, chacha_keystream(state, counter, (len(data) + 63) // 64, rounds))
 
 
-def chacha20_ietf_xor(data, key, nonce, counter):
-    """RFC 8439: 32-bit block counter in word 12 (wrapping at 2^32), 12-byte nonce in 13-15."""
+def chacha20_ietf_xor(data, key, nonce, counter, rounds=20):
+    """RFC 8439: 32-bit block counter in word 12 (wrapping at 2^32), 12-byte nonce in 13-15
+    (its layout at other round counts too, as the ChaCha levels run it)."""
     state = _words(b"expand 32-byte k") + _words(key) + [0] + _words(nonce)
     out = bytearray()
     for i in range((len(data) + 63) // 64):
         s = list(state)
         s[12] = (counter + i) & MASK32
-        out += chacha_block(s, 20)
+        out += chacha_block(s, rounds)
     return _xor(data, out)
 
 
