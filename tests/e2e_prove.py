@@ -70,6 +70,11 @@ class Bundle_aarch64(Bundles):
 
 # (name, folder, file, the line's text, its replacement, occurrence, function, config)
 BUGS = [
+    # a fresh sponge's partial last lane shifted down one byte too little: a byte of the
+    # lane before it stays in
+    ("partial lane of a fresh x4 sponge", "x86_64", "keccak_p1600_x4_avx2.c",
+     "RS_VSRL(U2_0_0, 64 - 8 * r)", "RS_VSRL(U2_0_0, 56 - 8 * r)", 1,
+     "keccak_p1600_x4_avx2_start", "gcc-x86_64"),
     ("rho offset", "portable", "keccak_p1600.c", "Be = RS_ROL64(Agi ^ Di, 6);",
      "Be = RS_ROL64(Agi ^ Di, 7);", 1, "keccak_p1600", "gcc-x86_64"),
     ("theta rotation", "portable", "keccak_p1600.c", "Da = Cu ^ RS_ROL64(Ce, 1);",

@@ -133,6 +133,30 @@ for _p, _vt in (("_mm", M128), ("_mm256", M256), ("_mm512", M512)):
             _shift_imm(f"{_p}_{_k}_epi{_ew}", _vt, _ew, _k)
 
 
+@model("_mm_cvtsi32_si128", "i32->v__m128i")
+def _cvtsi32(interp, args, node):
+    v, _ = args[0]
+    return Vector([anf.trunc(v, 32), 0, 0, 0], 32), M128
+
+
+def _shift_count(name, vt, ew):
+    """psrlq by a count in a register's low 64 bits: a count of ew or more clears the lane.
+    The count must be a constant where the kernel runs (a case's length)."""
+    def run(interp, args, node):
+        v = _vec(args[0], ew)
+        c = _vec(args[1], 64).elems[0]
+        if not isinstance(c, int):
+            raise Unsupported(f"a shift by a count that is not a constant at "
+                              f"{node.coord.file}:{node.coord.line}")
+        return Vector([anf.shr(e, c, ew) if c < ew else 0 for e in v.elems], ew), vt
+    MODELS[name] = run
+    SIGNATURES[name] = f"v{vt.name},v__m128i->v{vt.name}"
+
+
+for _p, _vt in (("_mm", M128), ("_mm256", M256), ("_mm512", M512)):
+    _shift_count(f"{_p}_srl_epi64", _vt, 64)
+
+
 def _ternary(a, b, c, imm):
     """vpternlog: bit i of the result is bit (a_i << 2 | b_i << 1 | c_i) of imm. Computed as
     the truth table's ANF (its Moebius transform), so XOR3 costs no product at all."""

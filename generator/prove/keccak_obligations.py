@@ -227,6 +227,7 @@ KINDS = [
     (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}$"), "pN"),
     (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}_absorb$"), "absorbN"),
     (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}_squeeze$"), "squeezeN"),
+    (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}_start$"), "startN"),
     (re.compile(r"^(?:\w+_)?keccak_x(\d)_interleave$"), "interleave"),
     (re.compile(r"^(?:\w+_)?keccak_x(\d)_deinterleave$"), "deinterleave"),
 ]
@@ -250,6 +251,8 @@ def cases(kind, n, quick=False):
         return [dict(rounds=24)]
     if kind in ("interleave", "deinterleave"):
         return [dict()]
+    if kind == "startN":
+        return start_cases(quick)
     out = []
     # Two blocks take the loop from a first block into a second (the state kept in registers
     # between them); one block is its own case once.
@@ -265,6 +268,63 @@ def cases(kind, n, quick=False):
     for lanes in EDGE_RATES:
         out.append(dict(rounds=24, lanes=lanes, blocks=1))
     return out
+
+
+# A fresh sponge's first write (_start): every length class of the last lane (none, a whole
+# lane before it or not, each remainder) at the SHA-3 / SHAKE rates, with and without the
+# padding, and the lengths at and past the block that must write nothing.
+START_DOMAINS = (0x00, 0x06, 0x1F)
+
+
+def start_cases(quick=False):
+    out = []
+    rates = (21, 17) if quick else (21, 17, 18, 13, 9, 1, 25)
+    for lanes in rates:
+        lengths = sorted({0, 1, 7, 8, 9, 15, 16, 33, 34, 8 * lanes - 9, 8 * lanes - 8,
+                          8 * lanes - 1, 8 * lanes} - {-1} if lanes > 1 else {0, 1, 7, 8})
+        for length in (x for x in lengths if 0 <= x <= 8 * lanes):
+            for domain in START_DOMAINS:
+                out.append(dict(lanes=lanes, length=length, domain=domain))
+    for lanes in (0, 26):
+        out.append(dict(lanes=lanes, length=0, domain=0x06))
+    return out
+
+
+def _start(interp, name, n, case, be, S, states, sp):
+    """_start: the states' lanes the standard's first block (the message bytes, zero after
+    them, the padding where the domain is nonzero), read from buffers of exactly the message's
+    length (a read past it fails), or the states untouched when the length is out of range."""
+    lanes, length, domain = case["lanes"], case["length"], case["domain"]
+    ok = 1 <= lanes <= 25 and length < 8 * lanes
+    words = (length + 7) // 8
+    M = [[anf.var(f"M{j}.{w}", 64) for w in range(words)] for j in range(n)]
+    ptrs = Obj("streams", 8 * n, be)
+    for j in range(n):
+        buf = Obj(f"in{j}", length, be) if length else None
+        for b in range(length):
+            buf.write(b, 1, anf.trunc(anf.shr(M[j][b // 8], 8 * (b % 8), 64), 8))
+        if buf:
+            buf.readonly = True
+        ptrs.write(8 * j, 8, Pointer(buf, 0) if buf else NULL)
+    interp.call(name, [sp, (Pointer(ptrs, 0), T.Ptr(T.Ptr(T.U8))), (length, T.SIZE_T),
+                       (lanes, T.UINT), (domain, T.U8)])
+    for j in range(n):
+        if not ok:
+            _check_lanes(states, S[j], f"instance {j}", base=8 * j, stride=8 * n)
+            continue
+        want = []
+        for i in range(25):
+            w = 0
+            if 8 * i < length:
+                keep = min(8, length - 8 * i)
+                w = M[j][i] if keep == 8 else anf.shr(anf.shl(M[j][i], 64 - 8 * keep, 64),
+                                                      64 - 8 * keep, 64)
+            if domain and i == length // 8:
+                w = anf.xor(w, domain << (8 * (length % 8)))
+            if domain and i == lanes - 1:
+                w = anf.xor(w, 0x80 << 56)
+            want.append(w)
+        _check_lanes(states, want, f"instance {j}", base=8 * j, stride=8 * n)
 
 
 def run_case(interp, name, kind, n, case, big_endian, contracts=False):
@@ -410,6 +470,9 @@ def _multi(interp, name, kind, n, case, be, cuts=False):
             interp.call(name, [(Pointer(sep, 0), T.Ptr(T.Arr(T.U64, 25))), sp])
             for j in range(n):
                 _check_lanes(sep, S[j], f"instance {j}", base=200 * j)
+        return
+    if kind == "startN":
+        _start(interp, name, n, case, be, S, states, sp)
         return
     if kind in ("fN", "pN"):
         rounds = case["rounds"]

@@ -67,6 +67,8 @@ def c_repro(res, folder):
         note = ""
         if kind in ("absorb", "absorbN"):
             return _absorb_repro(res, state, n, fn, hdr)
+        if kind == "startN":
+            return _start_repro(res, n, fn, hdr)
         return ("#include <stdio.h>\n#include <stdint.h>\n"
                 f"#include \"{hdr}\"\n#include \"rs_dispatch.h\"\n"
                 "int main(void)\n{\n" + decl +
@@ -163,6 +165,41 @@ def _absorb_repro(res, state, n, fn, hdr):
             "    static const uint64_t want[25] = { %s };\n" % want_c +
             "    static const uint8_t data[%d] = { %s };\n" % (len(data), arr) +
             decl + "    unsigned i, bad = 0;\n" + call +
+            "    printf(\"%u lanes differ from FIPS 202\\n\", bad);\n"
+            "    return bad != 0;\n}\n")
+
+
+def _start_repro(res, n, fn, hdr):
+    """A fresh sponge's first write: each instance's message of the failing length (its own
+    bytes), the expected lanes the standard's padded block."""
+    case = res.counterexample["case"]
+    lanes, length, domain = case["lanes"], case["length"], case["domain"]
+    rng = random.Random(202)
+    msgs = [bytes(rng.getrandbits(8) for _ in range(length)) for _ in range(n)]
+    wants = []
+    for j in range(n):
+        block = bytearray(200)
+        block[:length] = msgs[j]
+        if domain and 1 <= lanes <= 25 and length < 8 * lanes:
+            block[length] ^= domain
+            block[8 * lanes - 1] ^= 0x80
+        wants.append([int.from_bytes(block[8 * i:8 * i + 8], "little") for i in range(25)])
+    start = [[0x5A5A5A5A5A5A5A5A ^ i ^ j << 8 for i in range(25)] for j in range(n)]
+    if not (1 <= lanes <= 25 and length < 8 * lanes):
+        wants = start
+    datan = ", ".join("{ %s }" % ", ".join(f"0x{b:02x}" for b in (m or b"\0")) for m in msgs)
+    return ("#include <stdio.h>\n#include <stdint.h>\n"
+            f"#include \"{hdr}\"\n"
+            "int main(void)\n{\n"
+            f"    uint64_t m[25][{n}] = {{ {_rows(start, n)} }};\n"
+            f"    static const uint64_t wantn[25][{n}] = {{ {_rows(wants, n)} }};\n"
+            f"    static const uint8_t datan[{n}][{max(length, 1)}] = {{ {datan} }};\n"
+            f"    const uint8_t *in[{n}];\n"
+            "    unsigned i, j, bad = 0;\n"
+            f"    for (j = 0; j < {n}; j++) in[j] = datan[j];\n"
+            f"    {fn}(m, in, {length}u, {lanes}u, 0x{domain:02x});\n"
+            f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) "
+            "bad += m[i][j] != wantn[i][j];\n"
             "    printf(\"%u lanes differ from FIPS 202\\n\", bad);\n"
             "    return bad != 0;\n}\n")
 

@@ -72,6 +72,7 @@
 #define RS_VSTOREP(p, v, t) vst1_u8((uint8_t *)(p), vreinterpret_u8_u64(vget_low_u64(v)))
 #define RS_VXOR(a, b) veorq_u64((a), (b))
 #define RS_VZERO vdupq_n_u64(0)
+#define RS_VSET1(x) vdupq_n_u64((uint64_t)(x))
 #define RS_VLO64(a, b) vzip1q_u64((a), (b))
 #define RS_VHI64(a, b) vzip2q_u64((a), (b))
 /*
@@ -2248,6 +2249,268 @@ size_t keccak_p1600_x2_sha3_squeeze(uint64_t states[25][2],
                 rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
     }
     return blocks;
+}
+
+
+void keccak_p1600_x2_sha3_start(uint64_t states[25][2],
+                                const uint8_t *const in[2], size_t len,
+                                unsigned rate_lanes, uint8_t domain)
+{
+    RS_V T0, T1, U1_0, U1_1, X;
+    const uint8_t *p0 = in[0];
+    const uint8_t *p1 = in[1];
+    uint8_t tail[2][8];
+    unsigned lanes, r, k, i;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || len >= 8 * (size_t)rate_lanes)
+        return;
+    lanes = (unsigned)(len >> 3);
+    r = (unsigned)(len & 7);
+    switch (lanes / 2) {
+    case 12:
+        T0 = RS_VLOAD(p0 + 176);
+        T1 = RS_VLOAD(p1 + 176);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[22], U1_0);
+        RS_VSTORE(states[23], U1_1);
+        /* fall through */
+    case 11:
+        T0 = RS_VLOAD(p0 + 160);
+        T1 = RS_VLOAD(p1 + 160);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[20], U1_0);
+        RS_VSTORE(states[21], U1_1);
+        /* fall through */
+    case 10:
+        T0 = RS_VLOAD(p0 + 144);
+        T1 = RS_VLOAD(p1 + 144);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[18], U1_0);
+        RS_VSTORE(states[19], U1_1);
+        /* fall through */
+    case 9:
+        T0 = RS_VLOAD(p0 + 128);
+        T1 = RS_VLOAD(p1 + 128);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[16], U1_0);
+        RS_VSTORE(states[17], U1_1);
+        /* fall through */
+    case 8:
+        T0 = RS_VLOAD(p0 + 112);
+        T1 = RS_VLOAD(p1 + 112);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[14], U1_0);
+        RS_VSTORE(states[15], U1_1);
+        /* fall through */
+    case 7:
+        T0 = RS_VLOAD(p0 + 96);
+        T1 = RS_VLOAD(p1 + 96);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[12], U1_0);
+        RS_VSTORE(states[13], U1_1);
+        /* fall through */
+    case 6:
+        T0 = RS_VLOAD(p0 + 80);
+        T1 = RS_VLOAD(p1 + 80);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[10], U1_0);
+        RS_VSTORE(states[11], U1_1);
+        /* fall through */
+    case 5:
+        T0 = RS_VLOAD(p0 + 64);
+        T1 = RS_VLOAD(p1 + 64);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[8], U1_0);
+        RS_VSTORE(states[9], U1_1);
+        /* fall through */
+    case 4:
+        T0 = RS_VLOAD(p0 + 48);
+        T1 = RS_VLOAD(p1 + 48);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[6], U1_0);
+        RS_VSTORE(states[7], U1_1);
+        /* fall through */
+    case 3:
+        T0 = RS_VLOAD(p0 + 32);
+        T1 = RS_VLOAD(p1 + 32);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[4], U1_0);
+        RS_VSTORE(states[5], U1_1);
+        /* fall through */
+    case 2:
+        T0 = RS_VLOAD(p0 + 16);
+        T1 = RS_VLOAD(p1 + 16);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[2], U1_0);
+        RS_VSTORE(states[3], U1_1);
+        /* fall through */
+    case 1:
+        T0 = RS_VLOAD(p0 + 0);
+        T1 = RS_VLOAD(p1 + 0);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(states[0], U1_0);
+        RS_VSTORE(states[1], U1_1);
+        /* fall through */
+    default:
+        break;
+    }
+    switch (lanes) {
+    case 1:
+        T0 = RS_VLOADP(p0 + 0, 1);
+        T1 = RS_VLOADP(p1 + 0, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[0], U1_0);
+        break;
+    case 3:
+        T0 = RS_VLOADP(p0 + 16, 1);
+        T1 = RS_VLOADP(p1 + 16, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[2], U1_0);
+        break;
+    case 5:
+        T0 = RS_VLOADP(p0 + 32, 1);
+        T1 = RS_VLOADP(p1 + 32, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[4], U1_0);
+        break;
+    case 7:
+        T0 = RS_VLOADP(p0 + 48, 1);
+        T1 = RS_VLOADP(p1 + 48, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[6], U1_0);
+        break;
+    case 9:
+        T0 = RS_VLOADP(p0 + 64, 1);
+        T1 = RS_VLOADP(p1 + 64, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[8], U1_0);
+        break;
+    case 11:
+        T0 = RS_VLOADP(p0 + 80, 1);
+        T1 = RS_VLOADP(p1 + 80, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[10], U1_0);
+        break;
+    case 13:
+        T0 = RS_VLOADP(p0 + 96, 1);
+        T1 = RS_VLOADP(p1 + 96, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[12], U1_0);
+        break;
+    case 15:
+        T0 = RS_VLOADP(p0 + 112, 1);
+        T1 = RS_VLOADP(p1 + 112, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[14], U1_0);
+        break;
+    case 17:
+        T0 = RS_VLOADP(p0 + 128, 1);
+        T1 = RS_VLOADP(p1 + 128, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[16], U1_0);
+        break;
+    case 19:
+        T0 = RS_VLOADP(p0 + 144, 1);
+        T1 = RS_VLOADP(p1 + 144, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[18], U1_0);
+        break;
+    case 21:
+        T0 = RS_VLOADP(p0 + 160, 1);
+        T1 = RS_VLOADP(p1 + 160, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[20], U1_0);
+        break;
+    case 23:
+        T0 = RS_VLOADP(p0 + 176, 1);
+        T1 = RS_VLOADP(p1 + 176, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[22], U1_0);
+        break;
+    case 25:
+        T0 = RS_VLOADP(p0 + 192, 1);
+        T1 = RS_VLOADP(p1 + 192, 1);
+                U1_0 = RS_VLO64(T0, T1);
+
+        RS_VSTORE(states[24], U1_0);
+        break;
+    default:
+        break;
+    }
+    k = lanes;
+    if (r || domain) {
+        /* Lane `lanes`: the r bytes left and the domain byte after them. With a whole lane
+         * before them, the 8 bytes ending at the message's end, shifted down (no byte past
+         * the end is read); else the r bytes copied out first. */
+        X = RS_VSET1((uint64_t)domain << (8 * r));
+        if (r) {
+#if defined(RS_VSRL)
+            if (lanes) {
+                T0 = RS_VLOADP(p0 + len - 8, 1);
+                T1 = RS_VLOADP(p1 + len - 8, 1);
+            } else
+#endif
+            {
+                for (i = 0; i < 8; i++) {
+                    tail[0][i] = i < r ? p0[8 * lanes + i] : 0;
+                    tail[1][i] = i < r ? p1[8 * lanes + i] : 0;
+                }
+                T0 = RS_VLOADP(tail[0], 1);
+                T1 = RS_VLOADP(tail[1], 1);
+            }
+                U1_0 = RS_VLO64(T0, T1);
+
+#if defined(RS_VSRL)
+            if (lanes)
+                U1_0 = RS_VSRL(U1_0, 64 - 8 * r);
+#endif
+            X = RS_VXOR(X, U1_0);
+        }
+        if (domain && k == rate_lanes - 1)
+            X = RS_VXOR(X, RS_VSET1((uint64_t)0x80 << 56));
+        RS_VSTORE(states[k], X);
+        k++;
+    }
+    /* The rest is zero but for pad10*1's last bit. */
+    for (; k < 25; k++)
+        RS_VSTORE(states[k], domain && k == rate_lanes - 1 ? RS_VSET1((uint64_t)0x80 << 56)
+                                                           : RS_VZERO);
 }
 
 #else

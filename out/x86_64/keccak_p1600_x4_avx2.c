@@ -62,6 +62,8 @@
 #define RS_VROL_shuffle(x, n) _mm256_shuffle_epi8((x), rs_rol##n)
 
 #define RS_VZERO _mm256_setzero_si256()
+/* Every 64-bit lane shifted right by c bits, c not a constant. */
+#define RS_VSRL(x, c) _mm256_srl_epi64((x), _mm_cvtsi32_si128((int)(c)))
 #define RS_VLO64(a, b) _mm256_unpacklo_epi64((a), (b))
 #define RS_VHI64(a, b) _mm256_unpackhi_epi64((a), (b))
 #define RS_VEVEN128(a, b) _mm256_permute2x128_si256((a), (b), 0x20)
@@ -3091,6 +3093,462 @@ RS_TARGET size_t keccak_p1600_x4_avx2_squeeze(uint64_t states[25][4],
                 rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
     }
     return blocks;
+}
+
+
+RS_TARGET void keccak_p1600_x4_avx2_start(uint64_t states[25][4],
+                                const uint8_t *const in[4], size_t len,
+                                unsigned rate_lanes, uint8_t domain)
+{
+    RS_V T0, T1, T2, T3, U1_0, U1_1, U1_2, U1_3, U2_0_0, U2_0_1, U2_1_0, U2_1_1, X;
+    const uint8_t *p0 = in[0];
+    const uint8_t *p1 = in[1];
+    const uint8_t *p2 = in[2];
+    const uint8_t *p3 = in[3];
+    uint8_t tail[4][8];
+    unsigned lanes, r, k, i;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || len >= 8 * (size_t)rate_lanes)
+        return;
+    lanes = (unsigned)(len >> 3);
+    r = (unsigned)(len & 7);
+    switch (lanes / 4) {
+    case 6:
+        T0 = RS_VLOAD(p0 + 160);
+        T1 = RS_VLOAD(p1 + 160);
+        T2 = RS_VLOAD(p2 + 160);
+        T3 = RS_VLOAD(p3 + 160);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(states[20], U2_0_0);
+        RS_VSTORE(states[21], U2_1_0);
+        RS_VSTORE(states[22], U2_0_1);
+        RS_VSTORE(states[23], U2_1_1);
+        /* fall through */
+    case 5:
+        T0 = RS_VLOAD(p0 + 128);
+        T1 = RS_VLOAD(p1 + 128);
+        T2 = RS_VLOAD(p2 + 128);
+        T3 = RS_VLOAD(p3 + 128);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(states[16], U2_0_0);
+        RS_VSTORE(states[17], U2_1_0);
+        RS_VSTORE(states[18], U2_0_1);
+        RS_VSTORE(states[19], U2_1_1);
+        /* fall through */
+    case 4:
+        T0 = RS_VLOAD(p0 + 96);
+        T1 = RS_VLOAD(p1 + 96);
+        T2 = RS_VLOAD(p2 + 96);
+        T3 = RS_VLOAD(p3 + 96);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(states[12], U2_0_0);
+        RS_VSTORE(states[13], U2_1_0);
+        RS_VSTORE(states[14], U2_0_1);
+        RS_VSTORE(states[15], U2_1_1);
+        /* fall through */
+    case 3:
+        T0 = RS_VLOAD(p0 + 64);
+        T1 = RS_VLOAD(p1 + 64);
+        T2 = RS_VLOAD(p2 + 64);
+        T3 = RS_VLOAD(p3 + 64);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(states[8], U2_0_0);
+        RS_VSTORE(states[9], U2_1_0);
+        RS_VSTORE(states[10], U2_0_1);
+        RS_VSTORE(states[11], U2_1_1);
+        /* fall through */
+    case 2:
+        T0 = RS_VLOAD(p0 + 32);
+        T1 = RS_VLOAD(p1 + 32);
+        T2 = RS_VLOAD(p2 + 32);
+        T3 = RS_VLOAD(p3 + 32);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(states[4], U2_0_0);
+        RS_VSTORE(states[5], U2_1_0);
+        RS_VSTORE(states[6], U2_0_1);
+        RS_VSTORE(states[7], U2_1_1);
+        /* fall through */
+    case 1:
+        T0 = RS_VLOAD(p0 + 0);
+        T1 = RS_VLOAD(p1 + 0);
+        T2 = RS_VLOAD(p2 + 0);
+        T3 = RS_VLOAD(p3 + 0);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(states[0], U2_0_0);
+        RS_VSTORE(states[1], U2_1_0);
+        RS_VSTORE(states[2], U2_0_1);
+        RS_VSTORE(states[3], U2_1_1);
+        /* fall through */
+    default:
+        break;
+    }
+    switch (lanes) {
+    case 1:
+        T0 = RS_VLOADP(p0 + 0, 1);
+        T1 = RS_VLOADP(p1 + 0, 1);
+        T2 = RS_VLOADP(p2 + 0, 1);
+        T3 = RS_VLOADP(p3 + 0, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+        RS_VSTORE(states[0], U2_0_0);
+        break;
+    case 2:
+        T0 = RS_VLOADP(p0 + 0, 2);
+        T1 = RS_VLOADP(p1 + 0, 2);
+        T2 = RS_VLOADP(p2 + 0, 2);
+        T3 = RS_VLOADP(p3 + 0, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[0], U2_0_0);
+        RS_VSTORE(states[1], U2_1_0);
+        break;
+    case 3:
+        T0 = RS_VLOADP(p0 + 0, 3);
+        T1 = RS_VLOADP(p1 + 0, 3);
+        T2 = RS_VLOADP(p2 + 0, 3);
+        T3 = RS_VLOADP(p3 + 0, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[0], U2_0_0);
+        RS_VSTORE(states[1], U2_1_0);
+        RS_VSTORE(states[2], U2_0_1);
+        break;
+    case 5:
+        T0 = RS_VLOADP(p0 + 32, 1);
+        T1 = RS_VLOADP(p1 + 32, 1);
+        T2 = RS_VLOADP(p2 + 32, 1);
+        T3 = RS_VLOADP(p3 + 32, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+        RS_VSTORE(states[4], U2_0_0);
+        break;
+    case 6:
+        T0 = RS_VLOADP(p0 + 32, 2);
+        T1 = RS_VLOADP(p1 + 32, 2);
+        T2 = RS_VLOADP(p2 + 32, 2);
+        T3 = RS_VLOADP(p3 + 32, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[4], U2_0_0);
+        RS_VSTORE(states[5], U2_1_0);
+        break;
+    case 7:
+        T0 = RS_VLOADP(p0 + 32, 3);
+        T1 = RS_VLOADP(p1 + 32, 3);
+        T2 = RS_VLOADP(p2 + 32, 3);
+        T3 = RS_VLOADP(p3 + 32, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[4], U2_0_0);
+        RS_VSTORE(states[5], U2_1_0);
+        RS_VSTORE(states[6], U2_0_1);
+        break;
+    case 9:
+        T0 = RS_VLOADP(p0 + 64, 1);
+        T1 = RS_VLOADP(p1 + 64, 1);
+        T2 = RS_VLOADP(p2 + 64, 1);
+        T3 = RS_VLOADP(p3 + 64, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+        RS_VSTORE(states[8], U2_0_0);
+        break;
+    case 10:
+        T0 = RS_VLOADP(p0 + 64, 2);
+        T1 = RS_VLOADP(p1 + 64, 2);
+        T2 = RS_VLOADP(p2 + 64, 2);
+        T3 = RS_VLOADP(p3 + 64, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[8], U2_0_0);
+        RS_VSTORE(states[9], U2_1_0);
+        break;
+    case 11:
+        T0 = RS_VLOADP(p0 + 64, 3);
+        T1 = RS_VLOADP(p1 + 64, 3);
+        T2 = RS_VLOADP(p2 + 64, 3);
+        T3 = RS_VLOADP(p3 + 64, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[8], U2_0_0);
+        RS_VSTORE(states[9], U2_1_0);
+        RS_VSTORE(states[10], U2_0_1);
+        break;
+    case 13:
+        T0 = RS_VLOADP(p0 + 96, 1);
+        T1 = RS_VLOADP(p1 + 96, 1);
+        T2 = RS_VLOADP(p2 + 96, 1);
+        T3 = RS_VLOADP(p3 + 96, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+        RS_VSTORE(states[12], U2_0_0);
+        break;
+    case 14:
+        T0 = RS_VLOADP(p0 + 96, 2);
+        T1 = RS_VLOADP(p1 + 96, 2);
+        T2 = RS_VLOADP(p2 + 96, 2);
+        T3 = RS_VLOADP(p3 + 96, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[12], U2_0_0);
+        RS_VSTORE(states[13], U2_1_0);
+        break;
+    case 15:
+        T0 = RS_VLOADP(p0 + 96, 3);
+        T1 = RS_VLOADP(p1 + 96, 3);
+        T2 = RS_VLOADP(p2 + 96, 3);
+        T3 = RS_VLOADP(p3 + 96, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[12], U2_0_0);
+        RS_VSTORE(states[13], U2_1_0);
+        RS_VSTORE(states[14], U2_0_1);
+        break;
+    case 17:
+        T0 = RS_VLOADP(p0 + 128, 1);
+        T1 = RS_VLOADP(p1 + 128, 1);
+        T2 = RS_VLOADP(p2 + 128, 1);
+        T3 = RS_VLOADP(p3 + 128, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+        RS_VSTORE(states[16], U2_0_0);
+        break;
+    case 18:
+        T0 = RS_VLOADP(p0 + 128, 2);
+        T1 = RS_VLOADP(p1 + 128, 2);
+        T2 = RS_VLOADP(p2 + 128, 2);
+        T3 = RS_VLOADP(p3 + 128, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[16], U2_0_0);
+        RS_VSTORE(states[17], U2_1_0);
+        break;
+    case 19:
+        T0 = RS_VLOADP(p0 + 128, 3);
+        T1 = RS_VLOADP(p1 + 128, 3);
+        T2 = RS_VLOADP(p2 + 128, 3);
+        T3 = RS_VLOADP(p3 + 128, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[16], U2_0_0);
+        RS_VSTORE(states[17], U2_1_0);
+        RS_VSTORE(states[18], U2_0_1);
+        break;
+    case 21:
+        T0 = RS_VLOADP(p0 + 160, 1);
+        T1 = RS_VLOADP(p1 + 160, 1);
+        T2 = RS_VLOADP(p2 + 160, 1);
+        T3 = RS_VLOADP(p3 + 160, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+        RS_VSTORE(states[20], U2_0_0);
+        break;
+    case 22:
+        T0 = RS_VLOADP(p0 + 160, 2);
+        T1 = RS_VLOADP(p1 + 160, 2);
+        T2 = RS_VLOADP(p2 + 160, 2);
+        T3 = RS_VLOADP(p3 + 160, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[20], U2_0_0);
+        RS_VSTORE(states[21], U2_1_0);
+        break;
+    case 23:
+        T0 = RS_VLOADP(p0 + 160, 3);
+        T1 = RS_VLOADP(p1 + 160, 3);
+        T2 = RS_VLOADP(p2 + 160, 3);
+        T3 = RS_VLOADP(p3 + 160, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+
+        RS_VSTORE(states[20], U2_0_0);
+        RS_VSTORE(states[21], U2_1_0);
+        RS_VSTORE(states[22], U2_0_1);
+        break;
+    case 25:
+        T0 = RS_VLOADP(p0 + 192, 1);
+        T1 = RS_VLOADP(p1 + 192, 1);
+        T2 = RS_VLOADP(p2 + 192, 1);
+        T3 = RS_VLOADP(p3 + 192, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+        RS_VSTORE(states[24], U2_0_0);
+        break;
+    default:
+        break;
+    }
+    k = lanes;
+    if (r || domain) {
+        /* Lane `lanes`: the r bytes left and the domain byte after them. With a whole lane
+         * before them, the 8 bytes ending at the message's end, shifted down (no byte past
+         * the end is read); else the r bytes copied out first. */
+        X = RS_VSET1((uint64_t)domain << (8 * r));
+        if (r) {
+#if defined(RS_VSRL)
+            if (lanes) {
+                T0 = RS_VLOADP(p0 + len - 8, 1);
+                T1 = RS_VLOADP(p1 + len - 8, 1);
+                T2 = RS_VLOADP(p2 + len - 8, 1);
+                T3 = RS_VLOADP(p3 + len - 8, 1);
+            } else
+#endif
+            {
+                for (i = 0; i < 8; i++) {
+                    tail[0][i] = i < r ? p0[8 * lanes + i] : 0;
+                    tail[1][i] = i < r ? p1[8 * lanes + i] : 0;
+                    tail[2][i] = i < r ? p2[8 * lanes + i] : 0;
+                    tail[3][i] = i < r ? p3[8 * lanes + i] : 0;
+                }
+                T0 = RS_VLOADP(tail[0], 1);
+                T1 = RS_VLOADP(tail[1], 1);
+                T2 = RS_VLOADP(tail[2], 1);
+                T3 = RS_VLOADP(tail[3], 1);
+            }
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+
+#if defined(RS_VSRL)
+            if (lanes)
+                U2_0_0 = RS_VSRL(U2_0_0, 64 - 8 * r);
+#endif
+            X = RS_VXOR(X, U2_0_0);
+        }
+        if (domain && k == rate_lanes - 1)
+            X = RS_VXOR(X, RS_VSET1((uint64_t)0x80 << 56));
+        RS_VSTORE(states[k], X);
+        k++;
+    }
+    /* The rest is zero but for pad10*1's last bit. */
+    for (; k < 25; k++)
+        RS_VSTORE(states[k], domain && k == rate_lanes - 1 ? RS_VSET1((uint64_t)0x80 << 56)
+                                                           : RS_VZERO);
 }
 
 #else

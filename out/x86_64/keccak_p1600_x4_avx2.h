@@ -70,6 +70,18 @@ size_t keccak_p1600_x4_avx2_squeeze(uint64_t states[25][4],
                                     unsigned rate_lanes, unsigned rounds);
 
 /*
+ * A fresh sponge's states (a block not yet permuted): instance j's lanes are the first len
+ * bytes of in[j], read little-endian, and zero bytes after them; with domain nonzero also the
+ * padding, domain at byte len and pad10*1's last bit at byte 8 * rate_lanes - 1. len is below
+ * 8 * rate_lanes (else nothing is done); no byte of in[j] past len is read. Every lane of
+ * every instance is written, as whole vectors, so the kernel's next load of them does not
+ * wait on stores of single words.
+ */
+void keccak_p1600_x4_avx2_start(uint64_t states[25][4],
+                                const uint8_t *const in[4], size_t len,
+                                unsigned rate_lanes, uint8_t domain);
+
+/*
  * The same permutations on 4 separate states, one after another in memory (states[j] is
  * instance j, as keccak_p1600() takes it): the kernel transposes them into its registers as it
  * loads them and back as it stores them, so no copy goes around the call.

@@ -61,6 +61,8 @@
 #define RS_VROL_rol(x, n) _mm512_rol_epi64((x), (n))
 
 #define RS_VZERO _mm512_setzero_si512()
+/* Every 64-bit lane shifted right by c bits, c not a constant. */
+#define RS_VSRL(x, c) _mm512_srl_epi64((x), _mm_cvtsi32_si128((int)(c)))
 #define RS_VLO64(a, b) _mm512_unpacklo_epi64((a), (b))
 #define RS_VHI64(a, b) _mm512_unpackhi_epi64((a), (b))
 #define RS_VEVEN128(a, b) _mm512_shuffle_i64x2((a), (b), 0x88)
@@ -5380,6 +5382,934 @@ RS_TARGET size_t keccak_p1600_x8_avx512_squeeze(uint64_t states[25][8],
                 rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
     }
     return blocks;
+}
+
+
+RS_TARGET void keccak_p1600_x8_avx512_start(uint64_t states[25][8],
+                                  const uint8_t *const in[8], size_t len,
+                                  unsigned rate_lanes, uint8_t domain)
+{
+    RS_V T0, T1, T2, T3, T4, T5, T6, T7, U1_0, U1_1, U1_2, U1_3, U1_4, U1_5, U1_6, U1_7, U2_0_0, U2_0_2, U2_0_1, U2_0_3, U2_1_0, U2_1_2, U2_1_1, U2_1_3, U3_0_0, U3_0_2, U3_0_1, U3_0_3, U3_1_0, U3_1_2, U3_1_1, U3_1_3, X;
+    const uint8_t *p0 = in[0];
+    const uint8_t *p1 = in[1];
+    const uint8_t *p2 = in[2];
+    const uint8_t *p3 = in[3];
+    const uint8_t *p4 = in[4];
+    const uint8_t *p5 = in[5];
+    const uint8_t *p6 = in[6];
+    const uint8_t *p7 = in[7];
+    uint8_t tail[8][8];
+    unsigned lanes, r, k, i;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || len >= 8 * (size_t)rate_lanes)
+        return;
+    lanes = (unsigned)(len >> 3);
+    r = (unsigned)(len & 7);
+    switch (lanes / 8) {
+    case 3:
+        T0 = RS_VLOAD(p0 + 128);
+        T1 = RS_VLOAD(p1 + 128);
+        T2 = RS_VLOAD(p2 + 128);
+        T3 = RS_VLOAD(p3 + 128);
+        T4 = RS_VLOAD(p4 + 128);
+        T5 = RS_VLOAD(p5 + 128);
+        T6 = RS_VLOAD(p6 + 128);
+        T7 = RS_VLOAD(p7 + 128);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[16], U3_0_0);
+        RS_VSTORE(states[17], U3_1_0);
+        RS_VSTORE(states[18], U3_0_1);
+        RS_VSTORE(states[19], U3_1_1);
+        RS_VSTORE(states[20], U3_0_2);
+        RS_VSTORE(states[21], U3_1_2);
+        RS_VSTORE(states[22], U3_0_3);
+        RS_VSTORE(states[23], U3_1_3);
+        /* fall through */
+    case 2:
+        T0 = RS_VLOAD(p0 + 64);
+        T1 = RS_VLOAD(p1 + 64);
+        T2 = RS_VLOAD(p2 + 64);
+        T3 = RS_VLOAD(p3 + 64);
+        T4 = RS_VLOAD(p4 + 64);
+        T5 = RS_VLOAD(p5 + 64);
+        T6 = RS_VLOAD(p6 + 64);
+        T7 = RS_VLOAD(p7 + 64);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[8], U3_0_0);
+        RS_VSTORE(states[9], U3_1_0);
+        RS_VSTORE(states[10], U3_0_1);
+        RS_VSTORE(states[11], U3_1_1);
+        RS_VSTORE(states[12], U3_0_2);
+        RS_VSTORE(states[13], U3_1_2);
+        RS_VSTORE(states[14], U3_0_3);
+        RS_VSTORE(states[15], U3_1_3);
+        /* fall through */
+    case 1:
+        T0 = RS_VLOAD(p0 + 0);
+        T1 = RS_VLOAD(p1 + 0);
+        T2 = RS_VLOAD(p2 + 0);
+        T3 = RS_VLOAD(p3 + 0);
+        T4 = RS_VLOAD(p4 + 0);
+        T5 = RS_VLOAD(p5 + 0);
+        T6 = RS_VLOAD(p6 + 0);
+        T7 = RS_VLOAD(p7 + 0);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[0], U3_0_0);
+        RS_VSTORE(states[1], U3_1_0);
+        RS_VSTORE(states[2], U3_0_1);
+        RS_VSTORE(states[3], U3_1_1);
+        RS_VSTORE(states[4], U3_0_2);
+        RS_VSTORE(states[5], U3_1_2);
+        RS_VSTORE(states[6], U3_0_3);
+        RS_VSTORE(states[7], U3_1_3);
+        /* fall through */
+    default:
+        break;
+    }
+    switch (lanes) {
+    case 1:
+        T0 = RS_VLOADP(p0 + 0, 1);
+        T1 = RS_VLOADP(p1 + 0, 1);
+        T2 = RS_VLOADP(p2 + 0, 1);
+        T3 = RS_VLOADP(p3 + 0, 1);
+        T4 = RS_VLOADP(p4 + 0, 1);
+        T5 = RS_VLOADP(p5 + 0, 1);
+        T6 = RS_VLOADP(p6 + 0, 1);
+        T7 = RS_VLOADP(p7 + 0, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+
+        RS_VSTORE(states[0], U3_0_0);
+        break;
+    case 2:
+        T0 = RS_VLOADP(p0 + 0, 2);
+        T1 = RS_VLOADP(p1 + 0, 2);
+        T2 = RS_VLOADP(p2 + 0, 2);
+        T3 = RS_VLOADP(p3 + 0, 2);
+        T4 = RS_VLOADP(p4 + 0, 2);
+        T5 = RS_VLOADP(p5 + 0, 2);
+        T6 = RS_VLOADP(p6 + 0, 2);
+        T7 = RS_VLOADP(p7 + 0, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+
+        RS_VSTORE(states[0], U3_0_0);
+        RS_VSTORE(states[1], U3_1_0);
+        break;
+    case 3:
+        T0 = RS_VLOADP(p0 + 0, 3);
+        T1 = RS_VLOADP(p1 + 0, 3);
+        T2 = RS_VLOADP(p2 + 0, 3);
+        T3 = RS_VLOADP(p3 + 0, 3);
+        T4 = RS_VLOADP(p4 + 0, 3);
+        T5 = RS_VLOADP(p5 + 0, 3);
+        T6 = RS_VLOADP(p6 + 0, 3);
+        T7 = RS_VLOADP(p7 + 0, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+
+        RS_VSTORE(states[0], U3_0_0);
+        RS_VSTORE(states[1], U3_1_0);
+        RS_VSTORE(states[2], U3_0_1);
+        break;
+    case 4:
+        T0 = RS_VLOADP(p0 + 0, 4);
+        T1 = RS_VLOADP(p1 + 0, 4);
+        T2 = RS_VLOADP(p2 + 0, 4);
+        T3 = RS_VLOADP(p3 + 0, 4);
+        T4 = RS_VLOADP(p4 + 0, 4);
+        T5 = RS_VLOADP(p5 + 0, 4);
+        T6 = RS_VLOADP(p6 + 0, 4);
+        T7 = RS_VLOADP(p7 + 0, 4);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[0], U3_0_0);
+        RS_VSTORE(states[1], U3_1_0);
+        RS_VSTORE(states[2], U3_0_1);
+        RS_VSTORE(states[3], U3_1_1);
+        break;
+    case 5:
+        T0 = RS_VLOADP(p0 + 0, 5);
+        T1 = RS_VLOADP(p1 + 0, 5);
+        T2 = RS_VLOADP(p2 + 0, 5);
+        T3 = RS_VLOADP(p3 + 0, 5);
+        T4 = RS_VLOADP(p4 + 0, 5);
+        T5 = RS_VLOADP(p5 + 0, 5);
+        T6 = RS_VLOADP(p6 + 0, 5);
+        T7 = RS_VLOADP(p7 + 0, 5);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[0], U3_0_0);
+        RS_VSTORE(states[1], U3_1_0);
+        RS_VSTORE(states[2], U3_0_1);
+        RS_VSTORE(states[3], U3_1_1);
+        RS_VSTORE(states[4], U3_0_2);
+        break;
+    case 6:
+        T0 = RS_VLOADP(p0 + 0, 6);
+        T1 = RS_VLOADP(p1 + 0, 6);
+        T2 = RS_VLOADP(p2 + 0, 6);
+        T3 = RS_VLOADP(p3 + 0, 6);
+        T4 = RS_VLOADP(p4 + 0, 6);
+        T5 = RS_VLOADP(p5 + 0, 6);
+        T6 = RS_VLOADP(p6 + 0, 6);
+        T7 = RS_VLOADP(p7 + 0, 6);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[0], U3_0_0);
+        RS_VSTORE(states[1], U3_1_0);
+        RS_VSTORE(states[2], U3_0_1);
+        RS_VSTORE(states[3], U3_1_1);
+        RS_VSTORE(states[4], U3_0_2);
+        RS_VSTORE(states[5], U3_1_2);
+        break;
+    case 7:
+        T0 = RS_VLOADP(p0 + 0, 7);
+        T1 = RS_VLOADP(p1 + 0, 7);
+        T2 = RS_VLOADP(p2 + 0, 7);
+        T3 = RS_VLOADP(p3 + 0, 7);
+        T4 = RS_VLOADP(p4 + 0, 7);
+        T5 = RS_VLOADP(p5 + 0, 7);
+        T6 = RS_VLOADP(p6 + 0, 7);
+        T7 = RS_VLOADP(p7 + 0, 7);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[0], U3_0_0);
+        RS_VSTORE(states[1], U3_1_0);
+        RS_VSTORE(states[2], U3_0_1);
+        RS_VSTORE(states[3], U3_1_1);
+        RS_VSTORE(states[4], U3_0_2);
+        RS_VSTORE(states[5], U3_1_2);
+        RS_VSTORE(states[6], U3_0_3);
+        break;
+    case 9:
+        T0 = RS_VLOADP(p0 + 64, 1);
+        T1 = RS_VLOADP(p1 + 64, 1);
+        T2 = RS_VLOADP(p2 + 64, 1);
+        T3 = RS_VLOADP(p3 + 64, 1);
+        T4 = RS_VLOADP(p4 + 64, 1);
+        T5 = RS_VLOADP(p5 + 64, 1);
+        T6 = RS_VLOADP(p6 + 64, 1);
+        T7 = RS_VLOADP(p7 + 64, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+
+        RS_VSTORE(states[8], U3_0_0);
+        break;
+    case 10:
+        T0 = RS_VLOADP(p0 + 64, 2);
+        T1 = RS_VLOADP(p1 + 64, 2);
+        T2 = RS_VLOADP(p2 + 64, 2);
+        T3 = RS_VLOADP(p3 + 64, 2);
+        T4 = RS_VLOADP(p4 + 64, 2);
+        T5 = RS_VLOADP(p5 + 64, 2);
+        T6 = RS_VLOADP(p6 + 64, 2);
+        T7 = RS_VLOADP(p7 + 64, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+
+        RS_VSTORE(states[8], U3_0_0);
+        RS_VSTORE(states[9], U3_1_0);
+        break;
+    case 11:
+        T0 = RS_VLOADP(p0 + 64, 3);
+        T1 = RS_VLOADP(p1 + 64, 3);
+        T2 = RS_VLOADP(p2 + 64, 3);
+        T3 = RS_VLOADP(p3 + 64, 3);
+        T4 = RS_VLOADP(p4 + 64, 3);
+        T5 = RS_VLOADP(p5 + 64, 3);
+        T6 = RS_VLOADP(p6 + 64, 3);
+        T7 = RS_VLOADP(p7 + 64, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+
+        RS_VSTORE(states[8], U3_0_0);
+        RS_VSTORE(states[9], U3_1_0);
+        RS_VSTORE(states[10], U3_0_1);
+        break;
+    case 12:
+        T0 = RS_VLOADP(p0 + 64, 4);
+        T1 = RS_VLOADP(p1 + 64, 4);
+        T2 = RS_VLOADP(p2 + 64, 4);
+        T3 = RS_VLOADP(p3 + 64, 4);
+        T4 = RS_VLOADP(p4 + 64, 4);
+        T5 = RS_VLOADP(p5 + 64, 4);
+        T6 = RS_VLOADP(p6 + 64, 4);
+        T7 = RS_VLOADP(p7 + 64, 4);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[8], U3_0_0);
+        RS_VSTORE(states[9], U3_1_0);
+        RS_VSTORE(states[10], U3_0_1);
+        RS_VSTORE(states[11], U3_1_1);
+        break;
+    case 13:
+        T0 = RS_VLOADP(p0 + 64, 5);
+        T1 = RS_VLOADP(p1 + 64, 5);
+        T2 = RS_VLOADP(p2 + 64, 5);
+        T3 = RS_VLOADP(p3 + 64, 5);
+        T4 = RS_VLOADP(p4 + 64, 5);
+        T5 = RS_VLOADP(p5 + 64, 5);
+        T6 = RS_VLOADP(p6 + 64, 5);
+        T7 = RS_VLOADP(p7 + 64, 5);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[8], U3_0_0);
+        RS_VSTORE(states[9], U3_1_0);
+        RS_VSTORE(states[10], U3_0_1);
+        RS_VSTORE(states[11], U3_1_1);
+        RS_VSTORE(states[12], U3_0_2);
+        break;
+    case 14:
+        T0 = RS_VLOADP(p0 + 64, 6);
+        T1 = RS_VLOADP(p1 + 64, 6);
+        T2 = RS_VLOADP(p2 + 64, 6);
+        T3 = RS_VLOADP(p3 + 64, 6);
+        T4 = RS_VLOADP(p4 + 64, 6);
+        T5 = RS_VLOADP(p5 + 64, 6);
+        T6 = RS_VLOADP(p6 + 64, 6);
+        T7 = RS_VLOADP(p7 + 64, 6);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[8], U3_0_0);
+        RS_VSTORE(states[9], U3_1_0);
+        RS_VSTORE(states[10], U3_0_1);
+        RS_VSTORE(states[11], U3_1_1);
+        RS_VSTORE(states[12], U3_0_2);
+        RS_VSTORE(states[13], U3_1_2);
+        break;
+    case 15:
+        T0 = RS_VLOADP(p0 + 64, 7);
+        T1 = RS_VLOADP(p1 + 64, 7);
+        T2 = RS_VLOADP(p2 + 64, 7);
+        T3 = RS_VLOADP(p3 + 64, 7);
+        T4 = RS_VLOADP(p4 + 64, 7);
+        T5 = RS_VLOADP(p5 + 64, 7);
+        T6 = RS_VLOADP(p6 + 64, 7);
+        T7 = RS_VLOADP(p7 + 64, 7);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[8], U3_0_0);
+        RS_VSTORE(states[9], U3_1_0);
+        RS_VSTORE(states[10], U3_0_1);
+        RS_VSTORE(states[11], U3_1_1);
+        RS_VSTORE(states[12], U3_0_2);
+        RS_VSTORE(states[13], U3_1_2);
+        RS_VSTORE(states[14], U3_0_3);
+        break;
+    case 17:
+        T0 = RS_VLOADP(p0 + 128, 1);
+        T1 = RS_VLOADP(p1 + 128, 1);
+        T2 = RS_VLOADP(p2 + 128, 1);
+        T3 = RS_VLOADP(p3 + 128, 1);
+        T4 = RS_VLOADP(p4 + 128, 1);
+        T5 = RS_VLOADP(p5 + 128, 1);
+        T6 = RS_VLOADP(p6 + 128, 1);
+        T7 = RS_VLOADP(p7 + 128, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+
+        RS_VSTORE(states[16], U3_0_0);
+        break;
+    case 18:
+        T0 = RS_VLOADP(p0 + 128, 2);
+        T1 = RS_VLOADP(p1 + 128, 2);
+        T2 = RS_VLOADP(p2 + 128, 2);
+        T3 = RS_VLOADP(p3 + 128, 2);
+        T4 = RS_VLOADP(p4 + 128, 2);
+        T5 = RS_VLOADP(p5 + 128, 2);
+        T6 = RS_VLOADP(p6 + 128, 2);
+        T7 = RS_VLOADP(p7 + 128, 2);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+
+        RS_VSTORE(states[16], U3_0_0);
+        RS_VSTORE(states[17], U3_1_0);
+        break;
+    case 19:
+        T0 = RS_VLOADP(p0 + 128, 3);
+        T1 = RS_VLOADP(p1 + 128, 3);
+        T2 = RS_VLOADP(p2 + 128, 3);
+        T3 = RS_VLOADP(p3 + 128, 3);
+        T4 = RS_VLOADP(p4 + 128, 3);
+        T5 = RS_VLOADP(p5 + 128, 3);
+        T6 = RS_VLOADP(p6 + 128, 3);
+        T7 = RS_VLOADP(p7 + 128, 3);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+
+        RS_VSTORE(states[16], U3_0_0);
+        RS_VSTORE(states[17], U3_1_0);
+        RS_VSTORE(states[18], U3_0_1);
+        break;
+    case 20:
+        T0 = RS_VLOADP(p0 + 128, 4);
+        T1 = RS_VLOADP(p1 + 128, 4);
+        T2 = RS_VLOADP(p2 + 128, 4);
+        T3 = RS_VLOADP(p3 + 128, 4);
+        T4 = RS_VLOADP(p4 + 128, 4);
+        T5 = RS_VLOADP(p5 + 128, 4);
+        T6 = RS_VLOADP(p6 + 128, 4);
+        T7 = RS_VLOADP(p7 + 128, 4);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[16], U3_0_0);
+        RS_VSTORE(states[17], U3_1_0);
+        RS_VSTORE(states[18], U3_0_1);
+        RS_VSTORE(states[19], U3_1_1);
+        break;
+    case 21:
+        T0 = RS_VLOADP(p0 + 128, 5);
+        T1 = RS_VLOADP(p1 + 128, 5);
+        T2 = RS_VLOADP(p2 + 128, 5);
+        T3 = RS_VLOADP(p3 + 128, 5);
+        T4 = RS_VLOADP(p4 + 128, 5);
+        T5 = RS_VLOADP(p5 + 128, 5);
+        T6 = RS_VLOADP(p6 + 128, 5);
+        T7 = RS_VLOADP(p7 + 128, 5);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[16], U3_0_0);
+        RS_VSTORE(states[17], U3_1_0);
+        RS_VSTORE(states[18], U3_0_1);
+        RS_VSTORE(states[19], U3_1_1);
+        RS_VSTORE(states[20], U3_0_2);
+        break;
+    case 22:
+        T0 = RS_VLOADP(p0 + 128, 6);
+        T1 = RS_VLOADP(p1 + 128, 6);
+        T2 = RS_VLOADP(p2 + 128, 6);
+        T3 = RS_VLOADP(p3 + 128, 6);
+        T4 = RS_VLOADP(p4 + 128, 6);
+        T5 = RS_VLOADP(p5 + 128, 6);
+        T6 = RS_VLOADP(p6 + 128, 6);
+        T7 = RS_VLOADP(p7 + 128, 6);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[16], U3_0_0);
+        RS_VSTORE(states[17], U3_1_0);
+        RS_VSTORE(states[18], U3_0_1);
+        RS_VSTORE(states[19], U3_1_1);
+        RS_VSTORE(states[20], U3_0_2);
+        RS_VSTORE(states[21], U3_1_2);
+        break;
+    case 23:
+        T0 = RS_VLOADP(p0 + 128, 7);
+        T1 = RS_VLOADP(p1 + 128, 7);
+        T2 = RS_VLOADP(p2 + 128, 7);
+        T3 = RS_VLOADP(p3 + 128, 7);
+        T4 = RS_VLOADP(p4 + 128, 7);
+        T5 = RS_VLOADP(p5 + 128, 7);
+        T6 = RS_VLOADP(p6 + 128, 7);
+        T7 = RS_VLOADP(p7 + 128, 7);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(states[16], U3_0_0);
+        RS_VSTORE(states[17], U3_1_0);
+        RS_VSTORE(states[18], U3_0_1);
+        RS_VSTORE(states[19], U3_1_1);
+        RS_VSTORE(states[20], U3_0_2);
+        RS_VSTORE(states[21], U3_1_2);
+        RS_VSTORE(states[22], U3_0_3);
+        break;
+    case 25:
+        T0 = RS_VLOADP(p0 + 192, 1);
+        T1 = RS_VLOADP(p1 + 192, 1);
+        T2 = RS_VLOADP(p2 + 192, 1);
+        T3 = RS_VLOADP(p3 + 192, 1);
+        T4 = RS_VLOADP(p4 + 192, 1);
+        T5 = RS_VLOADP(p5 + 192, 1);
+        T6 = RS_VLOADP(p6 + 192, 1);
+        T7 = RS_VLOADP(p7 + 192, 1);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+
+        RS_VSTORE(states[24], U3_0_0);
+        break;
+    default:
+        break;
+    }
+    k = lanes;
+    if (r || domain) {
+        /* Lane `lanes`: the r bytes left and the domain byte after them. With a whole lane
+         * before them, the 8 bytes ending at the message's end, shifted down (no byte past
+         * the end is read); else the r bytes copied out first. */
+        X = RS_VSET1((uint64_t)domain << (8 * r));
+        if (r) {
+#if defined(RS_VSRL)
+            if (lanes) {
+                T0 = RS_VLOADP(p0 + len - 8, 1);
+                T1 = RS_VLOADP(p1 + len - 8, 1);
+                T2 = RS_VLOADP(p2 + len - 8, 1);
+                T3 = RS_VLOADP(p3 + len - 8, 1);
+                T4 = RS_VLOADP(p4 + len - 8, 1);
+                T5 = RS_VLOADP(p5 + len - 8, 1);
+                T6 = RS_VLOADP(p6 + len - 8, 1);
+                T7 = RS_VLOADP(p7 + len - 8, 1);
+            } else
+#endif
+            {
+                for (i = 0; i < 8; i++) {
+                    tail[0][i] = i < r ? p0[8 * lanes + i] : 0;
+                    tail[1][i] = i < r ? p1[8 * lanes + i] : 0;
+                    tail[2][i] = i < r ? p2[8 * lanes + i] : 0;
+                    tail[3][i] = i < r ? p3[8 * lanes + i] : 0;
+                    tail[4][i] = i < r ? p4[8 * lanes + i] : 0;
+                    tail[5][i] = i < r ? p5[8 * lanes + i] : 0;
+                    tail[6][i] = i < r ? p6[8 * lanes + i] : 0;
+                    tail[7][i] = i < r ? p7[8 * lanes + i] : 0;
+                }
+                T0 = RS_VLOADP(tail[0], 1);
+                T1 = RS_VLOADP(tail[1], 1);
+                T2 = RS_VLOADP(tail[2], 1);
+                T3 = RS_VLOADP(tail[3], 1);
+                T4 = RS_VLOADP(tail[4], 1);
+                T5 = RS_VLOADP(tail[5], 1);
+                T6 = RS_VLOADP(tail[6], 1);
+                T7 = RS_VLOADP(tail[7], 1);
+            }
+                U1_0 = RS_VLO64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+
+#if defined(RS_VSRL)
+            if (lanes)
+                U3_0_0 = RS_VSRL(U3_0_0, 64 - 8 * r);
+#endif
+            X = RS_VXOR(X, U3_0_0);
+        }
+        if (domain && k == rate_lanes - 1)
+            X = RS_VXOR(X, RS_VSET1((uint64_t)0x80 << 56));
+        RS_VSTORE(states[k], X);
+        k++;
+    }
+    /* The rest is zero but for pad10*1's last bit. */
+    for (; k < 25; k++)
+        RS_VSTORE(states[k], domain && k == rate_lanes - 1 ? RS_VSET1((uint64_t)0x80 << 56)
+                                                           : RS_VZERO);
 }
 
 #else

@@ -126,9 +126,20 @@ static void rs_extract_bytes(const uint64_t *state, size_t pos, const uint8_t *a
         *out = (uint8_t)(state[pos >> 3] >> (8 * (pos & 7)));
 }
 
+/* The state's 25 lanes = 0, one store each: gcc turns a 200-byte memset into `rep stosq`,
+ * whose start-up alone costs a few percent of a permutation; these become vector stores. */
+static void rs_zero_lanes(uint64_t *state)
+{
+    state[0] = state[1] = state[2] = state[3] = state[4] = 0;
+    state[5] = state[6] = state[7] = state[8] = state[9] = 0;
+    state[10] = state[11] = state[12] = state[13] = state[14] = 0;
+    state[15] = state[16] = state[17] = state[18] = state[19] = 0;
+    state[20] = state[21] = state[22] = state[23] = state[24] = 0;
+}
+
 static void rs_sponge_init(rs_sponge *ctx, unsigned rate, unsigned rounds, uint8_t domain)
 {
-    memset(ctx->state, 0, sizeof ctx->state);
+    rs_zero_lanes(ctx->state);
     ctx->rate = rate;
     ctx->pos = 0;
     ctx->rounds = (uint8_t)rounds;
@@ -181,9 +192,10 @@ static void rs_sponge_squeeze(rs_sponge *ctx, uint8_t *out, size_t len)
     }
     while (len) {
         if (ctx->pos == ctx->rate) {
-            if (len >= ctx->rate) {
+            if (len > ctx->rate) {
                 /* Whole blocks go straight from the state to the output, the state kept in
-                 * registers across them. */
+                 * registers across them (one block alone costs less through the
+                 * permutation and the stores below). */
                 take = keccak_p1600_squeeze(ctx->state, ctx->rounds, ctx->rate / 8, out, len);
                 out += take;
                 len -= take;
@@ -200,6 +212,26 @@ static void rs_sponge_squeeze(rs_sponge *ctx, uint8_t *out, size_t len)
         out += take;
         len -= take;
     }
+}
+
+/*
+ * A one-shot's sponge: init and absorb, and for a message shorter than a block (what most
+ * callers hash) the padding too, so the first block squeezed is one permutation away and no
+ * call on the way loops or branches on the position.
+ */
+static void rs_sponge_start(rs_sponge *ctx, const uint8_t *in, size_t len, unsigned rate,
+                            unsigned rounds, uint8_t domain)
+{
+    rs_sponge_init(ctx, rate, rounds, domain);
+    if (len >= rate) {
+        rs_sponge_absorb(ctx, in, len);
+        return;
+    }
+    rs_xor_bytes(ctx->state, 0, in, len);
+    ctx->state[len >> 3] ^= (uint64_t)domain << (8 * (len & 7));
+    ctx->state[(rate - 1) >> 3] ^= (uint64_t)0x80 << (8 * ((rate - 1) & 7));
+    ctx->pos = rate;
+    ctx->squeezing = 1;
 }
 
 void sha3_224_init(keccak_sponge *ctx)
@@ -220,8 +252,7 @@ void sha3_224_final(keccak_sponge *ctx, uint8_t out[28])
 void sha3_224(uint8_t out[28], const uint8_t *in, size_t len)
 {
     rs_sponge ctx;
-    rs_sponge_init(&ctx, 144, 24, 0x06);
-    rs_sponge_absorb(&ctx, in, len);
+    rs_sponge_start(&ctx, in, len, 144, 24, 0x06);
     rs_sponge_squeeze(&ctx, out, 28);
 }
 
@@ -243,8 +274,7 @@ void sha3_256_final(keccak_sponge *ctx, uint8_t out[32])
 void sha3_256(uint8_t out[32], const uint8_t *in, size_t len)
 {
     rs_sponge ctx;
-    rs_sponge_init(&ctx, 136, 24, 0x06);
-    rs_sponge_absorb(&ctx, in, len);
+    rs_sponge_start(&ctx, in, len, 136, 24, 0x06);
     rs_sponge_squeeze(&ctx, out, 32);
 }
 
@@ -266,8 +296,7 @@ void sha3_384_final(keccak_sponge *ctx, uint8_t out[48])
 void sha3_384(uint8_t out[48], const uint8_t *in, size_t len)
 {
     rs_sponge ctx;
-    rs_sponge_init(&ctx, 104, 24, 0x06);
-    rs_sponge_absorb(&ctx, in, len);
+    rs_sponge_start(&ctx, in, len, 104, 24, 0x06);
     rs_sponge_squeeze(&ctx, out, 48);
 }
 
@@ -289,8 +318,7 @@ void sha3_512_final(keccak_sponge *ctx, uint8_t out[64])
 void sha3_512(uint8_t out[64], const uint8_t *in, size_t len)
 {
     rs_sponge ctx;
-    rs_sponge_init(&ctx, 72, 24, 0x06);
-    rs_sponge_absorb(&ctx, in, len);
+    rs_sponge_start(&ctx, in, len, 72, 24, 0x06);
     rs_sponge_squeeze(&ctx, out, 64);
 }
 
@@ -312,8 +340,7 @@ void keccak256_final(keccak_sponge *ctx, uint8_t out[32])
 void keccak256(uint8_t out[32], const uint8_t *in, size_t len)
 {
     rs_sponge ctx;
-    rs_sponge_init(&ctx, 136, 24, 0x01);
-    rs_sponge_absorb(&ctx, in, len);
+    rs_sponge_start(&ctx, in, len, 136, 24, 0x01);
     rs_sponge_squeeze(&ctx, out, 32);
 }
 
@@ -335,8 +362,7 @@ void shake128_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len)
 void shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
 {
     rs_sponge ctx;
-    rs_sponge_init(&ctx, 168, 24, 0x1F);
-    rs_sponge_absorb(&ctx, in, inlen);
+    rs_sponge_start(&ctx, in, inlen, 168, 24, 0x1F);
     rs_sponge_squeeze(&ctx, out, outlen);
 }
 
@@ -358,8 +384,7 @@ void shake256_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len)
 void shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
 {
     rs_sponge ctx;
-    rs_sponge_init(&ctx, 136, 24, 0x1F);
-    rs_sponge_absorb(&ctx, in, inlen);
+    rs_sponge_start(&ctx, in, inlen, 136, 24, 0x1F);
     rs_sponge_squeeze(&ctx, out, outlen);
 }
 
@@ -381,8 +406,7 @@ void turboshake128_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len)
 void turboshake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen, uint8_t domain)
 {
     rs_sponge ctx;
-    rs_sponge_init(&ctx, 168, 12, domain);
-    rs_sponge_absorb(&ctx, in, inlen);
+    rs_sponge_start(&ctx, in, inlen, 168, 12, domain);
     rs_sponge_squeeze(&ctx, out, outlen);
 }
 
@@ -404,8 +428,7 @@ void turboshake256_squeeze(keccak_sponge *ctx, uint8_t *out, size_t len)
 void turboshake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen, uint8_t domain)
 {
     rs_sponge ctx;
-    rs_sponge_init(&ctx, 136, 12, domain);
-    rs_sponge_absorb(&ctx, in, inlen);
+    rs_sponge_start(&ctx, in, inlen, 136, 12, domain);
     rs_sponge_squeeze(&ctx, out, outlen);
 }
 
@@ -579,10 +602,60 @@ static void rs_mb_squeeze_blocks(uint64_t *st, unsigned n, unsigned k, uint8_t *
     }
 }
 
+
+/* No input: a padded empty message reads no byte. */
+static const uint8_t *const rs_mb_none[8] = { 0 };
+
+/* A fresh sponge's states from the first len (< rate) bytes of every lane, padded when domain
+ * is nonzero, written whole by the multi-state kernel k itself (its _start), so that its
+ * next load of them comes straight from these stores; 0 for kernel 0, whose separate states
+ * the caller fills word by word. */
+static int rs_mb_start(uint64_t *st, unsigned n, unsigned k, const uint8_t *const *in,
+                       size_t len, unsigned rate, uint8_t domain)
+{
+    unsigned g;
+    switch (k) {
+#if defined(RS_BUILD_AVX512)
+    case 1:
+        for (g = 0; g < n; g += 8)
+            keccak_p1600_x8_avx512_start((uint64_t (*)[8])(st + 25 * g), in + g, len,
+                                         rate / 8, domain);
+        return 1;
+#endif
+#if defined(RS_BUILD_AVX512)
+    case 2:
+        for (g = 0; g < n; g += 4)
+            keccak_p1600_x4_avx512vl_start((uint64_t (*)[4])(st + 25 * g), in + g, len,
+                                           rate / 8, domain);
+        return 1;
+#endif
+#if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
+    case 3:
+        for (g = 0; g < n; g += 4)
+            keccak_p1600_x4_avx2_start((uint64_t (*)[4])(st + 25 * g), in + g, len,
+                                       rate / 8, domain);
+        return 1;
+#endif
+#if defined(RS_BUILD_AVX512)
+    case 4:
+        for (g = 0; g < n; g += 2)
+            keccak_p1600_x2_avx512vl_start((uint64_t (*)[2])(st + 25 * g), in + g, len,
+                                           rate / 8, domain);
+        return 1;
+#endif
+    default:
+        (void)st, (void)n, (void)in, (void)len, (void)rate, (void)domain;
+        return 0;
+    }
+}
+
 static void rs_mb_init(keccak_sponge_mb *mb, uint64_t *st, unsigned n, unsigned rate,
                        unsigned rounds, uint8_t domain)
 {
     mb->kernel = (uint8_t)rs_mb_kernel(n);
+    /* A multi-state kernel writes the states whole at the first absorb or squeeze. */
+    mb->blank = mb->kernel != 0;
+    if (!mb->blank)
     memset(st, 0, 25 * sizeof *st * rs_mb_lanes(n, rs_mb_width[mb->kernel]));
     mb->rate = rate;
     mb->pos = 0;
@@ -602,6 +675,17 @@ static void rs_mb_absorb(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
         return;
     for (j = 0; j < m; j++)
         p[j] = in[j < n ? j : 0];
+    if (mb->blank) {
+        /* The first bytes: a short message is the states' first write, a long one starts
+         * from zero states written whole. */
+        mb->blank = 0;
+        if (len < mb->rate) {
+            rs_mb_start(st, m, mb->kernel, p, len, mb->rate, 0);
+            mb->pos = (uint32_t)len;
+            return;
+        }
+        rs_mb_start(st, m, mb->kernel, p, 0, mb->rate, 0);
+    }
     if (mb->pos) {
         take = mb->rate - mb->pos;
         if (take > len)
@@ -639,6 +723,13 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
     size_t take, blocks;
     uint64_t *lane;
 
+    if (mb->blank) {
+        /* Nothing absorbed: the states are the padding of an empty message. */
+        mb->blank = 0;
+        rs_mb_start(st, m, mb->kernel, rs_mb_none, 0, mb->rate, mb->domain);
+        mb->pos = mb->rate;
+        mb->squeezing = 1;
+    }
     if (!mb->squeezing) {
         /* The same padding as rs_sponge_squeeze, on every lane. */
         for (j = 0; j < m; j++) {
@@ -663,6 +754,17 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
                 len -= blocks * mb->rate;
                 continue;
             }
+            if (mb->kernel && len >= 8) {
+                /* The whole lanes of a last, shorter block: the kernel stores them from its
+                 * registers as it does whole blocks' (one block of len / 8 lanes). */
+                take = len / 8 * 8;
+                rs_mb_squeeze_blocks(st, m, mb->kernel, p, 1, (unsigned)(take / 8), mb->rounds);
+                for (j = 0; j < m; j++)
+                    p[j] += take;
+                mb->pos = (uint32_t)take;
+                len -= take;
+                continue;
+            }
             rs_mb_permute(st, m, mb->kernel, mb->rounds);
             mb->pos = 0;
         }
@@ -680,43 +782,62 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
     }
 }
 
+
+/* A one-shot's sponges: init and absorb, and where a multi-state kernel runs the lanes and
+ * the messages are shorter than a block, the padding too, in the states' one write. */
+static void rs_mb_begin(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
+                        const uint8_t *const *in, size_t len, unsigned rate, unsigned rounds,
+                        uint8_t domain)
+{
+    const uint8_t *p[8];
+    unsigned j, m;
+
+    rs_mb_init(mb, st, n, rate, rounds, domain);
+    if (mb->blank && len < rate) {
+        m = rs_mb_lanes(n, rs_mb_width[mb->kernel]);
+        for (j = 0; j < m; j++)
+            p[j] = in[j < n ? j : 0];
+        rs_mb_start(st, m, mb->kernel, p, len, rate, domain);
+        mb->blank = 0;
+        mb->pos = rate;
+        mb->squeezing = 1;
+        return;
+    }
+    rs_mb_absorb(mb, st, n, in, len);
+}
+
 void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 2, 144, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 144, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 28);
 }
 
 void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
 }
 
 void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 2, 104, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 104, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 48);
 }
 
 void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 2, 72, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 72, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 64);
 }
 
 void keccak256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x01);
-    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 24, 0x01);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
 }
 
@@ -739,8 +860,7 @@ void shake128_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 2, 168, 24, 0x1F);
-    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 168, 24, 0x1F);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
@@ -763,8 +883,7 @@ void shake256_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x1F);
-    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 24, 0x1F);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
@@ -787,8 +906,7 @@ void turboshake128_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 2, 168, 12, domain);
-    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 168, 12, domain);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
@@ -811,48 +929,42 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 12, domain);
-    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 12, domain);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
 void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 4, 144, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 144, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 28);
 }
 
 void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
 }
 
 void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 4, 104, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 104, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 48);
 }
 
 void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 4, 72, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 72, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 64);
 }
 
 void keccak256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x01);
-    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 24, 0x01);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
 }
 
@@ -875,8 +987,7 @@ void shake128_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 4, 168, 24, 0x1F);
-    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 168, 24, 0x1F);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
@@ -899,8 +1010,7 @@ void shake256_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x1F);
-    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 24, 0x1F);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
@@ -923,8 +1033,7 @@ void turboshake128_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 4, 168, 12, domain);
-    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 168, 12, domain);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
@@ -947,48 +1056,42 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 12, domain);
-    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 12, domain);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
 void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 8, 144, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 144, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 28);
 }
 
 void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
 }
 
 void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 8, 104, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 104, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 48);
 }
 
 void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 8, 72, 24, 0x06);
-    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 72, 24, 0x06);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 64);
 }
 
 void keccak256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x01);
-    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 24, 0x01);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
 }
 
@@ -1011,8 +1114,7 @@ void shake128_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 8, 168, 24, 0x1F);
-    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 168, 24, 0x1F);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
@@ -1035,8 +1137,7 @@ void shake256_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x1F);
-    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 24, 0x1F);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
@@ -1059,8 +1160,7 @@ void turboshake128_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 8, 168, 12, domain);
-    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 168, 12, domain);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
@@ -1083,8 +1183,7 @@ void turboshake256_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 12, domain);
-    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
+    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 12, domain);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
