@@ -24,6 +24,7 @@ EXAMPLE = "examples/mlkem_matrix.c"
 BENCH = "bench/bench_sponge_xN.c"
 BENCH_SP = "bench/bench_sp800185.c"
 BENCH_XN = "bench/bench_keccak_xN.c"
+BENCH_SHORT = "bench/bench_short.c"
 
 
 def per_compiler(w, ctx, suite):
@@ -83,8 +84,9 @@ def vendored(w, ctx):
 
 
 def benches(w, cc, objdir, objs, headers):
-    """`ninja bench-sponge-xN`, `ninja bench-sp800185` and `ninja bench-keccak-xN`, each its own goal, so the bench
-    goals' existing edges stay as they are. They run on the path the dispatch picks
+    """`ninja bench-sponge-xN`, `ninja bench-sp800185`, `ninja bench-keccak-xN` and `ninja
+    bench-short` (`bench-short-paths`: once per path), each its own goal, so the bench goals'
+    existing edges stay as they are. They run on the path the dispatch picks
     (ROUNDSMITH_PATH=avx2 by hand for AVX2)."""
     o = os.path.join(objdir, "bench_sponge_xN.o")
     w.build([o], "cc", [BENCH], order_only=headers,
@@ -108,6 +110,18 @@ def benches(w, cc, objdir, objs, headers):
     bench = os.path.join(objdir, "bench_keccak_xN")
     w.build([bench], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
     w.build(["bench-keccak-xN"], "bench_each", [bench])
+    # `ninja bench-short`: each short-message call against its bare permutation, on the
+    # path the dispatch picks; `ninja bench-short-paths`: the same once per path.
+    o = os.path.join(objdir, "bench_short.o")
+    w.build([o], "cc", [BENCH_SHORT], order_only=headers,
+            variables=[("cc", cc["cc"]),
+                       ("cflags", f"-O2 -I{bundles.CANONICAL} -Itests "
+                                  f"-DRS_COMPILER='\"{cc['cc']}\"'")])
+    bench = os.path.join(objdir, "bench_short")
+    w.build([bench], "link", [o] + objs, variables=[("cc", cc["cc"]), ("ldflags", "")])
+    w.build(["bench-short"], "bench_each", [bench])
+    w.build(["bench-short-paths"], "bench_paths", [bench], variables=[
+        ("paths", " ".join(p.name for p in targets.BUNDLES["x86_64"].paths))])
 
 
 def elsewhere(w, ctx):
