@@ -366,10 +366,19 @@ XN_ABSORB = ({"blocks": 2, "lanes": 21, "rounds": 24, "offset": 0, "stride": 8},
 XN_SQUEEZE = ({"blocks": 2, "lanes": 4, "rounds": 24}, {"blocks": 2, "lanes": 3, "rounds": 12},
               {"blocks": 2, "lanes": 2, "rounds": 7})
 XN_OUT = max(c["blocks"] * 8 * c["lanes"] for c in XN_SQUEEZE)
+# Then, in a kernel under its own name, its fresh-sponge writes (_start): a partial lane after
+# whole ones with the padding, a message shorter than a lane, and whole lanes unpadded.
+XN_START = ({"offset": 0, "stride": 40, "length": 34, "lanes": 21, "domain": 0x1F},
+            {"offset": 7, "stride": 3, "length": 5, "lanes": 17, "domain": 0x06},
+            {"offset": 11, "stride": 9, "length": 136, "lanes": 18, "domain": 0})
+
+
+def _interleaved(states, n):
+    return b"".join(states[j][i].to_bytes(8, "little") for i in range(25) for j in range(n))
 
 
 @functools.lru_cache(maxsize=None)
-def _xn_answer(n):
+def _xn_answer(n, start=False):
     states = [reference.keccak_p1600(reference.keccak_p1600(_state(200 * j), 12), 24)
               for j in range(n)]
     states = [reference.keccak_p1600(s, XN_STATES_ROUNDS) for s in states]
@@ -389,8 +398,17 @@ def _xn_answer(n):
                 states[j] = reference.keccak_p1600(states[j], call["rounds"])
                 outs[j] += reference.state_to_bytes(states[j])[:8 * call["lanes"]]
         out += b"".join(outs)
+    for call in XN_START if start else ():
+        for j in range(n):
+            block = bytearray(200)
+            block[:call["length"]] = message(call["offset"] + call["stride"] * j, call["length"])
+            if call["domain"]:
+                block[call["length"]] ^= call["domain"]
+                block[8 * call["lanes"] - 1] ^= 0x80
+            states[j] = reference.state_from_bytes(bytes(block))
+        out += _interleaved(states, n)
     # The interleaved layout, lane by lane.
-    out += b"".join(states[j][i].to_bytes(8, "little") for i in range(25) for j in range(n))
+    out += _interleaved(states, n)
     return fnv(out)
 
 
@@ -398,7 +416,7 @@ def leaf_check(spec, n):
     """A multi-state kernel under its own name (keccak_p1600_x<N>_<isa>), through the
     multi-state script."""
     shape = spec.split("-")[0] + "-" + spec.split("-")[-1]
-    return Check(CODES[shape], f"keccak_p1600_x{n} ({shape})", "leaf", fnv=_xn_answer(n),
+    return Check(CODES[shape], f"keccak_p1600_x{n} ({shape})", "leaf", fnv=_xn_answer(n, True),
                  params=(("n", n),), macro="KECCAK_" + shape.upper().replace("-", "_"))
 
 
@@ -553,6 +571,7 @@ def _message_uses():
     uses = [(0, SHORT), KT_CUSTOM, (0, 56), SP_NAME, SP_KEY, *SP_PARTS]
     uses += [(c["offset"], c["length"]) for c in ABSORB_CALLS + SINGLE_ABSORB]
     uses += [(c["offset"] + 7 * c["stride"], c["blocks"] * 8 * c["lanes"]) for c in XN_ABSORB]
+    uses += [(c["offset"] + 7 * c["stride"], c["length"]) for c in XN_START]
     for op in SNP_XN_SCRIPT:
         if op[0] in ("add_bytes", "overwrite_bytes", "extract_and_add_bytes"):
             uses.append((op[1] + 7 * op[2], op[4]))

@@ -3536,10 +3536,89 @@ RS_TARGET void keccak_p1600_x4_avx512vl_start(uint64_t states[25][4],
         RS_VSTORE(states[k], X);
         k++;
     }
-    /* The rest is zero but for pad10*1's last bit. */
-    for (; k < 25; k++)
-        RS_VSTORE(states[k], domain && k == rate_lanes - 1 ? RS_VSET1((uint64_t)0x80 << 56)
-                                                           : RS_VZERO);
+    /* The rest is zero (straight-line stores from lane k on) but for pad10*1's last bit,
+     * whose lane is stored again after its zero. */
+    X = RS_VZERO;
+    switch (k) {
+    case 0:
+        RS_VSTORE(states[0], X);
+        /* fall through */
+    case 1:
+        RS_VSTORE(states[1], X);
+        /* fall through */
+    case 2:
+        RS_VSTORE(states[2], X);
+        /* fall through */
+    case 3:
+        RS_VSTORE(states[3], X);
+        /* fall through */
+    case 4:
+        RS_VSTORE(states[4], X);
+        /* fall through */
+    case 5:
+        RS_VSTORE(states[5], X);
+        /* fall through */
+    case 6:
+        RS_VSTORE(states[6], X);
+        /* fall through */
+    case 7:
+        RS_VSTORE(states[7], X);
+        /* fall through */
+    case 8:
+        RS_VSTORE(states[8], X);
+        /* fall through */
+    case 9:
+        RS_VSTORE(states[9], X);
+        /* fall through */
+    case 10:
+        RS_VSTORE(states[10], X);
+        /* fall through */
+    case 11:
+        RS_VSTORE(states[11], X);
+        /* fall through */
+    case 12:
+        RS_VSTORE(states[12], X);
+        /* fall through */
+    case 13:
+        RS_VSTORE(states[13], X);
+        /* fall through */
+    case 14:
+        RS_VSTORE(states[14], X);
+        /* fall through */
+    case 15:
+        RS_VSTORE(states[15], X);
+        /* fall through */
+    case 16:
+        RS_VSTORE(states[16], X);
+        /* fall through */
+    case 17:
+        RS_VSTORE(states[17], X);
+        /* fall through */
+    case 18:
+        RS_VSTORE(states[18], X);
+        /* fall through */
+    case 19:
+        RS_VSTORE(states[19], X);
+        /* fall through */
+    case 20:
+        RS_VSTORE(states[20], X);
+        /* fall through */
+    case 21:
+        RS_VSTORE(states[21], X);
+        /* fall through */
+    case 22:
+        RS_VSTORE(states[22], X);
+        /* fall through */
+    case 23:
+        RS_VSTORE(states[23], X);
+        /* fall through */
+    case 24:
+        RS_VSTORE(states[24], X);
+    default:
+        break;
+    }
+    if (domain && rate_lanes - 1 >= k)
+        RS_VSTORE(states[rate_lanes - 1], RS_VSET1((uint64_t)0x80 << 56));
 }
 
 #else

@@ -754,17 +754,6 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
                 len -= blocks * mb->rate;
                 continue;
             }
-            if (mb->kernel && len >= 8) {
-                /* The whole lanes of a last, shorter block: the kernel stores them from its
-                 * registers as it does whole blocks' (one block of len / 8 lanes). */
-                take = len / 8 * 8;
-                rs_mb_squeeze_blocks(st, m, mb->kernel, p, 1, (unsigned)(take / 8), mb->rounds);
-                for (j = 0; j < m; j++)
-                    p[j] += take;
-                mb->pos = (uint32_t)take;
-                len -= take;
-                continue;
-            }
             rs_mb_permute(st, m, mb->kernel, mb->rounds);
             mb->pos = 0;
         }

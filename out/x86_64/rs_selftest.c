@@ -101,10 +101,10 @@ static const uint64_t rs_st_want_fnv[35] = {
     0xC82CC3B22935C610ULL,
     0xA45B0A2541F0E44FULL,
     0xE65CB5555FCB009AULL,
-    0xC2DF78D2284784DDULL,
-    0x2D5867548014FF76ULL,
-    0x2D5867548014FF76ULL,
-    0x5A5AE4C82926D583ULL,
+    0x2F82AE01ADE8EEC0ULL,
+    0x89CF5E22EDFFF8D6ULL,
+    0x89CF5E22EDFFF8D6ULL,
+    0x64F3A98DAE439427ULL,
     0x39BD1CE1540E1DE5ULL,
     0x39BD1CE1540E1DE5ULL,
     0x39BD1CE1540E1DE5ULL,
@@ -581,6 +581,19 @@ static void rs_st_x8_x8_u2_avx512(unsigned *code, const uint8_t *msg)
     r = keccak_p1600_x8_avx512_squeeze(states, to, 2, 2, 7);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 256);
+    /* A fresh sponge's first write, as the multi-buffer sponges make it. */
+    for (j = 0; j < 8; j++)
+        in[j] = msg + 0 + 40 * j;
+    keccak_p1600_x8_avx512_start(states, in, 34, 21, 0x1F);
+    h = rs_st_fnv_lanes(h, &states[0][0], 200);
+    for (j = 0; j < 8; j++)
+        in[j] = msg + 7 + 3 * j;
+    keccak_p1600_x8_avx512_start(states, in, 5, 17, 0x06);
+    h = rs_st_fnv_lanes(h, &states[0][0], 200);
+    for (j = 0; j < 8; j++)
+        in[j] = msg + 11 + 9 * j;
+    keccak_p1600_x8_avx512_start(states, in, 136, 18, 0x00);
+    h = rs_st_fnv_lanes(h, &states[0][0], 200);
     h = rs_st_fnv_lanes(h, &states[0][0], 200);
     rs_st_verdict(code, 54, d | (h ^ rs_st_want_fnv[4]));
 }
@@ -636,6 +649,19 @@ static void rs_st_x4_x4_u2_avx512vl(unsigned *code, const uint8_t *msg)
     r = keccak_p1600_x4_avx512vl_squeeze(states, to, 2, 2, 7);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 128);
+    /* A fresh sponge's first write, as the multi-buffer sponges make it. */
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 0 + 40 * j;
+    keccak_p1600_x4_avx512vl_start(states, in, 34, 21, 0x1F);
+    h = rs_st_fnv_lanes(h, &states[0][0], 100);
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 7 + 3 * j;
+    keccak_p1600_x4_avx512vl_start(states, in, 5, 17, 0x06);
+    h = rs_st_fnv_lanes(h, &states[0][0], 100);
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 11 + 9 * j;
+    keccak_p1600_x4_avx512vl_start(states, in, 136, 18, 0x00);
+    h = rs_st_fnv_lanes(h, &states[0][0], 100);
     h = rs_st_fnv_lanes(h, &states[0][0], 100);
     rs_st_verdict(code, 53, d | (h ^ rs_st_want_fnv[5]));
 }
@@ -691,6 +717,19 @@ static void rs_st_x4_x4_u2_avx2(unsigned *code, const uint8_t *msg)
     r = keccak_p1600_x4_avx2_squeeze(states, to, 2, 2, 7);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 128);
+    /* A fresh sponge's first write, as the multi-buffer sponges make it. */
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 0 + 40 * j;
+    keccak_p1600_x4_avx2_start(states, in, 34, 21, 0x1F);
+    h = rs_st_fnv_lanes(h, &states[0][0], 100);
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 7 + 3 * j;
+    keccak_p1600_x4_avx2_start(states, in, 5, 17, 0x06);
+    h = rs_st_fnv_lanes(h, &states[0][0], 100);
+    for (j = 0; j < 4; j++)
+        in[j] = msg + 11 + 9 * j;
+    keccak_p1600_x4_avx2_start(states, in, 136, 18, 0x00);
+    h = rs_st_fnv_lanes(h, &states[0][0], 100);
     h = rs_st_fnv_lanes(h, &states[0][0], 100);
     rs_st_verdict(code, 52, d | (h ^ rs_st_want_fnv[6]));
 }
@@ -746,6 +785,19 @@ static void rs_st_x2_x2_u1_avx512vl(unsigned *code, const uint8_t *msg)
     r = keccak_p1600_x2_avx512vl_squeeze(states, to, 2, 2, 7);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 64);
+    /* A fresh sponge's first write, as the multi-buffer sponges make it. */
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 0 + 40 * j;
+    keccak_p1600_x2_avx512vl_start(states, in, 34, 21, 0x1F);
+    h = rs_st_fnv_lanes(h, &states[0][0], 50);
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 7 + 3 * j;
+    keccak_p1600_x2_avx512vl_start(states, in, 5, 17, 0x06);
+    h = rs_st_fnv_lanes(h, &states[0][0], 50);
+    for (j = 0; j < 2; j++)
+        in[j] = msg + 11 + 9 * j;
+    keccak_p1600_x2_avx512vl_start(states, in, 136, 18, 0x00);
+    h = rs_st_fnv_lanes(h, &states[0][0], 50);
     h = rs_st_fnv_lanes(h, &states[0][0], 50);
     rs_st_verdict(code, 51, d | (h ^ rs_st_want_fnv[7]));
 }
