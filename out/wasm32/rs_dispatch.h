@@ -10,7 +10,7 @@
  *     bundle = wasm32
  *     paths  = scalar, simd128
  *     prefix = (none)
- *     shapes = keccak_scalar, keccak_x2_simd128 from generator/targets.py (no wasm32 profile applies); chacha by the least worst loss over generator/profiles/wasm32-node20.20.2-amd-epyc-f26m2-clang.json
+ *     shapes = keccak_scalar, keccak_x2_simd128, chacha by the least worst loss over generator/profiles/wasm32-node20.20.2-amd-epyc-f26m2-clang.json
  */
 
 #ifndef RS_DISPATCH_H
