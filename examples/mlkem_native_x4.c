@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /*
  * mlkem_native_x4: examples/mlkem_native_roundsmith_x4.h, roundsmith as mlkem-native's
- * FIPS-202 x4 backend, driven the way mlkem-native's front end drives a backend: the file is
- * named by MLK_CONFIG_FIPS202_BACKEND_FILE and included by common.h; the x4 permutation
- * calls mlk_keccak_f1600_x4_native and takes the result only on MLK_NATIVE_FUNC_SUCCESS; the
+ * FIPS-202 backend, driven the way mlkem-native's front end drives a backend: the file is
+ * named by MLK_CONFIG_FIPS202_BACKEND_FILE and included by common.h; the x4 and x1
+ * permutations call mlk_keccak_f1600_x4_native / _x1_native and take the result only on
+ * MLK_NATIVE_FUNC_SUCCESS; the
  * byte xor and extract are mlkem-native's C loops on state + 25 * j. common.h and api.h are
  * stand-ins of mlkem-native's (examples/stand-ins/). Checked: SHAKE128 and SHAKE256 x4,
  * absorb-once and squeeze-blocks as ML-KEM's matrix and noise use them, against the bundle's
- * one-stream functions, and SHAKE128("") against FIPS 202's value.
+ * one-stream functions, the single-state SHAKE128 on the x1 hook likewise, and SHAKE128("")
+ * against FIPS 202's value.
  *
  *   (build: the gcc line below, from this folder)
  *   ./mlkem_native_x4   prints "mlkem_native_x4: ok" and exits 0, or names the first difference
@@ -90,6 +92,38 @@ static void shake_x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, 
         out0 += rate, out1 += rate, out2 += rate, out3 += rate;
     }
 }
+
+/* The single-state SHAKE128 of ML-KEM's x1 paths, absorb-once then whole blocks, each
+ * permutation through mlk_keccak_f1600_x1_native. */
+static void keccakf1600_permute(uint64_t *state)
+{
+#if defined(MLK_USE_NATIVE_FIPS202_X1)
+    if (mlk_keccak_f1600_x1_native(state) == MLK_NATIVE_FUNC_SUCCESS)
+        return;
+#endif
+    fell_back = 1;
+}
+
+static void shake128_x1(uint8_t *out, size_t nblocks, const uint8_t *in, size_t inlen)
+{
+    uint64_t state[25];
+    size_t i;
+    memset(state, 0, sizeof state);
+    for (; inlen >= 168; inlen -= 168, in += 168) {
+        for (i = 0; i < 168; i++)
+            state[i / 8] ^= (uint64_t)in[i] << 8 * (i % 8);
+        keccakf1600_permute(state);
+    }
+    for (i = 0; i < inlen; i++)
+        state[i / 8] ^= (uint64_t)in[i] << 8 * (i % 8);
+    state[inlen / 8] ^= (uint64_t)0x1F << 8 * (inlen % 8);
+    state[167 / 8] ^= (uint64_t)0x80 << 8 * (167 % 8);
+    for (; nblocks; nblocks--, out += 168) {
+        keccakf1600_permute(state);
+        for (i = 0; i < 168; i++)
+            out[i] = (uint8_t)(state[i / 8] >> 8 * (i % 8));
+    }
+}
 /* ---- end of the front end's side ---- */
 
 int main(void)
@@ -120,6 +154,17 @@ int main(void)
                     return 1;
                 }
             }
+        }
+    }
+    for (n = 0; n < sizeof lengths / sizeof lengths[0]; n++) {
+        inlen = lengths[n];
+        shake128_x1(out[0], 3, in[0], inlen);
+        shake128(want, 3 * 168, in[0], inlen);
+        if (fell_back || memcmp(out[0], want, 3 * 168)) {
+            printf("mlkem_native_x4: single-state SHAKE128 differs at input length %zu%s "
+                   "(path %s)\n", inlen, fell_back ? ", the backend fell back" : "",
+                   rs_path_name());
+            return 1;
         }
     }
     shake_x4_absorb_once(state, 168, NULL, NULL, NULL, NULL, 0);

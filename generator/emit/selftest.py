@@ -358,13 +358,15 @@ def single_check(name=None):
 # then 12 rounds in the interleaved layout, all 24 and XN_STATES_ROUNDS in the separate one;
 # then the block loops: XN_ABSORB (instance j reads m[offset + stride j ..]) and XN_SQUEEZE
 # (instance j writes its own stretch of the output), at the two round counts they keep in
-# registers and at another (the plain loop), two blocks each.
+# registers and at another (the plain loop), two blocks each, and one-block squeezes (the
+# permutation, then the kernel's own stores).
 XN_STATES_ROUNDS = 7
 XN_ABSORB = ({"blocks": 2, "lanes": 21, "rounds": 24, "offset": 0, "stride": 8},
              {"blocks": 2, "lanes": 17, "rounds": 12, "offset": 3, "stride": 16},
              {"blocks": 2, "lanes": 9, "rounds": 7, "offset": 5, "stride": 24})
 XN_SQUEEZE = ({"blocks": 2, "lanes": 4, "rounds": 24}, {"blocks": 2, "lanes": 3, "rounds": 12},
-              {"blocks": 2, "lanes": 2, "rounds": 7})
+              {"blocks": 2, "lanes": 2, "rounds": 7}, {"blocks": 1, "lanes": 21, "rounds": 24},
+              {"blocks": 1, "lanes": 18, "rounds": 12})
 XN_OUT = max(c["blocks"] * 8 * c["lanes"] for c in XN_SQUEEZE)
 # Then, in a kernel under its own name, its fresh-sponge writes (_start): a partial lane after
 # whole ones with the padding, a message shorter than a lane, and whole lanes unpadded.

@@ -228,6 +228,7 @@ KINDS = [
     (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}_absorb$"), "absorbN"),
     (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}_squeeze$"), "squeezeN"),
     (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}_start$"), "startN"),
+    (re.compile(rf"^(?:\w+_)?keccak_p1600_x(\d){_ISA}_extract$"), "extractN"),
     (re.compile(r"^(?:\w+_)?keccak_x(\d)_interleave$"), "interleave"),
     (re.compile(r"^(?:\w+_)?keccak_x(\d)_deinterleave$"), "deinterleave"),
 ]
@@ -253,6 +254,9 @@ def cases(kind, n, quick=False):
         return [dict()]
     if kind == "startN":
         return start_cases(quick)
+    if kind == "extractN":
+        # every count of lanes, each group's tail among them, and one past the state
+        return [dict(lanes=k) for k in range(27)]
     out = []
     # Two blocks take the loop from a first block into a second (the state kept in registers
     # between them); one block is its own case once.
@@ -325,6 +329,23 @@ def _start(interp, name, n, case, be, S, states, sp):
                 w = anf.xor(w, 0x80 << 56)
             want.append(w)
         _check_lanes(states, want, f"instance {j}", base=8 * j, stride=8 * n)
+
+
+def _extract(interp, name, n, case, be, S, sp):
+    """_extract: instance j's first `lanes` lanes as bytes at out[j], buffers of exactly
+    that many bytes (a write past one fails); nothing at all for more than 25 lanes."""
+    lanes = case["lanes"]
+    size = 8 * lanes if lanes <= 25 else 1
+    ptrs = Obj("streams", 8 * n, be)
+    bufs = [Obj(f"out{j}", size, be) for j in range(n)]
+    for j in range(n):
+        ptrs.write(8 * j, 8, Pointer(bufs[j], 0))
+    interp.call(name, [sp, (Pointer(ptrs, 0), T.Ptr(T.Ptr(T.U8))), (lanes, T.UINT)])
+    for j in range(n):
+        if lanes <= 25:
+            _check_bytes(bufs[j], 0, S[j][:lanes], f"stream {j} output")
+        elif bufs[j].cells:
+            raise Mismatch(f"stream {j}: written with {lanes} lanes asked", None)
 
 
 def run_case(interp, name, kind, n, case, big_endian, contracts=False):
@@ -473,6 +494,9 @@ def _multi(interp, name, kind, n, case, be, cuts=False):
         return
     if kind == "startN":
         _start(interp, name, n, case, be, S, states, sp)
+        return
+    if kind == "extractN":
+        _extract(interp, name, n, case, be, S, sp)
         return
     if kind in ("fN", "pN"):
         rounds = case["rounds"]

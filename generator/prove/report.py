@@ -69,6 +69,8 @@ def c_repro(res, folder):
             return _absorb_repro(res, state, n, fn, hdr)
         if kind == "startN":
             return _start_repro(res, n, fn, hdr)
+        if kind == "extractN":
+            return _extract_repro(res, state, n, fn, hdr)
         return ("#include <stdio.h>\n#include <stdint.h>\n"
                 f"#include \"{hdr}\"\n#include \"rs_dispatch.h\"\n"
                 "int main(void)\n{\n" + decl +
@@ -201,6 +203,29 @@ def _start_repro(res, n, fn, hdr):
             f"    for (i = 0; i < 25; i++) for (j = 0; j < {n}; j++) "
             "bad += m[i][j] != wantn[i][j];\n"
             "    printf(\"%u lanes differ from FIPS 202\\n\", bad);\n"
+            "    return bad != 0;\n}\n")
+
+
+def _extract_repro(res, state, n, fn, hdr):
+    """Whole lanes out of every instance: each instance its own state, each output its
+    expected bytes."""
+    lanes = min(res.counterexample["case"]["lanes"], 25)
+    sts = _instances(state, n)
+    outs = ", ".join("{ %s }" % ", ".join(f"0x{b:02x}" for i in range(lanes)
+                                          for b in sts[j][i].to_bytes(8, "little"))
+                     if lanes else "{ 0 }" for j in range(n))
+    return ("#include <stdio.h>\n#include <stdint.h>\n#include <string.h>\n"
+            f"#include \"{hdr}\"\n"
+            "int main(void)\n{\n"
+            f"    static const uint64_t m[25][{n}] = {{ {_rows(sts, n)} }};\n"
+            f"    static const uint8_t wantn[{n}][{max(8 * lanes, 1)}] = {{ {outs} }};\n"
+            f"    static uint8_t got[{n}][{max(8 * lanes, 1)}];\n"
+            f"    uint8_t *out[{n}];\n"
+            "    unsigned j, bad = 0;\n"
+            f"    for (j = 0; j < {n}; j++) out[j] = got[j];\n"
+            f"    {fn}(m, out, {lanes}u);\n"
+            f"    for (j = 0; j < {n}; j++) bad += memcmp(got[j], wantn[j], {8 * lanes}) != 0;\n"
+            "    printf(\"%u outputs differ from FIPS 202\\n\", bad);\n"
             "    return bad != 0;\n}\n")
 
 

@@ -2187,65 +2187,6 @@ if (squeeze) {
     vst1q_u64(states[24], Asu);
 }
 
-size_t keccak_p1600_x2_neon_absorb(uint64_t states[25][2],
-                                   const uint8_t *const in[2], size_t blocks,
-                                   unsigned rate_lanes, unsigned rounds)
-{
-    size_t b;
-    unsigned j, k;
-
-    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
-        return 0;
-    if (rounds == 24) {
-        uint8_t *streams[2];
-        for (j = 0; j < 2; j++)
-            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
-        rs_keccak_x2_blocks_from0(states, streams, blocks, rate_lanes, 0);
-        return blocks;
-    }
-    if (rounds == 12) {
-        uint8_t *streams[2];
-        for (j = 0; j < 2; j++)
-            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
-        rs_keccak_x2_blocks_from12(states, streams, blocks, rate_lanes, 0);
-        return blocks;
-    }
-    for (b = 0; b < blocks; b++) {
-        for (j = 0; j < 2; j++)
-            for (k = 0; k < rate_lanes; k++)
-                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
-        keccak_p1600_x2_neon(states, rounds);
-    }
-    return blocks;
-}
-
-size_t keccak_p1600_x2_neon_squeeze(uint64_t states[25][2],
-                                    uint8_t *const out[2], size_t blocks,
-                                    unsigned rate_lanes, unsigned rounds)
-{
-    size_t b;
-    unsigned j, k;
-
-    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
-        return 0;
-    if (rounds == 24) {
-        rs_keccak_x2_blocks_from0(states, out, blocks, rate_lanes, 1);
-        return blocks;
-    }
-    if (rounds == 12) {
-        rs_keccak_x2_blocks_from12(states, out, blocks, rate_lanes, 1);
-        return blocks;
-    }
-    for (b = 0; b < blocks; b++) {
-        keccak_p1600_x2_neon(states, rounds);
-        for (j = 0; j < 2; j++)
-            for (k = 0; k < rate_lanes; k++)
-                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
-    }
-    return blocks;
-}
-
-
 void keccak_p1600_x2_neon_start(uint64_t states[25][2],
                                 const uint8_t *const in[2], size_t len,
                                 unsigned rate_lanes, uint8_t domain)
@@ -2584,6 +2525,317 @@ void keccak_p1600_x2_neon_start(uint64_t states[25][2],
     }
     if (domain && rate_lanes - 1 >= k)
         RS_VSTORE(states[rate_lanes - 1], RS_VSET1((uint64_t)0x80 << 56));
+}
+
+
+void keccak_p1600_x2_neon_extract(const uint64_t states[25][2],
+                                  uint8_t *const out[2], unsigned lanes)
+{
+    RS_V T0, T1, U1_0, U1_1;
+    uint8_t *p0 = out[0];
+    uint8_t *p1 = out[1];
+
+    if (lanes > 25)
+        return;
+    switch (lanes / 2) {
+    case 12:
+        T0 = RS_VLOAD(states[22]);
+        T1 = RS_VLOAD(states[23]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 176, U1_0);
+        RS_VSTORE(p1 + 176, U1_1);
+        /* fall through */
+    case 11:
+        T0 = RS_VLOAD(states[20]);
+        T1 = RS_VLOAD(states[21]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 160, U1_0);
+        RS_VSTORE(p1 + 160, U1_1);
+        /* fall through */
+    case 10:
+        T0 = RS_VLOAD(states[18]);
+        T1 = RS_VLOAD(states[19]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 144, U1_0);
+        RS_VSTORE(p1 + 144, U1_1);
+        /* fall through */
+    case 9:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 128, U1_0);
+        RS_VSTORE(p1 + 128, U1_1);
+        /* fall through */
+    case 8:
+        T0 = RS_VLOAD(states[14]);
+        T1 = RS_VLOAD(states[15]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 112, U1_0);
+        RS_VSTORE(p1 + 112, U1_1);
+        /* fall through */
+    case 7:
+        T0 = RS_VLOAD(states[12]);
+        T1 = RS_VLOAD(states[13]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 96, U1_0);
+        RS_VSTORE(p1 + 96, U1_1);
+        /* fall through */
+    case 6:
+        T0 = RS_VLOAD(states[10]);
+        T1 = RS_VLOAD(states[11]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 80, U1_0);
+        RS_VSTORE(p1 + 80, U1_1);
+        /* fall through */
+    case 5:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 64, U1_0);
+        RS_VSTORE(p1 + 64, U1_1);
+        /* fall through */
+    case 4:
+        T0 = RS_VLOAD(states[6]);
+        T1 = RS_VLOAD(states[7]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 48, U1_0);
+        RS_VSTORE(p1 + 48, U1_1);
+        /* fall through */
+    case 3:
+        T0 = RS_VLOAD(states[4]);
+        T1 = RS_VLOAD(states[5]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 32, U1_0);
+        RS_VSTORE(p1 + 32, U1_1);
+        /* fall through */
+    case 2:
+        T0 = RS_VLOAD(states[2]);
+        T1 = RS_VLOAD(states[3]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 16, U1_0);
+        RS_VSTORE(p1 + 16, U1_1);
+        /* fall through */
+    case 1:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTORE(p0 + 0, U1_0);
+        RS_VSTORE(p1 + 0, U1_1);
+        /* fall through */
+    default:
+        break;
+    }
+    switch (lanes) {
+    case 1:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 0, U1_0, 1);
+        RS_VSTOREP(p1 + 0, U1_1, 1);
+        break;
+    case 3:
+        T0 = RS_VLOAD(states[2]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 16, U1_0, 1);
+        RS_VSTOREP(p1 + 16, U1_1, 1);
+        break;
+    case 5:
+        T0 = RS_VLOAD(states[4]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 32, U1_0, 1);
+        RS_VSTOREP(p1 + 32, U1_1, 1);
+        break;
+    case 7:
+        T0 = RS_VLOAD(states[6]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 48, U1_0, 1);
+        RS_VSTOREP(p1 + 48, U1_1, 1);
+        break;
+    case 9:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 64, U1_0, 1);
+        RS_VSTOREP(p1 + 64, U1_1, 1);
+        break;
+    case 11:
+        T0 = RS_VLOAD(states[10]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 80, U1_0, 1);
+        RS_VSTOREP(p1 + 80, U1_1, 1);
+        break;
+    case 13:
+        T0 = RS_VLOAD(states[12]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 96, U1_0, 1);
+        RS_VSTOREP(p1 + 96, U1_1, 1);
+        break;
+    case 15:
+        T0 = RS_VLOAD(states[14]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 112, U1_0, 1);
+        RS_VSTOREP(p1 + 112, U1_1, 1);
+        break;
+    case 17:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 128, U1_0, 1);
+        RS_VSTOREP(p1 + 128, U1_1, 1);
+        break;
+    case 19:
+        T0 = RS_VLOAD(states[18]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 144, U1_0, 1);
+        RS_VSTOREP(p1 + 144, U1_1, 1);
+        break;
+    case 21:
+        T0 = RS_VLOAD(states[20]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 160, U1_0, 1);
+        RS_VSTOREP(p1 + 160, U1_1, 1);
+        break;
+    case 23:
+        T0 = RS_VLOAD(states[22]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 176, U1_0, 1);
+        RS_VSTOREP(p1 + 176, U1_1, 1);
+        break;
+    case 25:
+        T0 = RS_VLOAD(states[24]);
+        T1 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+
+        RS_VSTOREP(p0 + 192, U1_0, 1);
+        RS_VSTOREP(p1 + 192, U1_1, 1);
+        break;
+    default:
+        break;
+    }
+}
+
+
+size_t keccak_p1600_x2_neon_absorb(uint64_t states[25][2],
+                                   const uint8_t *const in[2], size_t blocks,
+                                   unsigned rate_lanes, unsigned rounds)
+{
+    size_t b;
+    unsigned j, k;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
+        return 0;
+    if (rounds == 24) {
+        uint8_t *streams[2];
+        for (j = 0; j < 2; j++)
+            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
+        rs_keccak_x2_blocks_from0(states, streams, blocks, rate_lanes, 0);
+        return blocks;
+    }
+    if (rounds == 12) {
+        uint8_t *streams[2];
+        for (j = 0; j < 2; j++)
+            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
+        rs_keccak_x2_blocks_from12(states, streams, blocks, rate_lanes, 0);
+        return blocks;
+    }
+    for (b = 0; b < blocks; b++) {
+        for (j = 0; j < 2; j++)
+            for (k = 0; k < rate_lanes; k++)
+                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
+        keccak_p1600_x2_neon(states, rounds);
+    }
+    return blocks;
+}
+
+size_t keccak_p1600_x2_neon_squeeze(uint64_t states[25][2],
+                                    uint8_t *const out[2], size_t blocks,
+                                    unsigned rate_lanes, unsigned rounds)
+{
+    size_t b;
+    unsigned j, k;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
+        return 0;
+    if (blocks == 1) {
+        /* One block: the permutation and the stores after it cost less than the block
+         * loop's entry and exit around them. */
+        keccak_p1600_x2_neon(states, rounds);
+        keccak_p1600_x2_neon_extract((const uint64_t (*)[2])states, out, rate_lanes);
+        return 1;
+    }
+    if (rounds == 24) {
+        rs_keccak_x2_blocks_from0(states, out, blocks, rate_lanes, 1);
+        return blocks;
+    }
+    if (rounds == 12) {
+        rs_keccak_x2_blocks_from12(states, out, blocks, rate_lanes, 1);
+        return blocks;
+    }
+    for (b = 0; b < blocks; b++) {
+        keccak_p1600_x2_neon(states, rounds);
+        for (j = 0; j < 2; j++)
+            for (k = 0; k < rate_lanes; k++)
+                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+    }
+    return blocks;
 }
 
 #else

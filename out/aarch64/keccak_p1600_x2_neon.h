@@ -82,6 +82,13 @@ void keccak_p1600_x2_neon_start(uint64_t states[25][2],
                                 unsigned rate_lanes, uint8_t domain);
 
 /*
+ * Instance j's lanes 0 .. lanes - 1 stored little-endian at out[j] (lanes 0..25; above 25
+ * nothing is written): a squeeze's whole lanes of a block already permuted.
+ */
+void keccak_p1600_x2_neon_extract(const uint64_t states[25][2],
+                                  uint8_t *const out[2], unsigned lanes);
+
+/*
  * The same permutations on 2 separate states, one after another in memory (states[j] is
  * instance j, as keccak_p1600() takes it): the kernel transposes them into its registers as it
  * loads them and back as it stores them, so no copy goes around the call.

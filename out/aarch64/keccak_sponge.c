@@ -593,19 +593,57 @@ static int rs_mb_start(uint64_t *st, unsigned n, unsigned k, const uint8_t *cons
     }
 }
 
+/* The first `lanes` lanes of every lane's state to out[j], by the multi-state kernel k
+ * itself (its _extract, the transposes of its block loop); 0 for kernel 0. */
+static int rs_mb_extract_lanes(const uint64_t *st, unsigned n, unsigned k, uint8_t *const *out,
+                               unsigned lanes)
+{
+    unsigned g;
+    switch (k) {
+#if defined(RS_BUILD_SHA3)
+    case 1:
+        for (g = 0; g < n; g += 2)
+            keccak_p1600_x2_sha3_extract((const uint64_t (*)[2])(st + 25 * g), out + g, lanes);
+        return 1;
+#endif
+#if defined(RS_BUILD_NEON)
+    case 2:
+        for (g = 0; g < n; g += 2)
+            keccak_p1600_x2_neon_extract((const uint64_t (*)[2])(st + 25 * g), out + g, lanes);
+        return 1;
+#endif
+    default:
+        (void)st, (void)n, (void)out, (void)lanes;
+        return 0;
+    }
+}
+
 static void rs_mb_init(keccak_sponge_mb *mb, uint64_t *st, unsigned n, unsigned rate,
                        unsigned rounds, uint8_t domain)
 {
     mb->kernel = (uint8_t)rs_mb_kernel(n);
     /* A multi-state kernel writes the states whole at the first absorb or squeeze. */
-    mb->blank = mb->kernel != 0;
-    if (!mb->blank)
+    mb->pending = mb->kernel != 0;
+    if (!mb->pending)
     memset(st, 0, 25 * sizeof *st * rs_mb_lanes(n, rs_mb_width[mb->kernel]));
     mb->rate = rate;
     mb->pos = 0;
     mb->rounds = (uint8_t)rounds;
     mb->domain = domain;
     mb->squeezing = 0;
+}
+
+/* The same padding as rs_sponge_squeeze's, on every lane. */
+static void rs_mb_pad(keccak_sponge_mb *mb, uint64_t *st, unsigned m)
+{
+    unsigned j, w = rs_mb_width[mb->kernel];
+    uint64_t *lane;
+
+    for (j = 0; j < m; j++) {
+        lane = rs_mb_lane(st, w, j);
+        lane[(mb->pos >> 3) * w] ^= (uint64_t)mb->domain << (8 * (mb->pos & 7));
+        lane[((mb->rate - 1) >> 3) * w] ^= (uint64_t)0x80 << (8 * ((mb->rate - 1) & 7));
+    }
 }
 
 static void rs_mb_absorb(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
@@ -619,16 +657,23 @@ static void rs_mb_absorb(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
         return;
     for (j = 0; j < m; j++)
         p[j] = in[j < n ? j : 0];
-    if (mb->blank) {
-        /* The first bytes: a short message is the states' first write, a long one starts
-         * from zero states written whole. */
-        mb->blank = 0;
+    if (mb->pending == 1) {
+        /* The first bytes: a short message is the states' first write, its padding with
+         * it (most callers absorb once, and a squeeze that need not pad the states leaves
+         * the kernel's next load of them nothing to wait for); a long one starts from zero
+         * states written whole. */
+        mb->pending = 0;
         if (len < mb->rate) {
-            rs_mb_start(st, m, mb->kernel, p, len, mb->rate, 0);
+            rs_mb_start(st, m, mb->kernel, p, len, mb->rate, mb->domain);
             mb->pos = (uint32_t)len;
+            mb->pending = 2;
             return;
         }
         rs_mb_start(st, m, mb->kernel, p, 0, mb->rate, 0);
+    } else if (mb->pending == 2) {
+        /* More bytes after all: the padding comes out again (it is an xor). */
+        rs_mb_pad(mb, st, m);
+        mb->pending = 0;
     }
     if (mb->pos) {
         take = mb->rate - mb->pos;
@@ -665,22 +710,14 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
     uint8_t *p[8];
     unsigned j, w = rs_mb_width[mb->kernel], m = rs_mb_lanes(n, w);
     size_t take, blocks;
-    uint64_t *lane;
 
-    if (mb->blank) {
+    if (mb->pending == 1)
         /* Nothing absorbed: the states are the padding of an empty message. */
-        mb->blank = 0;
         rs_mb_start(st, m, mb->kernel, rs_mb_none, 0, mb->rate, mb->domain);
-        mb->pos = mb->rate;
-        mb->squeezing = 1;
-    }
+    if (!mb->squeezing && !mb->pending)
+        rs_mb_pad(mb, st, m);
+    mb->pending = 0;
     if (!mb->squeezing) {
-        /* The same padding as rs_sponge_squeeze, on every lane. */
-        for (j = 0; j < m; j++) {
-            lane = rs_mb_lane(st, w, j);
-            lane[(mb->pos >> 3) * w] ^= (uint64_t)mb->domain << (8 * (mb->pos & 7));
-            lane[((mb->rate - 1) >> 3) * w] ^= (uint64_t)0x80 << (8 * ((mb->rate - 1) & 7));
-        }
         mb->pos = mb->rate;
         mb->squeezing = 1;
     }
@@ -700,6 +737,15 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
             }
             rs_mb_permute(st, m, mb->kernel, mb->rounds);
             mb->pos = 0;
+            if (len >= 8 && rs_mb_extract_lanes(st, m, mb->kernel, p, (unsigned)(len / 8))) {
+                /* The whole lanes of a last, shorter block, by the kernel's transposes. */
+                take = len / 8 * 8;
+                for (j = 0; j < m; j++)
+                    p[j] += take;
+                mb->pos = (uint32_t)take;
+                len -= take;
+                continue;
+            }
         }
         take = mb->rate - mb->pos;
         if (take > len)
@@ -716,61 +762,43 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
 }
 
 
-/* A one-shot's sponges: init and absorb, and where a multi-state kernel runs the lanes and
- * the messages are shorter than a block, the padding too, in the states' one write. */
-static void rs_mb_begin(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
-                        const uint8_t *const *in, size_t len, unsigned rate, unsigned rounds,
-                        uint8_t domain)
-{
-    const uint8_t *p[8];
-    unsigned j, m;
-
-    rs_mb_init(mb, st, n, rate, rounds, domain);
-    if (mb->blank && len < rate) {
-        m = rs_mb_lanes(n, rs_mb_width[mb->kernel]);
-        for (j = 0; j < m; j++)
-            p[j] = in[j < n ? j : 0];
-        rs_mb_start(st, m, mb->kernel, p, len, rate, domain);
-        mb->blank = 0;
-        mb->pos = rate;
-        mb->squeezing = 1;
-        return;
-    }
-    rs_mb_absorb(mb, st, n, in, len);
-}
-
 void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 144, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 144, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 28);
 }
 
 void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
 }
 
 void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 104, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 104, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 48);
 }
 
 void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 72, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 72, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 64);
 }
 
 void keccak256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 24, 0x01);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x01);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
 }
 
@@ -793,7 +821,8 @@ void shake128_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 168, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 168, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
@@ -816,7 +845,8 @@ void shake256_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
@@ -839,7 +869,8 @@ void turboshake128_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 168, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 168, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
@@ -862,42 +893,48 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
 void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 144, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 144, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 28);
 }
 
 void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
 }
 
 void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 104, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 104, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 48);
 }
 
 void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 72, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 72, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 64);
 }
 
 void keccak256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 24, 0x01);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x01);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
 }
 
@@ -920,7 +957,8 @@ void shake128_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 168, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 168, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
@@ -943,7 +981,8 @@ void shake256_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
@@ -966,7 +1005,8 @@ void turboshake128_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 168, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 168, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
@@ -989,42 +1029,48 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
 void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 144, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 144, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 28);
 }
 
 void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
 }
 
 void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 104, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 104, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 48);
 }
 
 void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 72, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 72, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 64);
 }
 
 void keccak256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 24, 0x01);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x01);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
 }
 
@@ -1047,7 +1093,8 @@ void shake128_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 168, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 168, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
@@ -1070,7 +1117,8 @@ void shake256_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
@@ -1093,7 +1141,8 @@ void turboshake128_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 168, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 168, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
@@ -1116,7 +1165,8 @@ void turboshake256_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 

@@ -514,6 +514,7 @@ static void rs_mb_init(keccak_sponge_mb *mb, uint64_t *st, unsigned n, unsigned 
     mb->squeezing = 0;
 }
 
+
 static void rs_mb_absorb(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
                          const uint8_t *const *in, size_t len)
 {
@@ -604,48 +605,43 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
 }
 
 
-/* A one-shot's sponges: init and absorb, and where a multi-state kernel runs the lanes and
- * the messages are shorter than a block, the padding too, in the states' one write. */
-static void rs_mb_begin(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
-                        const uint8_t *const *in, size_t len, unsigned rate, unsigned rounds,
-                        uint8_t domain)
-{
-    rs_mb_init(mb, st, n, rate, rounds, domain);
-    rs_mb_absorb(mb, st, n, in, len);
-}
-
 void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 144, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 144, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 28);
 }
 
 void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
 }
 
 void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 104, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 104, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 48);
 }
 
 void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 72, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 72, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 64);
 }
 
 void keccak256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 24, 0x01);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x01);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
 }
 
@@ -668,7 +664,8 @@ void shake128_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 168, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 168, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
@@ -691,7 +688,8 @@ void shake256_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
@@ -714,7 +712,8 @@ void turboshake128_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 168, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 168, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
@@ -737,42 +736,48 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 2, in, inlen, 136, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 2, 136, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
 }
 
 void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 144, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 144, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 28);
 }
 
 void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
 }
 
 void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 104, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 104, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 48);
 }
 
 void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 72, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 72, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 64);
 }
 
 void keccak256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 24, 0x01);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x01);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
 }
 
@@ -795,7 +800,8 @@ void shake128_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 168, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 168, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
@@ -818,7 +824,8 @@ void shake256_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
@@ -841,7 +848,8 @@ void turboshake128_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 168, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 168, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
@@ -864,42 +872,48 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 4, in, inlen, 136, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 4, 136, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
 }
 
 void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 144, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 144, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 28);
 }
 
 void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
 }
 
 void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 104, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 104, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 48);
 }
 
 void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 72, 24, 0x06);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 72, 24, 0x06);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 64);
 }
 
 void keccak256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 24, 0x01);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x01);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
 }
 
@@ -922,7 +936,8 @@ void shake128_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 168, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 168, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
@@ -945,7 +960,8 @@ void shake256_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 24, 0x1F);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x1F);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
@@ -968,7 +984,8 @@ void turboshake128_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 168, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 168, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 
@@ -991,7 +1008,8 @@ void turboshake256_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
-    rs_mb_begin(&ctx.mb, ctx.state, 8, in, inlen, 136, 12, domain);
+    rs_mb_init(&ctx.mb, ctx.state, 8, 136, 12, domain);
+    rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
 }
 

@@ -96,11 +96,11 @@ static const uint64_t rs_st_want_fnv[23] = {
     0xC82CC3B22935C610ULL,
     0xA45B0A2541F0E44FULL,
     0xE65CB5555FCB009AULL,
-    0x64F3A98DAE439427ULL,
+    0x9230D5B892675FF7ULL,
     0x39BD1CE1540E1DE5ULL,
-    0x5A5AE4C82926D583ULL,
-    0x2D5867548014FF76ULL,
-    0xC2DF78D2284784DDULL,
+    0x85943DD3E55BCFCDULL,
+    0x1E3C8EC478F9438FULL,
+    0x84965D311068D126ULL,
     0x7D776450C5AF209DULL,
     0xB00CDC1928CE88A1ULL,
     0x7BC6AE8956211B22ULL,
@@ -402,7 +402,7 @@ static void rs_st_single_api(unsigned *code, const uint8_t *msg)
 static void rs_st_x2_x2_u1_simd128(unsigned *code, const uint8_t *msg)
 {
     uint64_t separate[2][25], states[25][2], h, d = 0;
-    uint8_t out[128];
+    uint8_t out[336];
     const uint8_t *in[2];
     uint8_t *to[2];
     size_t j, r;
@@ -446,6 +446,16 @@ static void rs_st_x2_x2_u1_simd128(unsigned *code, const uint8_t *msg)
     r = keccak_p1600_x2_simd128_squeeze(states, to, 2, 2, 7);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 64);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 168 * j;
+    r = keccak_p1600_x2_simd128_squeeze(states, to, 1, 21, 24);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 336);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 144 * j;
+    r = keccak_p1600_x2_simd128_squeeze(states, to, 1, 18, 12);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 288);
     /* A fresh sponge's first write, as the multi-buffer sponges make it. */
     for (j = 0; j < 2; j++)
         in[j] = msg + 0 + 40 * j;
@@ -469,7 +479,7 @@ static void rs_st_x2_x2_u1_simd128(unsigned *code, const uint8_t *msg)
 static void rs_st_x2_api(unsigned *code, const uint8_t *msg)
 {
     uint64_t separate[2][25], states[25][2], h, d = 0;
-    uint8_t out[128];
+    uint8_t out[336];
     const uint8_t *in[2];
     uint8_t *to[2];
     size_t j, r;
@@ -513,6 +523,16 @@ static void rs_st_x2_api(unsigned *code, const uint8_t *msg)
     r = keccak_p1600_x2_squeeze(states, to, 2, 2, 7);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 64);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 168 * j;
+    r = keccak_p1600_x2_squeeze(states, to, 1, 21, 24);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 336);
+    for (j = 0; j < 2; j++)
+        to[j] = out + 144 * j;
+    r = keccak_p1600_x2_squeeze(states, to, 1, 18, 12);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 288);
     h = rs_st_fnv_lanes(h, &states[0][0], 50);
     rs_st_verdict(code, 60, d | (h ^ rs_st_want_fnv[6]));
 }
@@ -522,7 +542,7 @@ static void rs_st_x2_api(unsigned *code, const uint8_t *msg)
 static void rs_st_x4_api(unsigned *code, const uint8_t *msg)
 {
     uint64_t separate[4][25], states[25][4], h, d = 0;
-    uint8_t out[256];
+    uint8_t out[672];
     const uint8_t *in[4];
     uint8_t *to[4];
     size_t j, r;
@@ -566,6 +586,16 @@ static void rs_st_x4_api(unsigned *code, const uint8_t *msg)
     r = keccak_p1600_x4_squeeze(states, to, 2, 2, 7);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 128);
+    for (j = 0; j < 4; j++)
+        to[j] = out + 168 * j;
+    r = keccak_p1600_x4_squeeze(states, to, 1, 21, 24);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 672);
+    for (j = 0; j < 4; j++)
+        to[j] = out + 144 * j;
+    r = keccak_p1600_x4_squeeze(states, to, 1, 18, 12);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 576);
     h = rs_st_fnv_lanes(h, &states[0][0], 100);
     rs_st_verdict(code, 61, d | (h ^ rs_st_want_fnv[7]));
 }
@@ -575,7 +605,7 @@ static void rs_st_x4_api(unsigned *code, const uint8_t *msg)
 static void rs_st_x8_api(unsigned *code, const uint8_t *msg)
 {
     uint64_t separate[8][25], states[25][8], h, d = 0;
-    uint8_t out[512];
+    uint8_t out[1344];
     const uint8_t *in[8];
     uint8_t *to[8];
     size_t j, r;
@@ -619,6 +649,16 @@ static void rs_st_x8_api(unsigned *code, const uint8_t *msg)
     r = keccak_p1600_x8_squeeze(states, to, 2, 2, 7);
     d |= (uint64_t)(r ^ 2);
     h = rs_st_fnv(h, out, 256);
+    for (j = 0; j < 8; j++)
+        to[j] = out + 168 * j;
+    r = keccak_p1600_x8_squeeze(states, to, 1, 21, 24);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 1344);
+    for (j = 0; j < 8; j++)
+        to[j] = out + 144 * j;
+    r = keccak_p1600_x8_squeeze(states, to, 1, 18, 12);
+    d |= (uint64_t)(r ^ 1);
+    h = rs_st_fnv(h, out, 1152);
     h = rs_st_fnv_lanes(h, &states[0][0], 200);
     rs_st_verdict(code, 62, d | (h ^ rs_st_want_fnv[8]));
 }

@@ -3028,65 +3028,6 @@ RS_TARGET void keccak_p1600_x4_avx512vl_states(uint64_t states[4][25], unsigned 
         rs_keccak_p1600_x4_any(&states[0][0], 24 - rounds, 1);
 }
 
-RS_TARGET size_t keccak_p1600_x4_avx512vl_absorb(uint64_t states[25][4],
-                                       const uint8_t *const in[4], size_t blocks,
-                                       unsigned rate_lanes, unsigned rounds)
-{
-    size_t b;
-    unsigned j, k;
-
-    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
-        return 0;
-    if (rounds == 24) {
-        uint8_t *streams[4];
-        for (j = 0; j < 4; j++)
-            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
-        rs_keccak_x4_blocks_from0(states, streams, blocks, rate_lanes, 0);
-        return blocks;
-    }
-    if (rounds == 12) {
-        uint8_t *streams[4];
-        for (j = 0; j < 4; j++)
-            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
-        rs_keccak_x4_blocks_from12(states, streams, blocks, rate_lanes, 0);
-        return blocks;
-    }
-    for (b = 0; b < blocks; b++) {
-        for (j = 0; j < 4; j++)
-            for (k = 0; k < rate_lanes; k++)
-                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
-        keccak_p1600_x4_avx512vl(states, rounds);
-    }
-    return blocks;
-}
-
-RS_TARGET size_t keccak_p1600_x4_avx512vl_squeeze(uint64_t states[25][4],
-                                        uint8_t *const out[4], size_t blocks,
-                                        unsigned rate_lanes, unsigned rounds)
-{
-    size_t b;
-    unsigned j, k;
-
-    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
-        return 0;
-    if (rounds == 24) {
-        rs_keccak_x4_blocks_from0(states, out, blocks, rate_lanes, 1);
-        return blocks;
-    }
-    if (rounds == 12) {
-        rs_keccak_x4_blocks_from12(states, out, blocks, rate_lanes, 1);
-        return blocks;
-    }
-    for (b = 0; b < blocks; b++) {
-        keccak_p1600_x4_avx512vl(states, rounds);
-        for (j = 0; j < 4; j++)
-            for (k = 0; k < rate_lanes; k++)
-                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
-    }
-    return blocks;
-}
-
-
 RS_TARGET void keccak_p1600_x4_avx512vl_start(uint64_t states[25][4],
                                     const uint8_t *const in[4], size_t len,
                                     unsigned rate_lanes, uint8_t domain)
@@ -3619,6 +3560,569 @@ RS_TARGET void keccak_p1600_x4_avx512vl_start(uint64_t states[25][4],
     }
     if (domain && rate_lanes - 1 >= k)
         RS_VSTORE(states[rate_lanes - 1], RS_VSET1((uint64_t)0x80 << 56));
+}
+
+
+RS_TARGET void keccak_p1600_x4_avx512vl_extract(const uint64_t states[25][4],
+                                      uint8_t *const out[4], unsigned lanes)
+{
+    RS_V T0, T1, T2, T3, U1_0, U1_1, U1_2, U1_3, U2_0_0, U2_0_1, U2_1_0, U2_1_1;
+    uint8_t *p0 = out[0];
+    uint8_t *p1 = out[1];
+    uint8_t *p2 = out[2];
+    uint8_t *p3 = out[3];
+
+    if (lanes > 25)
+        return;
+    switch (lanes / 4) {
+    case 6:
+        T0 = RS_VLOAD(states[20]);
+        T1 = RS_VLOAD(states[21]);
+        T2 = RS_VLOAD(states[22]);
+        T3 = RS_VLOAD(states[23]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(p0 + 160, U2_0_0);
+        RS_VSTORE(p1 + 160, U2_1_0);
+        RS_VSTORE(p2 + 160, U2_0_1);
+        RS_VSTORE(p3 + 160, U2_1_1);
+        /* fall through */
+    case 5:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+        T2 = RS_VLOAD(states[18]);
+        T3 = RS_VLOAD(states[19]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(p0 + 128, U2_0_0);
+        RS_VSTORE(p1 + 128, U2_1_0);
+        RS_VSTORE(p2 + 128, U2_0_1);
+        RS_VSTORE(p3 + 128, U2_1_1);
+        /* fall through */
+    case 4:
+        T0 = RS_VLOAD(states[12]);
+        T1 = RS_VLOAD(states[13]);
+        T2 = RS_VLOAD(states[14]);
+        T3 = RS_VLOAD(states[15]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(p0 + 96, U2_0_0);
+        RS_VSTORE(p1 + 96, U2_1_0);
+        RS_VSTORE(p2 + 96, U2_0_1);
+        RS_VSTORE(p3 + 96, U2_1_1);
+        /* fall through */
+    case 3:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+        T2 = RS_VLOAD(states[10]);
+        T3 = RS_VLOAD(states[11]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(p0 + 64, U2_0_0);
+        RS_VSTORE(p1 + 64, U2_1_0);
+        RS_VSTORE(p2 + 64, U2_0_1);
+        RS_VSTORE(p3 + 64, U2_1_1);
+        /* fall through */
+    case 2:
+        T0 = RS_VLOAD(states[4]);
+        T1 = RS_VLOAD(states[5]);
+        T2 = RS_VLOAD(states[6]);
+        T3 = RS_VLOAD(states[7]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(p0 + 32, U2_0_0);
+        RS_VSTORE(p1 + 32, U2_1_0);
+        RS_VSTORE(p2 + 32, U2_0_1);
+        RS_VSTORE(p3 + 32, U2_1_1);
+        /* fall through */
+    case 1:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+        T2 = RS_VLOAD(states[2]);
+        T3 = RS_VLOAD(states[3]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTORE(p0 + 0, U2_0_0);
+        RS_VSTORE(p1 + 0, U2_1_0);
+        RS_VSTORE(p2 + 0, U2_0_1);
+        RS_VSTORE(p3 + 0, U2_1_1);
+        /* fall through */
+    default:
+        break;
+    }
+    switch (lanes) {
+    case 1:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 0, U2_0_0, 1);
+        RS_VSTOREP(p1 + 0, U2_1_0, 1);
+        RS_VSTOREP(p2 + 0, U2_0_1, 1);
+        RS_VSTOREP(p3 + 0, U2_1_1, 1);
+        break;
+    case 2:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 0, U2_0_0, 2);
+        RS_VSTOREP(p1 + 0, U2_1_0, 2);
+        RS_VSTOREP(p2 + 0, U2_0_1, 2);
+        RS_VSTOREP(p3 + 0, U2_1_1, 2);
+        break;
+    case 3:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+        T2 = RS_VLOAD(states[2]);
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 0, U2_0_0, 3);
+        RS_VSTOREP(p1 + 0, U2_1_0, 3);
+        RS_VSTOREP(p2 + 0, U2_0_1, 3);
+        RS_VSTOREP(p3 + 0, U2_1_1, 3);
+        break;
+    case 5:
+        T0 = RS_VLOAD(states[4]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 32, U2_0_0, 1);
+        RS_VSTOREP(p1 + 32, U2_1_0, 1);
+        RS_VSTOREP(p2 + 32, U2_0_1, 1);
+        RS_VSTOREP(p3 + 32, U2_1_1, 1);
+        break;
+    case 6:
+        T0 = RS_VLOAD(states[4]);
+        T1 = RS_VLOAD(states[5]);
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 32, U2_0_0, 2);
+        RS_VSTOREP(p1 + 32, U2_1_0, 2);
+        RS_VSTOREP(p2 + 32, U2_0_1, 2);
+        RS_VSTOREP(p3 + 32, U2_1_1, 2);
+        break;
+    case 7:
+        T0 = RS_VLOAD(states[4]);
+        T1 = RS_VLOAD(states[5]);
+        T2 = RS_VLOAD(states[6]);
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 32, U2_0_0, 3);
+        RS_VSTOREP(p1 + 32, U2_1_0, 3);
+        RS_VSTOREP(p2 + 32, U2_0_1, 3);
+        RS_VSTOREP(p3 + 32, U2_1_1, 3);
+        break;
+    case 9:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 64, U2_0_0, 1);
+        RS_VSTOREP(p1 + 64, U2_1_0, 1);
+        RS_VSTOREP(p2 + 64, U2_0_1, 1);
+        RS_VSTOREP(p3 + 64, U2_1_1, 1);
+        break;
+    case 10:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 64, U2_0_0, 2);
+        RS_VSTOREP(p1 + 64, U2_1_0, 2);
+        RS_VSTOREP(p2 + 64, U2_0_1, 2);
+        RS_VSTOREP(p3 + 64, U2_1_1, 2);
+        break;
+    case 11:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+        T2 = RS_VLOAD(states[10]);
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 64, U2_0_0, 3);
+        RS_VSTOREP(p1 + 64, U2_1_0, 3);
+        RS_VSTOREP(p2 + 64, U2_0_1, 3);
+        RS_VSTOREP(p3 + 64, U2_1_1, 3);
+        break;
+    case 13:
+        T0 = RS_VLOAD(states[12]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 96, U2_0_0, 1);
+        RS_VSTOREP(p1 + 96, U2_1_0, 1);
+        RS_VSTOREP(p2 + 96, U2_0_1, 1);
+        RS_VSTOREP(p3 + 96, U2_1_1, 1);
+        break;
+    case 14:
+        T0 = RS_VLOAD(states[12]);
+        T1 = RS_VLOAD(states[13]);
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 96, U2_0_0, 2);
+        RS_VSTOREP(p1 + 96, U2_1_0, 2);
+        RS_VSTOREP(p2 + 96, U2_0_1, 2);
+        RS_VSTOREP(p3 + 96, U2_1_1, 2);
+        break;
+    case 15:
+        T0 = RS_VLOAD(states[12]);
+        T1 = RS_VLOAD(states[13]);
+        T2 = RS_VLOAD(states[14]);
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 96, U2_0_0, 3);
+        RS_VSTOREP(p1 + 96, U2_1_0, 3);
+        RS_VSTOREP(p2 + 96, U2_0_1, 3);
+        RS_VSTOREP(p3 + 96, U2_1_1, 3);
+        break;
+    case 17:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 128, U2_0_0, 1);
+        RS_VSTOREP(p1 + 128, U2_1_0, 1);
+        RS_VSTOREP(p2 + 128, U2_0_1, 1);
+        RS_VSTOREP(p3 + 128, U2_1_1, 1);
+        break;
+    case 18:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 128, U2_0_0, 2);
+        RS_VSTOREP(p1 + 128, U2_1_0, 2);
+        RS_VSTOREP(p2 + 128, U2_0_1, 2);
+        RS_VSTOREP(p3 + 128, U2_1_1, 2);
+        break;
+    case 19:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+        T2 = RS_VLOAD(states[18]);
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 128, U2_0_0, 3);
+        RS_VSTOREP(p1 + 128, U2_1_0, 3);
+        RS_VSTOREP(p2 + 128, U2_0_1, 3);
+        RS_VSTOREP(p3 + 128, U2_1_1, 3);
+        break;
+    case 21:
+        T0 = RS_VLOAD(states[20]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 160, U2_0_0, 1);
+        RS_VSTOREP(p1 + 160, U2_1_0, 1);
+        RS_VSTOREP(p2 + 160, U2_0_1, 1);
+        RS_VSTOREP(p3 + 160, U2_1_1, 1);
+        break;
+    case 22:
+        T0 = RS_VLOAD(states[20]);
+        T1 = RS_VLOAD(states[21]);
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 160, U2_0_0, 2);
+        RS_VSTOREP(p1 + 160, U2_1_0, 2);
+        RS_VSTOREP(p2 + 160, U2_0_1, 2);
+        RS_VSTOREP(p3 + 160, U2_1_1, 2);
+        break;
+    case 23:
+        T0 = RS_VLOAD(states[20]);
+        T1 = RS_VLOAD(states[21]);
+        T2 = RS_VLOAD(states[22]);
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 160, U2_0_0, 3);
+        RS_VSTOREP(p1 + 160, U2_1_0, 3);
+        RS_VSTOREP(p2 + 160, U2_0_1, 3);
+        RS_VSTOREP(p3 + 160, U2_1_1, 3);
+        break;
+    case 25:
+        T0 = RS_VLOAD(states[24]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_1 = RS_VODD128(U1_0, U1_2);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_1 = RS_VODD128(U1_1, U1_3);
+
+        RS_VSTOREP(p0 + 192, U2_0_0, 1);
+        RS_VSTOREP(p1 + 192, U2_1_0, 1);
+        RS_VSTOREP(p2 + 192, U2_0_1, 1);
+        RS_VSTOREP(p3 + 192, U2_1_1, 1);
+        break;
+    default:
+        break;
+    }
+}
+
+
+RS_TARGET size_t keccak_p1600_x4_avx512vl_absorb(uint64_t states[25][4],
+                                       const uint8_t *const in[4], size_t blocks,
+                                       unsigned rate_lanes, unsigned rounds)
+{
+    size_t b;
+    unsigned j, k;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
+        return 0;
+    if (rounds == 24) {
+        uint8_t *streams[4];
+        for (j = 0; j < 4; j++)
+            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
+        rs_keccak_x4_blocks_from0(states, streams, blocks, rate_lanes, 0);
+        return blocks;
+    }
+    if (rounds == 12) {
+        uint8_t *streams[4];
+        for (j = 0; j < 4; j++)
+            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
+        rs_keccak_x4_blocks_from12(states, streams, blocks, rate_lanes, 0);
+        return blocks;
+    }
+    for (b = 0; b < blocks; b++) {
+        for (j = 0; j < 4; j++)
+            for (k = 0; k < rate_lanes; k++)
+                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
+        keccak_p1600_x4_avx512vl(states, rounds);
+    }
+    return blocks;
+}
+
+RS_TARGET size_t keccak_p1600_x4_avx512vl_squeeze(uint64_t states[25][4],
+                                        uint8_t *const out[4], size_t blocks,
+                                        unsigned rate_lanes, unsigned rounds)
+{
+    size_t b;
+    unsigned j, k;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
+        return 0;
+    if (blocks == 1) {
+        /* One block: the permutation and the stores after it cost less than the block
+         * loop's entry and exit around them. */
+        keccak_p1600_x4_avx512vl(states, rounds);
+        keccak_p1600_x4_avx512vl_extract((const uint64_t (*)[4])states, out, rate_lanes);
+        return 1;
+    }
+    if (rounds == 24) {
+        rs_keccak_x4_blocks_from0(states, out, blocks, rate_lanes, 1);
+        return blocks;
+    }
+    if (rounds == 12) {
+        rs_keccak_x4_blocks_from12(states, out, blocks, rate_lanes, 1);
+        return blocks;
+    }
+    for (b = 0; b < blocks; b++) {
+        keccak_p1600_x4_avx512vl(states, rounds);
+        for (j = 0; j < 4; j++)
+            for (k = 0; k < rate_lanes; k++)
+                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+    }
+    return blocks;
 }
 
 #else

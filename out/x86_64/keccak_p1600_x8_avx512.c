@@ -5326,65 +5326,6 @@ RS_TARGET void keccak_p1600_x8_avx512_states(uint64_t states[8][25], unsigned ro
         rs_keccak_p1600_x8_any(&states[0][0], 24 - rounds, 1);
 }
 
-RS_TARGET size_t keccak_p1600_x8_avx512_absorb(uint64_t states[25][8],
-                                     const uint8_t *const in[8], size_t blocks,
-                                     unsigned rate_lanes, unsigned rounds)
-{
-    size_t b;
-    unsigned j, k;
-
-    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
-        return 0;
-    if (rounds == 24) {
-        uint8_t *streams[8];
-        for (j = 0; j < 8; j++)
-            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
-        rs_keccak_x8_blocks_from0(states, streams, blocks, rate_lanes, 0);
-        return blocks;
-    }
-    if (rounds == 12) {
-        uint8_t *streams[8];
-        for (j = 0; j < 8; j++)
-            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
-        rs_keccak_x8_blocks_from12(states, streams, blocks, rate_lanes, 0);
-        return blocks;
-    }
-    for (b = 0; b < blocks; b++) {
-        for (j = 0; j < 8; j++)
-            for (k = 0; k < rate_lanes; k++)
-                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
-        keccak_p1600_x8_avx512(states, rounds);
-    }
-    return blocks;
-}
-
-RS_TARGET size_t keccak_p1600_x8_avx512_squeeze(uint64_t states[25][8],
-                                      uint8_t *const out[8], size_t blocks,
-                                      unsigned rate_lanes, unsigned rounds)
-{
-    size_t b;
-    unsigned j, k;
-
-    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
-        return 0;
-    if (rounds == 24) {
-        rs_keccak_x8_blocks_from0(states, out, blocks, rate_lanes, 1);
-        return blocks;
-    }
-    if (rounds == 12) {
-        rs_keccak_x8_blocks_from12(states, out, blocks, rate_lanes, 1);
-        return blocks;
-    }
-    for (b = 0; b < blocks; b++) {
-        keccak_p1600_x8_avx512(states, rounds);
-        for (j = 0; j < 8; j++)
-            for (k = 0; k < rate_lanes; k++)
-                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
-    }
-    return blocks;
-}
-
-
 RS_TARGET void keccak_p1600_x8_avx512_start(uint64_t states[25][8],
                                   const uint8_t *const in[8], size_t len,
                                   unsigned rate_lanes, uint8_t domain)
@@ -6389,6 +6330,1173 @@ RS_TARGET void keccak_p1600_x8_avx512_start(uint64_t states[25][8],
     }
     if (domain && rate_lanes - 1 >= k)
         RS_VSTORE(states[rate_lanes - 1], RS_VSET1((uint64_t)0x80 << 56));
+}
+
+
+RS_TARGET void keccak_p1600_x8_avx512_extract(const uint64_t states[25][8],
+                                    uint8_t *const out[8], unsigned lanes)
+{
+    RS_V T0, T1, T2, T3, T4, T5, T6, T7, U1_0, U1_1, U1_2, U1_3, U1_4, U1_5, U1_6, U1_7, U2_0_0, U2_0_2, U2_0_1, U2_0_3, U2_1_0, U2_1_2, U2_1_1, U2_1_3, U3_0_0, U3_0_2, U3_0_1, U3_0_3, U3_1_0, U3_1_2, U3_1_1, U3_1_3;
+    uint8_t *p0 = out[0];
+    uint8_t *p1 = out[1];
+    uint8_t *p2 = out[2];
+    uint8_t *p3 = out[3];
+    uint8_t *p4 = out[4];
+    uint8_t *p5 = out[5];
+    uint8_t *p6 = out[6];
+    uint8_t *p7 = out[7];
+
+    if (lanes > 25)
+        return;
+    switch (lanes / 8) {
+    case 3:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+        T2 = RS_VLOAD(states[18]);
+        T3 = RS_VLOAD(states[19]);
+        T4 = RS_VLOAD(states[20]);
+        T5 = RS_VLOAD(states[21]);
+        T6 = RS_VLOAD(states[22]);
+        T7 = RS_VLOAD(states[23]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(p0 + 128, U3_0_0);
+        RS_VSTORE(p1 + 128, U3_1_0);
+        RS_VSTORE(p2 + 128, U3_0_1);
+        RS_VSTORE(p3 + 128, U3_1_1);
+        RS_VSTORE(p4 + 128, U3_0_2);
+        RS_VSTORE(p5 + 128, U3_1_2);
+        RS_VSTORE(p6 + 128, U3_0_3);
+        RS_VSTORE(p7 + 128, U3_1_3);
+        /* fall through */
+    case 2:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+        T2 = RS_VLOAD(states[10]);
+        T3 = RS_VLOAD(states[11]);
+        T4 = RS_VLOAD(states[12]);
+        T5 = RS_VLOAD(states[13]);
+        T6 = RS_VLOAD(states[14]);
+        T7 = RS_VLOAD(states[15]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(p0 + 64, U3_0_0);
+        RS_VSTORE(p1 + 64, U3_1_0);
+        RS_VSTORE(p2 + 64, U3_0_1);
+        RS_VSTORE(p3 + 64, U3_1_1);
+        RS_VSTORE(p4 + 64, U3_0_2);
+        RS_VSTORE(p5 + 64, U3_1_2);
+        RS_VSTORE(p6 + 64, U3_0_3);
+        RS_VSTORE(p7 + 64, U3_1_3);
+        /* fall through */
+    case 1:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+        T2 = RS_VLOAD(states[2]);
+        T3 = RS_VLOAD(states[3]);
+        T4 = RS_VLOAD(states[4]);
+        T5 = RS_VLOAD(states[5]);
+        T6 = RS_VLOAD(states[6]);
+        T7 = RS_VLOAD(states[7]);
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTORE(p0 + 0, U3_0_0);
+        RS_VSTORE(p1 + 0, U3_1_0);
+        RS_VSTORE(p2 + 0, U3_0_1);
+        RS_VSTORE(p3 + 0, U3_1_1);
+        RS_VSTORE(p4 + 0, U3_0_2);
+        RS_VSTORE(p5 + 0, U3_1_2);
+        RS_VSTORE(p6 + 0, U3_0_3);
+        RS_VSTORE(p7 + 0, U3_1_3);
+        /* fall through */
+    default:
+        break;
+    }
+    switch (lanes) {
+    case 1:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 0, U3_0_0, 1);
+        RS_VSTOREP(p1 + 0, U3_1_0, 1);
+        RS_VSTOREP(p2 + 0, U3_0_1, 1);
+        RS_VSTOREP(p3 + 0, U3_1_1, 1);
+        RS_VSTOREP(p4 + 0, U3_0_2, 1);
+        RS_VSTOREP(p5 + 0, U3_1_2, 1);
+        RS_VSTOREP(p6 + 0, U3_0_3, 1);
+        RS_VSTOREP(p7 + 0, U3_1_3, 1);
+        break;
+    case 2:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 0, U3_0_0, 2);
+        RS_VSTOREP(p1 + 0, U3_1_0, 2);
+        RS_VSTOREP(p2 + 0, U3_0_1, 2);
+        RS_VSTOREP(p3 + 0, U3_1_1, 2);
+        RS_VSTOREP(p4 + 0, U3_0_2, 2);
+        RS_VSTOREP(p5 + 0, U3_1_2, 2);
+        RS_VSTOREP(p6 + 0, U3_0_3, 2);
+        RS_VSTOREP(p7 + 0, U3_1_3, 2);
+        break;
+    case 3:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+        T2 = RS_VLOAD(states[2]);
+        T3 = RS_VZERO;
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 0, U3_0_0, 3);
+        RS_VSTOREP(p1 + 0, U3_1_0, 3);
+        RS_VSTOREP(p2 + 0, U3_0_1, 3);
+        RS_VSTOREP(p3 + 0, U3_1_1, 3);
+        RS_VSTOREP(p4 + 0, U3_0_2, 3);
+        RS_VSTOREP(p5 + 0, U3_1_2, 3);
+        RS_VSTOREP(p6 + 0, U3_0_3, 3);
+        RS_VSTOREP(p7 + 0, U3_1_3, 3);
+        break;
+    case 4:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+        T2 = RS_VLOAD(states[2]);
+        T3 = RS_VLOAD(states[3]);
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 0, U3_0_0, 4);
+        RS_VSTOREP(p1 + 0, U3_1_0, 4);
+        RS_VSTOREP(p2 + 0, U3_0_1, 4);
+        RS_VSTOREP(p3 + 0, U3_1_1, 4);
+        RS_VSTOREP(p4 + 0, U3_0_2, 4);
+        RS_VSTOREP(p5 + 0, U3_1_2, 4);
+        RS_VSTOREP(p6 + 0, U3_0_3, 4);
+        RS_VSTOREP(p7 + 0, U3_1_3, 4);
+        break;
+    case 5:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+        T2 = RS_VLOAD(states[2]);
+        T3 = RS_VLOAD(states[3]);
+        T4 = RS_VLOAD(states[4]);
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 0, U3_0_0, 5);
+        RS_VSTOREP(p1 + 0, U3_1_0, 5);
+        RS_VSTOREP(p2 + 0, U3_0_1, 5);
+        RS_VSTOREP(p3 + 0, U3_1_1, 5);
+        RS_VSTOREP(p4 + 0, U3_0_2, 5);
+        RS_VSTOREP(p5 + 0, U3_1_2, 5);
+        RS_VSTOREP(p6 + 0, U3_0_3, 5);
+        RS_VSTOREP(p7 + 0, U3_1_3, 5);
+        break;
+    case 6:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+        T2 = RS_VLOAD(states[2]);
+        T3 = RS_VLOAD(states[3]);
+        T4 = RS_VLOAD(states[4]);
+        T5 = RS_VLOAD(states[5]);
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 0, U3_0_0, 6);
+        RS_VSTOREP(p1 + 0, U3_1_0, 6);
+        RS_VSTOREP(p2 + 0, U3_0_1, 6);
+        RS_VSTOREP(p3 + 0, U3_1_1, 6);
+        RS_VSTOREP(p4 + 0, U3_0_2, 6);
+        RS_VSTOREP(p5 + 0, U3_1_2, 6);
+        RS_VSTOREP(p6 + 0, U3_0_3, 6);
+        RS_VSTOREP(p7 + 0, U3_1_3, 6);
+        break;
+    case 7:
+        T0 = RS_VLOAD(states[0]);
+        T1 = RS_VLOAD(states[1]);
+        T2 = RS_VLOAD(states[2]);
+        T3 = RS_VLOAD(states[3]);
+        T4 = RS_VLOAD(states[4]);
+        T5 = RS_VLOAD(states[5]);
+        T6 = RS_VLOAD(states[6]);
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 0, U3_0_0, 7);
+        RS_VSTOREP(p1 + 0, U3_1_0, 7);
+        RS_VSTOREP(p2 + 0, U3_0_1, 7);
+        RS_VSTOREP(p3 + 0, U3_1_1, 7);
+        RS_VSTOREP(p4 + 0, U3_0_2, 7);
+        RS_VSTOREP(p5 + 0, U3_1_2, 7);
+        RS_VSTOREP(p6 + 0, U3_0_3, 7);
+        RS_VSTOREP(p7 + 0, U3_1_3, 7);
+        break;
+    case 9:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 64, U3_0_0, 1);
+        RS_VSTOREP(p1 + 64, U3_1_0, 1);
+        RS_VSTOREP(p2 + 64, U3_0_1, 1);
+        RS_VSTOREP(p3 + 64, U3_1_1, 1);
+        RS_VSTOREP(p4 + 64, U3_0_2, 1);
+        RS_VSTOREP(p5 + 64, U3_1_2, 1);
+        RS_VSTOREP(p6 + 64, U3_0_3, 1);
+        RS_VSTOREP(p7 + 64, U3_1_3, 1);
+        break;
+    case 10:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 64, U3_0_0, 2);
+        RS_VSTOREP(p1 + 64, U3_1_0, 2);
+        RS_VSTOREP(p2 + 64, U3_0_1, 2);
+        RS_VSTOREP(p3 + 64, U3_1_1, 2);
+        RS_VSTOREP(p4 + 64, U3_0_2, 2);
+        RS_VSTOREP(p5 + 64, U3_1_2, 2);
+        RS_VSTOREP(p6 + 64, U3_0_3, 2);
+        RS_VSTOREP(p7 + 64, U3_1_3, 2);
+        break;
+    case 11:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+        T2 = RS_VLOAD(states[10]);
+        T3 = RS_VZERO;
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 64, U3_0_0, 3);
+        RS_VSTOREP(p1 + 64, U3_1_0, 3);
+        RS_VSTOREP(p2 + 64, U3_0_1, 3);
+        RS_VSTOREP(p3 + 64, U3_1_1, 3);
+        RS_VSTOREP(p4 + 64, U3_0_2, 3);
+        RS_VSTOREP(p5 + 64, U3_1_2, 3);
+        RS_VSTOREP(p6 + 64, U3_0_3, 3);
+        RS_VSTOREP(p7 + 64, U3_1_3, 3);
+        break;
+    case 12:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+        T2 = RS_VLOAD(states[10]);
+        T3 = RS_VLOAD(states[11]);
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 64, U3_0_0, 4);
+        RS_VSTOREP(p1 + 64, U3_1_0, 4);
+        RS_VSTOREP(p2 + 64, U3_0_1, 4);
+        RS_VSTOREP(p3 + 64, U3_1_1, 4);
+        RS_VSTOREP(p4 + 64, U3_0_2, 4);
+        RS_VSTOREP(p5 + 64, U3_1_2, 4);
+        RS_VSTOREP(p6 + 64, U3_0_3, 4);
+        RS_VSTOREP(p7 + 64, U3_1_3, 4);
+        break;
+    case 13:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+        T2 = RS_VLOAD(states[10]);
+        T3 = RS_VLOAD(states[11]);
+        T4 = RS_VLOAD(states[12]);
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 64, U3_0_0, 5);
+        RS_VSTOREP(p1 + 64, U3_1_0, 5);
+        RS_VSTOREP(p2 + 64, U3_0_1, 5);
+        RS_VSTOREP(p3 + 64, U3_1_1, 5);
+        RS_VSTOREP(p4 + 64, U3_0_2, 5);
+        RS_VSTOREP(p5 + 64, U3_1_2, 5);
+        RS_VSTOREP(p6 + 64, U3_0_3, 5);
+        RS_VSTOREP(p7 + 64, U3_1_3, 5);
+        break;
+    case 14:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+        T2 = RS_VLOAD(states[10]);
+        T3 = RS_VLOAD(states[11]);
+        T4 = RS_VLOAD(states[12]);
+        T5 = RS_VLOAD(states[13]);
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 64, U3_0_0, 6);
+        RS_VSTOREP(p1 + 64, U3_1_0, 6);
+        RS_VSTOREP(p2 + 64, U3_0_1, 6);
+        RS_VSTOREP(p3 + 64, U3_1_1, 6);
+        RS_VSTOREP(p4 + 64, U3_0_2, 6);
+        RS_VSTOREP(p5 + 64, U3_1_2, 6);
+        RS_VSTOREP(p6 + 64, U3_0_3, 6);
+        RS_VSTOREP(p7 + 64, U3_1_3, 6);
+        break;
+    case 15:
+        T0 = RS_VLOAD(states[8]);
+        T1 = RS_VLOAD(states[9]);
+        T2 = RS_VLOAD(states[10]);
+        T3 = RS_VLOAD(states[11]);
+        T4 = RS_VLOAD(states[12]);
+        T5 = RS_VLOAD(states[13]);
+        T6 = RS_VLOAD(states[14]);
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 64, U3_0_0, 7);
+        RS_VSTOREP(p1 + 64, U3_1_0, 7);
+        RS_VSTOREP(p2 + 64, U3_0_1, 7);
+        RS_VSTOREP(p3 + 64, U3_1_1, 7);
+        RS_VSTOREP(p4 + 64, U3_0_2, 7);
+        RS_VSTOREP(p5 + 64, U3_1_2, 7);
+        RS_VSTOREP(p6 + 64, U3_0_3, 7);
+        RS_VSTOREP(p7 + 64, U3_1_3, 7);
+        break;
+    case 17:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 128, U3_0_0, 1);
+        RS_VSTOREP(p1 + 128, U3_1_0, 1);
+        RS_VSTOREP(p2 + 128, U3_0_1, 1);
+        RS_VSTOREP(p3 + 128, U3_1_1, 1);
+        RS_VSTOREP(p4 + 128, U3_0_2, 1);
+        RS_VSTOREP(p5 + 128, U3_1_2, 1);
+        RS_VSTOREP(p6 + 128, U3_0_3, 1);
+        RS_VSTOREP(p7 + 128, U3_1_3, 1);
+        break;
+    case 18:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 128, U3_0_0, 2);
+        RS_VSTOREP(p1 + 128, U3_1_0, 2);
+        RS_VSTOREP(p2 + 128, U3_0_1, 2);
+        RS_VSTOREP(p3 + 128, U3_1_1, 2);
+        RS_VSTOREP(p4 + 128, U3_0_2, 2);
+        RS_VSTOREP(p5 + 128, U3_1_2, 2);
+        RS_VSTOREP(p6 + 128, U3_0_3, 2);
+        RS_VSTOREP(p7 + 128, U3_1_3, 2);
+        break;
+    case 19:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+        T2 = RS_VLOAD(states[18]);
+        T3 = RS_VZERO;
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 128, U3_0_0, 3);
+        RS_VSTOREP(p1 + 128, U3_1_0, 3);
+        RS_VSTOREP(p2 + 128, U3_0_1, 3);
+        RS_VSTOREP(p3 + 128, U3_1_1, 3);
+        RS_VSTOREP(p4 + 128, U3_0_2, 3);
+        RS_VSTOREP(p5 + 128, U3_1_2, 3);
+        RS_VSTOREP(p6 + 128, U3_0_3, 3);
+        RS_VSTOREP(p7 + 128, U3_1_3, 3);
+        break;
+    case 20:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+        T2 = RS_VLOAD(states[18]);
+        T3 = RS_VLOAD(states[19]);
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 128, U3_0_0, 4);
+        RS_VSTOREP(p1 + 128, U3_1_0, 4);
+        RS_VSTOREP(p2 + 128, U3_0_1, 4);
+        RS_VSTOREP(p3 + 128, U3_1_1, 4);
+        RS_VSTOREP(p4 + 128, U3_0_2, 4);
+        RS_VSTOREP(p5 + 128, U3_1_2, 4);
+        RS_VSTOREP(p6 + 128, U3_0_3, 4);
+        RS_VSTOREP(p7 + 128, U3_1_3, 4);
+        break;
+    case 21:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+        T2 = RS_VLOAD(states[18]);
+        T3 = RS_VLOAD(states[19]);
+        T4 = RS_VLOAD(states[20]);
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 128, U3_0_0, 5);
+        RS_VSTOREP(p1 + 128, U3_1_0, 5);
+        RS_VSTOREP(p2 + 128, U3_0_1, 5);
+        RS_VSTOREP(p3 + 128, U3_1_1, 5);
+        RS_VSTOREP(p4 + 128, U3_0_2, 5);
+        RS_VSTOREP(p5 + 128, U3_1_2, 5);
+        RS_VSTOREP(p6 + 128, U3_0_3, 5);
+        RS_VSTOREP(p7 + 128, U3_1_3, 5);
+        break;
+    case 22:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+        T2 = RS_VLOAD(states[18]);
+        T3 = RS_VLOAD(states[19]);
+        T4 = RS_VLOAD(states[20]);
+        T5 = RS_VLOAD(states[21]);
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 128, U3_0_0, 6);
+        RS_VSTOREP(p1 + 128, U3_1_0, 6);
+        RS_VSTOREP(p2 + 128, U3_0_1, 6);
+        RS_VSTOREP(p3 + 128, U3_1_1, 6);
+        RS_VSTOREP(p4 + 128, U3_0_2, 6);
+        RS_VSTOREP(p5 + 128, U3_1_2, 6);
+        RS_VSTOREP(p6 + 128, U3_0_3, 6);
+        RS_VSTOREP(p7 + 128, U3_1_3, 6);
+        break;
+    case 23:
+        T0 = RS_VLOAD(states[16]);
+        T1 = RS_VLOAD(states[17]);
+        T2 = RS_VLOAD(states[18]);
+        T3 = RS_VLOAD(states[19]);
+        T4 = RS_VLOAD(states[20]);
+        T5 = RS_VLOAD(states[21]);
+        T6 = RS_VLOAD(states[22]);
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 128, U3_0_0, 7);
+        RS_VSTOREP(p1 + 128, U3_1_0, 7);
+        RS_VSTOREP(p2 + 128, U3_0_1, 7);
+        RS_VSTOREP(p3 + 128, U3_1_1, 7);
+        RS_VSTOREP(p4 + 128, U3_0_2, 7);
+        RS_VSTOREP(p5 + 128, U3_1_2, 7);
+        RS_VSTOREP(p6 + 128, U3_0_3, 7);
+        RS_VSTOREP(p7 + 128, U3_1_3, 7);
+        break;
+    case 25:
+        T0 = RS_VLOAD(states[24]);
+        T1 = RS_VZERO;
+        T2 = RS_VZERO;
+        T3 = RS_VZERO;
+        T4 = RS_VZERO;
+        T5 = RS_VZERO;
+        T6 = RS_VZERO;
+        T7 = RS_VZERO;
+                U1_0 = RS_VLO64(T0, T1);
+                U1_1 = RS_VHI64(T0, T1);
+                U1_2 = RS_VLO64(T2, T3);
+                U1_3 = RS_VHI64(T2, T3);
+                U1_4 = RS_VLO64(T4, T5);
+                U1_5 = RS_VHI64(T4, T5);
+                U1_6 = RS_VLO64(T6, T7);
+                U1_7 = RS_VHI64(T6, T7);
+                U2_0_0 = RS_VEVEN128(U1_0, U1_2);
+                U2_0_2 = RS_VODD128(U1_0, U1_2);
+                U2_0_1 = RS_VEVEN128(U1_4, U1_6);
+                U2_0_3 = RS_VODD128(U1_4, U1_6);
+                U2_1_0 = RS_VEVEN128(U1_1, U1_3);
+                U2_1_2 = RS_VODD128(U1_1, U1_3);
+                U2_1_1 = RS_VEVEN128(U1_5, U1_7);
+                U2_1_3 = RS_VODD128(U1_5, U1_7);
+                U3_0_0 = RS_VEVEN128(U2_0_0, U2_0_1);
+                U3_0_2 = RS_VODD128(U2_0_0, U2_0_1);
+                U3_0_1 = RS_VEVEN128(U2_0_2, U2_0_3);
+                U3_0_3 = RS_VODD128(U2_0_2, U2_0_3);
+                U3_1_0 = RS_VEVEN128(U2_1_0, U2_1_1);
+                U3_1_2 = RS_VODD128(U2_1_0, U2_1_1);
+                U3_1_1 = RS_VEVEN128(U2_1_2, U2_1_3);
+                U3_1_3 = RS_VODD128(U2_1_2, U2_1_3);
+
+        RS_VSTOREP(p0 + 192, U3_0_0, 1);
+        RS_VSTOREP(p1 + 192, U3_1_0, 1);
+        RS_VSTOREP(p2 + 192, U3_0_1, 1);
+        RS_VSTOREP(p3 + 192, U3_1_1, 1);
+        RS_VSTOREP(p4 + 192, U3_0_2, 1);
+        RS_VSTOREP(p5 + 192, U3_1_2, 1);
+        RS_VSTOREP(p6 + 192, U3_0_3, 1);
+        RS_VSTOREP(p7 + 192, U3_1_3, 1);
+        break;
+    default:
+        break;
+    }
+}
+
+
+RS_TARGET size_t keccak_p1600_x8_avx512_absorb(uint64_t states[25][8],
+                                     const uint8_t *const in[8], size_t blocks,
+                                     unsigned rate_lanes, unsigned rounds)
+{
+    size_t b;
+    unsigned j, k;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
+        return 0;
+    if (rounds == 24) {
+        uint8_t *streams[8];
+        for (j = 0; j < 8; j++)
+            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
+        rs_keccak_x8_blocks_from0(states, streams, blocks, rate_lanes, 0);
+        return blocks;
+    }
+    if (rounds == 12) {
+        uint8_t *streams[8];
+        for (j = 0; j < 8; j++)
+            streams[j] = (uint8_t *)(uintptr_t)in[j]; /* read only: absorbing */
+        rs_keccak_x8_blocks_from12(states, streams, blocks, rate_lanes, 0);
+        return blocks;
+    }
+    for (b = 0; b < blocks; b++) {
+        for (j = 0; j < 8; j++)
+            for (k = 0; k < rate_lanes; k++)
+                states[k][j] ^= rs_load64le(in[j] + 8 * (b * rate_lanes + k));
+        keccak_p1600_x8_avx512(states, rounds);
+    }
+    return blocks;
+}
+
+RS_TARGET size_t keccak_p1600_x8_avx512_squeeze(uint64_t states[25][8],
+                                      uint8_t *const out[8], size_t blocks,
+                                      unsigned rate_lanes, unsigned rounds)
+{
+    size_t b;
+    unsigned j, k;
+
+    if (rate_lanes == 0 || rate_lanes > 25 || blocks == 0)
+        return 0;
+    if (blocks == 1) {
+        /* One block: the permutation and the stores after it cost less than the block
+         * loop's entry and exit around them. */
+        keccak_p1600_x8_avx512(states, rounds);
+        keccak_p1600_x8_avx512_extract((const uint64_t (*)[8])states, out, rate_lanes);
+        return 1;
+    }
+    if (rounds == 24) {
+        rs_keccak_x8_blocks_from0(states, out, blocks, rate_lanes, 1);
+        return blocks;
+    }
+    if (rounds == 12) {
+        rs_keccak_x8_blocks_from12(states, out, blocks, rate_lanes, 1);
+        return blocks;
+    }
+    for (b = 0; b < blocks; b++) {
+        keccak_p1600_x8_avx512(states, rounds);
+        for (j = 0; j < 8; j++)
+            for (k = 0; k < rate_lanes; k++)
+                rs_store64le(out[j] + 8 * (b * rate_lanes + k), states[k][j]);
+    }
+    return blocks;
 }
 
 #else

@@ -129,8 +129,9 @@ typedef struct {
     uint8_t domain;
     uint8_t squeezing;
     uint8_t kernel;     /* which kernel runs the lanes, chosen at init; 0: single-state */
-    uint8_t blank;      /* the states are not written yet: the first absorb or squeeze
-                         * writes them whole (a multi-state kernel's _start) */
+    uint8_t pending;    /* 1: the states are not written yet (the first absorb or squeeze
+                         * writes them whole, a multi-state kernel's _start); 2: they hold
+                         * the padding already, written with a short message */
 } keccak_sponge_mb;
 
 /* 2 sponges; `state` holds their lanes in the chosen kernel's layout (and the spare
