@@ -762,9 +762,38 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
 }
 
 
+/* A one-shot of at most a block in and out per lane on a multi-state kernel, without a
+ * context's bookkeeping: the kernel writes the padded block (_start), permutes, and stores
+ * the whole lanes out (_extract); 0, nothing done, anywhere else. */
+static int rs_mb_short(uint64_t *st, unsigned n, const uint8_t *const *in, size_t len,
+                       uint8_t *const *out, size_t outlen, unsigned rate, unsigned rounds,
+                       uint8_t domain)
+{
+    const uint8_t *p[8];
+    uint8_t *q[8];
+    unsigned j, k = rs_mb_kernel(n), w = rs_mb_width[k], m = rs_mb_lanes(n, w);
+    size_t whole = outlen / 8 * 8;
+
+    if (k == 0 || len >= rate || outlen > rate)
+        return 0;
+    for (j = 0; j < m; j++) {
+        p[j] = in[j < n ? j : 0];
+        q[j] = out[j < n ? j : 0];
+    }
+    rs_mb_start(st, m, k, p, len, rate, domain);
+    rs_mb_permute(st, m, k, rounds);
+    rs_mb_extract_lanes(st, m, k, q, (unsigned)(outlen / 8));
+    if (outlen > whole)
+        for (j = 0; j < n; j++)
+            rs_mb_extract(rs_mb_lane(st, w, j), w, whole, q[j] + whole, outlen - whole);
+    return 1;
+}
+
 void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 28, 144, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 28);
@@ -773,6 +802,8 @@ void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 32, 136, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
@@ -781,6 +812,8 @@ void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 48, 104, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 48);
@@ -789,6 +822,8 @@ void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 64, 72, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 64);
@@ -797,6 +832,8 @@ void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void keccak256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 32, 136, 24, 0x01))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
@@ -821,6 +858,8 @@ void shake128_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 168, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -845,6 +884,8 @@ void shake256_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 136, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -869,6 +910,8 @@ void turboshake128_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 168, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -893,6 +936,8 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 136, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -901,6 +946,8 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
 void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 28, 144, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 28);
@@ -909,6 +956,8 @@ void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 32, 136, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
@@ -917,6 +966,8 @@ void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 48, 104, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 48);
@@ -925,6 +976,8 @@ void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 64, 72, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 64);
@@ -933,6 +986,8 @@ void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void keccak256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 32, 136, 24, 0x01))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
@@ -957,6 +1012,8 @@ void shake128_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 168, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -981,6 +1038,8 @@ void shake256_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 136, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -1005,6 +1064,8 @@ void turboshake128_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 168, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -1029,6 +1090,8 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 136, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -1037,6 +1100,8 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
 void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 28, 144, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 28);
@@ -1045,6 +1110,8 @@ void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 32, 136, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
@@ -1053,6 +1120,8 @@ void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 48, 104, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 48);
@@ -1061,6 +1130,8 @@ void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 64, 72, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 64);
@@ -1069,6 +1140,8 @@ void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void keccak256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 32, 136, 24, 0x01))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
@@ -1093,6 +1166,8 @@ void shake128_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 168, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
@@ -1117,6 +1192,8 @@ void shake256_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 136, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
@@ -1141,6 +1218,8 @@ void turboshake128_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 168, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
@@ -1165,6 +1244,8 @@ void turboshake256_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 136, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);

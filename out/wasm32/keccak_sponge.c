@@ -728,9 +728,38 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
 }
 
 
+/* A one-shot of at most a block in and out per lane on a multi-state kernel, without a
+ * context's bookkeeping: the kernel writes the padded block (_start), permutes, and stores
+ * the whole lanes out (_extract); 0, nothing done, anywhere else. */
+static int rs_mb_short(uint64_t *st, unsigned n, const uint8_t *const *in, size_t len,
+                       uint8_t *const *out, size_t outlen, unsigned rate, unsigned rounds,
+                       uint8_t domain)
+{
+    const uint8_t *p[8];
+    uint8_t *q[8];
+    unsigned j, k = rs_mb_kernel(n), w = rs_mb_width[k], m = rs_mb_lanes(n, w);
+    size_t whole = outlen / 8 * 8;
+
+    if (k == 0 || len >= rate || outlen > rate)
+        return 0;
+    for (j = 0; j < m; j++) {
+        p[j] = in[j < n ? j : 0];
+        q[j] = out[j < n ? j : 0];
+    }
+    rs_mb_start(st, m, k, p, len, rate, domain);
+    rs_mb_permute(st, m, k, rounds);
+    rs_mb_extract_lanes(st, m, k, q, (unsigned)(outlen / 8));
+    if (outlen > whole)
+        for (j = 0; j < n; j++)
+            rs_mb_extract(rs_mb_lane(st, w, j), w, whole, q[j] + whole, outlen - whole);
+    return 1;
+}
+
 void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 28, 144, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 28);
@@ -739,6 +768,8 @@ void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 32, 136, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
@@ -747,6 +778,8 @@ void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 48, 104, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 48);
@@ -755,6 +788,8 @@ void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 64, 72, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 64);
@@ -763,6 +798,8 @@ void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void keccak256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 32, 136, 24, 0x01))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
@@ -787,6 +824,8 @@ void shake128_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 168, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -811,6 +850,8 @@ void shake256_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 136, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -835,6 +876,8 @@ void turboshake128_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 168, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -859,6 +902,8 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 136, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -867,6 +912,8 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
 void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 28, 144, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 28);
@@ -875,6 +922,8 @@ void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 32, 136, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
@@ -883,6 +932,8 @@ void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 48, 104, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 48);
@@ -891,6 +942,8 @@ void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 64, 72, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 64);
@@ -899,6 +952,8 @@ void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void keccak256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 32, 136, 24, 0x01))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
@@ -923,6 +978,8 @@ void shake128_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 168, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -947,6 +1004,8 @@ void shake256_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 136, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -971,6 +1030,8 @@ void turboshake128_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 168, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -995,6 +1056,8 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 136, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -1003,6 +1066,8 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
 void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 28, 144, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 28);
@@ -1011,6 +1076,8 @@ void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 32, 136, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
@@ -1019,6 +1086,8 @@ void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 48, 104, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 48);
@@ -1027,6 +1096,8 @@ void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 64, 72, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 64);
@@ -1035,6 +1106,8 @@ void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void keccak256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 32, 136, 24, 0x01))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
@@ -1059,6 +1132,8 @@ void shake128_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 168, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
@@ -1083,6 +1158,8 @@ void shake256_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 136, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
@@ -1107,6 +1184,8 @@ void turboshake128_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 168, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
@@ -1131,6 +1210,8 @@ void turboshake256_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 136, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);

@@ -830,9 +830,38 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
 }
 
 
+/* A one-shot of at most a block in and out per lane on a multi-state kernel, without a
+ * context's bookkeeping: the kernel writes the padded block (_start), permutes, and stores
+ * the whole lanes out (_extract); 0, nothing done, anywhere else. */
+static int rs_mb_short(uint64_t *st, unsigned n, const uint8_t *const *in, size_t len,
+                       uint8_t *const *out, size_t outlen, unsigned rate, unsigned rounds,
+                       uint8_t domain)
+{
+    const uint8_t *p[8];
+    uint8_t *q[8];
+    unsigned j, k = rs_mb_kernel(n), w = rs_mb_width[k], m = rs_mb_lanes(n, w);
+    size_t whole = outlen / 8 * 8;
+
+    if (k == 0 || len >= rate || outlen > rate)
+        return 0;
+    for (j = 0; j < m; j++) {
+        p[j] = in[j < n ? j : 0];
+        q[j] = out[j < n ? j : 0];
+    }
+    rs_mb_start(st, m, k, p, len, rate, domain);
+    rs_mb_permute(st, m, k, rounds);
+    rs_mb_extract_lanes(st, m, k, q, (unsigned)(outlen / 8));
+    if (outlen > whole)
+        for (j = 0; j < n; j++)
+            rs_mb_extract(rs_mb_lane(st, w, j), w, whole, q[j] + whole, outlen - whole);
+    return 1;
+}
+
 void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 28, 144, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 28);
@@ -841,6 +870,8 @@ void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 32, 136, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
@@ -849,6 +880,8 @@ void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 48, 104, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 48);
@@ -857,6 +890,8 @@ void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 64, 72, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 64);
@@ -865,6 +900,8 @@ void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void keccak256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, 32, 136, 24, 0x01))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, 32);
@@ -889,6 +926,8 @@ void shake128_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 168, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -913,6 +952,8 @@ void shake256_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 136, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -937,6 +978,8 @@ void turboshake128_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 168, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -961,6 +1004,8 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
+    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 136, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 2, out, outlen);
@@ -969,6 +1014,8 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
 void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 28, 144, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 28);
@@ -977,6 +1024,8 @@ void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 32, 136, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
@@ -985,6 +1034,8 @@ void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 48, 104, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 48);
@@ -993,6 +1044,8 @@ void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 64, 72, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 64);
@@ -1001,6 +1054,8 @@ void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void keccak256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, 32, 136, 24, 0x01))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, 32);
@@ -1025,6 +1080,8 @@ void shake128_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 168, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -1049,6 +1106,8 @@ void shake256_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 136, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -1073,6 +1132,8 @@ void turboshake128_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 168, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -1097,6 +1158,8 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
+    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 136, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 4, out, outlen);
@@ -1105,6 +1168,8 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
 void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 28, 144, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 28);
@@ -1113,6 +1178,8 @@ void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 32, 136, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
@@ -1121,6 +1188,8 @@ void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 48, 104, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 48);
@@ -1129,6 +1198,8 @@ void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 64, 72, 24, 0x06))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 64);
@@ -1137,6 +1208,8 @@ void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void keccak256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, 32, 136, 24, 0x01))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, 32);
@@ -1161,6 +1234,8 @@ void shake128_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 168, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
@@ -1185,6 +1260,8 @@ void shake256_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 136, 24, 0x1F))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
@@ -1209,6 +1286,8 @@ void turboshake128_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 168, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
@@ -1233,6 +1312,8 @@ void turboshake256_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
+    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 136, 12, domain))
+        return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
     rs_mb_squeeze(&ctx.mb, ctx.state, 8, out, outlen);
