@@ -830,13 +830,26 @@ static void rs_mb_squeeze(keccak_sponge_mb *mb, uint64_t *st, unsigned n,
 }
 
 
+/* A vector kernel's rows are 16 to 64 bytes: states on a 64-byte boundary keep every row
+ * inside one cache line (a row split over two costs each load and store of it extra, and
+ * x8's 64-byte rows all split unless aligned). Where the compiler has no way to say so the
+ * states are where the stack puts them. */
+#if defined(__GNUC__) || defined(__TINYC__)
+#define RS_MB_ALIGNED __attribute__((aligned(64)))
+#elif defined(_MSC_VER)
+#define RS_MB_ALIGNED __declspec(align(64))
+#else
+#define RS_MB_ALIGNED
+#endif
+
 /* A one-shot of at most a block in and out per lane on a multi-state kernel, without a
  * context's bookkeeping: the kernel writes the padded block (_start), permutes, and stores
- * the whole lanes out (_extract); 0, nothing done, anywhere else. */
-static int rs_mb_short(uint64_t *st, unsigned n, const uint8_t *const *in, size_t len,
-                       uint8_t *const *out, size_t outlen, unsigned rate, unsigned rounds,
-                       uint8_t domain)
+ * the whole lanes out (_extract), on states of its own, aligned; 0, nothing done, anywhere
+ * else. */
+static int rs_mb_short(unsigned n, const uint8_t *const *in, size_t len, uint8_t *const *out,
+                       size_t outlen, unsigned rate, unsigned rounds, uint8_t domain)
 {
+    RS_MB_ALIGNED uint64_t st[25 * 8];
     const uint8_t *p[8];
     uint8_t *q[8];
     unsigned j, k = rs_mb_kernel(n), w = rs_mb_width[k], m = rs_mb_lanes(n, w);
@@ -860,7 +873,7 @@ static int rs_mb_short(uint64_t *st, unsigned n, const uint8_t *const *in, size_
 void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    if (rs_mb_short(ctx.state, 2, in, inlen, out, 28, 144, 24, 0x06))
+    if (rs_mb_short(2, in, inlen, out, 28, 144, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
@@ -870,7 +883,7 @@ void sha3_224_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    if (rs_mb_short(ctx.state, 2, in, inlen, out, 32, 136, 24, 0x06))
+    if (rs_mb_short(2, in, inlen, out, 32, 136, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
@@ -880,7 +893,7 @@ void sha3_256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    if (rs_mb_short(ctx.state, 2, in, inlen, out, 48, 104, 24, 0x06))
+    if (rs_mb_short(2, in, inlen, out, 48, 104, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
@@ -890,7 +903,7 @@ void sha3_384_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    if (rs_mb_short(ctx.state, 2, in, inlen, out, 64, 72, 24, 0x06))
+    if (rs_mb_short(2, in, inlen, out, 64, 72, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
@@ -900,7 +913,7 @@ void sha3_512_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen
 void keccak256_x2(uint8_t *const out[2], const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    if (rs_mb_short(ctx.state, 2, in, inlen, out, 32, 136, 24, 0x01))
+    if (rs_mb_short(2, in, inlen, out, 32, 136, 24, 0x01))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
@@ -926,7 +939,7 @@ void shake128_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 168, 24, 0x1F))
+    if (rs_mb_short(2, in, inlen, out, outlen, 168, 24, 0x1F))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
@@ -952,7 +965,7 @@ void shake256_x2(uint8_t *const out[2], size_t outlen,
                  const uint8_t *const in[2], size_t inlen)
 {
     keccak_sponge_x2 ctx;
-    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 136, 24, 0x1F))
+    if (rs_mb_short(2, in, inlen, out, outlen, 136, 24, 0x1F))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
@@ -978,7 +991,7 @@ void turboshake128_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
-    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 168, 12, domain))
+    if (rs_mb_short(2, in, inlen, out, outlen, 168, 12, domain))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
@@ -1004,7 +1017,7 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
                       const uint8_t *const in[2], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x2 ctx;
-    if (rs_mb_short(ctx.state, 2, in, inlen, out, outlen, 136, 12, domain))
+    if (rs_mb_short(2, in, inlen, out, outlen, 136, 12, domain))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 2, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 2, in, inlen);
@@ -1014,7 +1027,7 @@ void turboshake256_x2(uint8_t *const out[2], size_t outlen,
 void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    if (rs_mb_short(ctx.state, 4, in, inlen, out, 28, 144, 24, 0x06))
+    if (rs_mb_short(4, in, inlen, out, 28, 144, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
@@ -1024,7 +1037,7 @@ void sha3_224_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    if (rs_mb_short(ctx.state, 4, in, inlen, out, 32, 136, 24, 0x06))
+    if (rs_mb_short(4, in, inlen, out, 32, 136, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
@@ -1034,7 +1047,7 @@ void sha3_256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    if (rs_mb_short(ctx.state, 4, in, inlen, out, 48, 104, 24, 0x06))
+    if (rs_mb_short(4, in, inlen, out, 48, 104, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
@@ -1044,7 +1057,7 @@ void sha3_384_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    if (rs_mb_short(ctx.state, 4, in, inlen, out, 64, 72, 24, 0x06))
+    if (rs_mb_short(4, in, inlen, out, 64, 72, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
@@ -1054,7 +1067,7 @@ void sha3_512_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen
 void keccak256_x4(uint8_t *const out[4], const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    if (rs_mb_short(ctx.state, 4, in, inlen, out, 32, 136, 24, 0x01))
+    if (rs_mb_short(4, in, inlen, out, 32, 136, 24, 0x01))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
@@ -1080,7 +1093,7 @@ void shake128_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 168, 24, 0x1F))
+    if (rs_mb_short(4, in, inlen, out, outlen, 168, 24, 0x1F))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
@@ -1106,7 +1119,7 @@ void shake256_x4(uint8_t *const out[4], size_t outlen,
                  const uint8_t *const in[4], size_t inlen)
 {
     keccak_sponge_x4 ctx;
-    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 136, 24, 0x1F))
+    if (rs_mb_short(4, in, inlen, out, outlen, 136, 24, 0x1F))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
@@ -1132,7 +1145,7 @@ void turboshake128_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
-    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 168, 12, domain))
+    if (rs_mb_short(4, in, inlen, out, outlen, 168, 12, domain))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
@@ -1158,7 +1171,7 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
                       const uint8_t *const in[4], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x4 ctx;
-    if (rs_mb_short(ctx.state, 4, in, inlen, out, outlen, 136, 12, domain))
+    if (rs_mb_short(4, in, inlen, out, outlen, 136, 12, domain))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 4, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 4, in, inlen);
@@ -1168,7 +1181,7 @@ void turboshake256_x4(uint8_t *const out[4], size_t outlen,
 void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    if (rs_mb_short(ctx.state, 8, in, inlen, out, 28, 144, 24, 0x06))
+    if (rs_mb_short(8, in, inlen, out, 28, 144, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 144, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
@@ -1178,7 +1191,7 @@ void sha3_224_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    if (rs_mb_short(ctx.state, 8, in, inlen, out, 32, 136, 24, 0x06))
+    if (rs_mb_short(8, in, inlen, out, 32, 136, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
@@ -1188,7 +1201,7 @@ void sha3_256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    if (rs_mb_short(ctx.state, 8, in, inlen, out, 48, 104, 24, 0x06))
+    if (rs_mb_short(8, in, inlen, out, 48, 104, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 104, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
@@ -1198,7 +1211,7 @@ void sha3_384_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    if (rs_mb_short(ctx.state, 8, in, inlen, out, 64, 72, 24, 0x06))
+    if (rs_mb_short(8, in, inlen, out, 64, 72, 24, 0x06))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 72, 24, 0x06);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
@@ -1208,7 +1221,7 @@ void sha3_512_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen
 void keccak256_x8(uint8_t *const out[8], const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    if (rs_mb_short(ctx.state, 8, in, inlen, out, 32, 136, 24, 0x01))
+    if (rs_mb_short(8, in, inlen, out, 32, 136, 24, 0x01))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x01);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
@@ -1234,7 +1247,7 @@ void shake128_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 168, 24, 0x1F))
+    if (rs_mb_short(8, in, inlen, out, outlen, 168, 24, 0x1F))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 168, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
@@ -1260,7 +1273,7 @@ void shake256_x8(uint8_t *const out[8], size_t outlen,
                  const uint8_t *const in[8], size_t inlen)
 {
     keccak_sponge_x8 ctx;
-    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 136, 24, 0x1F))
+    if (rs_mb_short(8, in, inlen, out, outlen, 136, 24, 0x1F))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 24, 0x1F);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
@@ -1286,7 +1299,7 @@ void turboshake128_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
-    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 168, 12, domain))
+    if (rs_mb_short(8, in, inlen, out, outlen, 168, 12, domain))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 168, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
@@ -1312,7 +1325,7 @@ void turboshake256_x8(uint8_t *const out[8], size_t outlen,
                       const uint8_t *const in[8], size_t inlen, uint8_t domain)
 {
     keccak_sponge_x8 ctx;
-    if (rs_mb_short(ctx.state, 8, in, inlen, out, outlen, 136, 12, domain))
+    if (rs_mb_short(8, in, inlen, out, outlen, 136, 12, domain))
         return;
     rs_mb_init(&ctx.mb, ctx.state, 8, 136, 12, domain);
     rs_mb_absorb(&ctx.mb, ctx.state, 8, in, inlen);
