@@ -571,24 +571,24 @@ static const uint8_t *const rs_mb_none[8] = { 0 };
 static int rs_mb_start(uint64_t *st, unsigned n, unsigned k, const uint8_t *const *in,
                        size_t len, unsigned rate, uint8_t domain)
 {
-    unsigned g;
+    unsigned g = 0;
     switch (k) {
 #if defined(RS_BUILD_SHA3)
     case 1:
-        for (g = 0; g < n; g += 2)
+        for (; g < n; g += 2)
             keccak_p1600_x2_sha3_start((uint64_t (*)[2])(st + 25 * g), in + g, len,
                                        rate / 8, domain);
         return 1;
 #endif
 #if defined(RS_BUILD_NEON)
     case 2:
-        for (g = 0; g < n; g += 2)
+        for (; g < n; g += 2)
             keccak_p1600_x2_neon_start((uint64_t (*)[2])(st + 25 * g), in + g, len,
                                        rate / 8, domain);
         return 1;
 #endif
     default:
-        (void)st, (void)n, (void)in, (void)len, (void)rate, (void)domain;
+        (void)st, (void)n, (void)in, (void)len, (void)rate, (void)domain, (void)g;
         return 0;
     }
 }
@@ -598,22 +598,22 @@ static int rs_mb_start(uint64_t *st, unsigned n, unsigned k, const uint8_t *cons
 static int rs_mb_extract_lanes(const uint64_t *st, unsigned n, unsigned k, uint8_t *const *out,
                                unsigned lanes)
 {
-    unsigned g;
+    unsigned g = 0;
     switch (k) {
 #if defined(RS_BUILD_SHA3)
     case 1:
-        for (g = 0; g < n; g += 2)
+        for (; g < n; g += 2)
             keccak_p1600_x2_sha3_extract((const uint64_t (*)[2])(st + 25 * g), out + g, lanes);
         return 1;
 #endif
 #if defined(RS_BUILD_NEON)
     case 2:
-        for (g = 0; g < n; g += 2)
+        for (; g < n; g += 2)
             keccak_p1600_x2_neon_extract((const uint64_t (*)[2])(st + 25 * g), out + g, lanes);
         return 1;
 #endif
     default:
-        (void)st, (void)n, (void)out, (void)lanes;
+        (void)st, (void)n, (void)out, (void)lanes, (void)g;
         return 0;
     }
 }

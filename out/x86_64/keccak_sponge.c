@@ -613,38 +613,38 @@ static const uint8_t *const rs_mb_none[8] = { 0 };
 static int rs_mb_start(uint64_t *st, unsigned n, unsigned k, const uint8_t *const *in,
                        size_t len, unsigned rate, uint8_t domain)
 {
-    unsigned g;
+    unsigned g = 0;
     switch (k) {
 #if defined(RS_BUILD_AVX512)
     case 1:
-        for (g = 0; g < n; g += 8)
+        for (; g < n; g += 8)
             keccak_p1600_x8_avx512_start((uint64_t (*)[8])(st + 25 * g), in + g, len,
                                          rate / 8, domain);
         return 1;
 #endif
 #if defined(RS_BUILD_AVX512)
     case 2:
-        for (g = 0; g < n; g += 4)
+        for (; g < n; g += 4)
             keccak_p1600_x4_avx512vl_start((uint64_t (*)[4])(st + 25 * g), in + g, len,
                                            rate / 8, domain);
         return 1;
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     case 3:
-        for (g = 0; g < n; g += 4)
+        for (; g < n; g += 4)
             keccak_p1600_x4_avx2_start((uint64_t (*)[4])(st + 25 * g), in + g, len,
                                        rate / 8, domain);
         return 1;
 #endif
 #if defined(RS_BUILD_AVX512)
     case 4:
-        for (g = 0; g < n; g += 2)
+        for (; g < n; g += 2)
             keccak_p1600_x2_avx512vl_start((uint64_t (*)[2])(st + 25 * g), in + g, len,
                                            rate / 8, domain);
         return 1;
 #endif
     default:
-        (void)st, (void)n, (void)in, (void)len, (void)rate, (void)domain;
+        (void)st, (void)n, (void)in, (void)len, (void)rate, (void)domain, (void)g;
         return 0;
     }
 }
@@ -654,34 +654,34 @@ static int rs_mb_start(uint64_t *st, unsigned n, unsigned k, const uint8_t *cons
 static int rs_mb_extract_lanes(const uint64_t *st, unsigned n, unsigned k, uint8_t *const *out,
                                unsigned lanes)
 {
-    unsigned g;
+    unsigned g = 0;
     switch (k) {
 #if defined(RS_BUILD_AVX512)
     case 1:
-        for (g = 0; g < n; g += 8)
+        for (; g < n; g += 8)
             keccak_p1600_x8_avx512_extract((const uint64_t (*)[8])(st + 25 * g), out + g, lanes);
         return 1;
 #endif
 #if defined(RS_BUILD_AVX512)
     case 2:
-        for (g = 0; g < n; g += 4)
+        for (; g < n; g += 4)
             keccak_p1600_x4_avx512vl_extract((const uint64_t (*)[4])(st + 25 * g), out + g, lanes);
         return 1;
 #endif
 #if defined(RS_BUILD_AVX2) || defined(RS_BUILD_AVX512)
     case 3:
-        for (g = 0; g < n; g += 4)
+        for (; g < n; g += 4)
             keccak_p1600_x4_avx2_extract((const uint64_t (*)[4])(st + 25 * g), out + g, lanes);
         return 1;
 #endif
 #if defined(RS_BUILD_AVX512)
     case 4:
-        for (g = 0; g < n; g += 2)
+        for (; g < n; g += 2)
             keccak_p1600_x2_avx512vl_extract((const uint64_t (*)[2])(st + 25 * g), out + g, lanes);
         return 1;
 #endif
     default:
-        (void)st, (void)n, (void)out, (void)lanes;
+        (void)st, (void)n, (void)out, (void)lanes, (void)g;
         return 0;
     }
 }
