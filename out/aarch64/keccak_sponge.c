@@ -789,9 +789,10 @@ static int rs_mb_short(unsigned n, const uint8_t *const *in, size_t len, uint8_t
 
     if (k == 0 || len >= rate || outlen > rate)
         return 0;
+    /* With nothing to read or write the arrays may be NULL, as anywhere in this API. */
     for (j = 0; j < m; j++) {
-        p[j] = in[j < n ? j : 0];
-        q[j] = out[j < n ? j : 0];
+        p[j] = len ? in[j < n ? j : 0] : NULL;
+        q[j] = outlen ? out[j < n ? j : 0] : NULL;
     }
     rs_mb_start(st, m, k, p, len, rate, domain);
     rs_mb_permute(st, m, k, rounds);
