@@ -753,7 +753,7 @@ static int rs_mb_short(unsigned n, const uint8_t *const *in, size_t len, uint8_t
     unsigned j, k = rs_mb_kernel(n), w = rs_mb_width[k], m = rs_mb_lanes(n, w);
     size_t whole = outlen / 8 * 8;
 
-    if (k == 0 || len >= rate || outlen > rate)
+    if (k == 0 || len >= rate || outlen > rate || m > 8)
         return 0;
     /* With nothing to read or write the arrays may be NULL, as anywhere in this API. */
     for (j = 0; j < m; j++) {
