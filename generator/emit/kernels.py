@@ -338,7 +338,7 @@ def keccak_simd(env, variant, prefix, command, target, built="", suffix="", ns=N
     h = render.render(env, "keccak_p1600_xN.h.j2", **common, n=n, cpu=isa.cpu,
                       header=render.provenance(params, command, f"{base}.h: the x{n} API."),
                       guard=guard(ns, f"{base}.h"))
-    c = render.render(env, "keccak_p1600_xN.c.j2", **common, n=n, s=s,
+    c = render.render(env, "keccak_p1600_xN.c.j2", **common, n=n, s=s, pad_last=sponge.PAD_LAST,
                       header=render.provenance(params, command, f"{base}.c: {variant.name}."),
                       xor3_imm=simd.XOR3_IMM, chi_imm=simd.CHI_IMM,
                       **block_loop_context(n, isa.name),
@@ -400,7 +400,7 @@ def keccak_arm(env, isa, unroll, prefix, command, target, instances=2, built="",
     else:
         h = render.render(env, "keccak_p1600_xN.h.j2", **common, cpu=(ARM_ISAS[isa],),
                           header=render.provenance(params, command, f"{base}.h: the x2 API."))
-    c = render.render(env, "keccak_p1600_arm.c.j2", **common, s=s, isa=isa,
+    c = render.render(env, "keccak_p1600_arm.c.j2", **common, s=s, isa=isa, pad_last=sponge.PAD_LAST,
                       header=render.provenance(params, command, f"{base}.c: {name}."),
                       columns=keccak.COLUMN_LETTERS, iota_lane=keccak.IOTA_LANE,
                       **block_loop_context(2, isa))

@@ -185,13 +185,15 @@ def sweep_permute(lanes, n_r, prefix):
     return list(lanes)
 
 
-def message_obj(name, words, big_endian):
+def message_obj(name, words, big_endian, length=None):
     """A caller's byte buffer holding 64-bit message words little-endian, as bytes, so a
-    kernel reads the same bytes whatever its own byte order."""
-    obj = Obj(name, 8 * len(words) + 8, big_endian)
-    for j, w in enumerate(words):
-        for k in range(8):
-            obj.write(8 * j + k, 1, anf.trunc(anf.shr(w, 8 * k, 64), 8))
+    kernel reads the same bytes whatever its own byte order; with `length`, exactly that many
+    bytes of them (a read past the message fails), else the words and 8 bytes more."""
+    obj = Obj(name, 8 * len(words) + 8 if length is None else length, big_endian)
+    for b in range(8 * len(words) if length is None else length):
+        obj.write(b, 1, anf.trunc(anf.shr(words[b // 8], 8 * (b % 8), 64), 8))
+    if length is not None:
+        return obj
     for k in range(8):
         obj.write(8 * len(words) + k, 1, anf.trunc(anf.shr(anf.var(f"{name}.tail", 64), 8 * k,
                                                            64), 8))
@@ -304,9 +306,7 @@ def _start(interp, name, n, case, be, S, states, sp):
     M = [[anf.var(f"M{j}.{w}", 64) for w in range(words)] for j in range(n)]
     ptrs = Obj("streams", 8 * n, be)
     for j in range(n):
-        buf = Obj(f"in{j}", length, be) if length else None
-        for b in range(length):
-            buf.write(b, 1, anf.trunc(anf.shr(M[j][b // 8], 8 * (b % 8), 64), 8))
+        buf = message_obj(f"in{j}", M[j], be, length) if length else None
         if buf:
             buf.readonly = True
         ptrs.write(8 * j, 8, Pointer(buf, 0) if buf else NULL)
